@@ -1,0 +1,82 @@
+import { z } from 'zod';
+
+const port = z.coerce.number().int().min(1).max(65535);
+const optionalUrl = z.url().optional();
+const commaList = z
+  .string()
+  .transform((value) =>
+    value
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean),
+  )
+  .pipe(z.array(z.string().min(1)));
+
+/**
+ * Every environment variable the service reads, with the defaults of the local stack.
+ * `npm start` and the tests run on these defaults; docker-compose.yml overrides them.
+ */
+export const configSchema = z.object({
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+
+  // Temporal
+  TEMPORAL_ADDRESS: z.string().regex(/^[^:\s]+:\d+$/, 'host:port').optional(),
+  TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+  TEMPORAL_TASK_QUEUE: z.string().min(1).default('payment-authorizations'),
+  TEMPORAL_CLI_PATH: z.string().min(1).optional(),
+  TEMPORAL_DEV_PORT: port.default(7233),
+  TEMPORAL_UI_PORT: port.default(8233),
+  TEMPORAL_DB_FILE: z.string().min(1).default('.data/temporal.sqlite'),
+  WORKER_METRICS_PORT: port.default(9464),
+
+  // Payments provider (interfaces A and B); no base URL means the embedded sandbox
+  PAYMENTS_BASE_URL: optionalUrl,
+  PAYMENTS_DIALECT: z.enum(['spec', 'paypal']).default('spec'),
+  PAYMENTS_CLIENT_ID: z.string().min(1).default('sandbox-client'),
+  PAYMENTS_CLIENT_SECRET: z.string().min(1).default('sandbox-secret'),
+  PAYMENTS_ACCESS_TOKEN: z.string().min(1).optional(),
+  PAYMENTS_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  SANDBOX_PORT: port.default(8090),
+  SANDBOX_AUTHORIZATION_VALIDITY_DAYS: z.coerce.number().positive().default(29),
+
+  // HTTP API for order systems and webhook deliveries
+  API_PORT: port.default(8080),
+  API_KEYS: commaList.default(['dev-api-key']),
+  WEBHOOK_BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1_048_576),
+  WEBHOOK_ID: z.string().min(1).optional(),
+  WEBHOOK_LISTENER_URL: optionalUrl,
+  WEBHOOK_VERIFY_MODE: z.enum(['api', 'local']).default('api'),
+  WEBHOOK_CERT_HOSTS: commaList.default(['localhost', '127.0.0.1']),
+
+  // Lifecycle defaults
+  REAUTHORIZE_AFTER: z.string().min(1).default('3 days'),
+  EXPIRY_POLICY: z.enum(['void', 'expire']).default('void'),
+
+  // Characters (interface C)
+  CHARACTERS_PORT: port.default(8070),
+  CHARACTERS_URL: optionalUrl,
+  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'postgres://user@host:port/database').optional(),
+  CHARACTERS_DATA_DIR: z.string().min(1).default('.data/characters'),
+});
+
+export type Config = z.infer<typeof configSchema>;
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Parses the environment once; a bad value names the variable and the form expected. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  // An empty variable means "not set", as in most shells' `VAR= cmd`.
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  const parsed = configSchema.safeParse(present);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
+  }
+  return parsed.data;
+}
+
+/** The names the schema knows; docker-compose.yml is checked against them. */
+export const configVariableNames = Object.keys(configSchema.shape);

@@ -1,0 +1,134 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { accessSync, constants, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+
+/** The pinned Temporal CLI release; its go.mod has no `replace` line, so `go install` builds it. */
+export const TEMPORAL_CLI_VERSION = 'v1.5.1';
+const GO_PACKAGE = `github.com/temporalio/cli/cmd/temporal@${TEMPORAL_CLI_VERSION}`;
+
+export interface ResolvedCli {
+  path: string;
+  source: 'TEMPORAL_CLI_PATH' | 'PATH' | 'cache' | 'go build' | 'SDK download cache';
+}
+
+type Log = (line: string) => void;
+
+export function cliCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  const cacheHome = env.XDG_CACHE_HOME || join(homedir(), '.cache');
+  return join(cacheHome, 'temporal-cli', TEMPORAL_CLI_VERSION);
+}
+
+function isExecutable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function findOnPath(name: string, env: NodeJS.ProcessEnv): string | undefined {
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    if (dir && isExecutable(join(dir, name))) return join(dir, name);
+  }
+  return undefined;
+}
+
+/** The SDK's own download lands in the OS temp dir as `temporal-*`; reuse one if it is there. */
+function findSdkDownload(): string | undefined {
+  try {
+    return readdirSync(tmpdir())
+      .filter((name) => name.startsWith('temporal-sdk-') || name.startsWith('temporal-cli-'))
+      .map((name) => join(tmpdir(), name))
+      .find(isExecutable);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Builds the pinned CLI with the Go toolchain into the cache, printing progress as packages compile. */
+export async function buildWithGo(targetDir: string, log: Log): Promise<string> {
+  mkdirSync(targetDir, { recursive: true });
+  log(`Building Temporal CLI ${TEMPORAL_CLI_VERSION} with Go into ${targetDir}`);
+  log('The first build downloads modules and compiles ~1000 packages: it takes several minutes.');
+  const started = Date.now();
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn('go', ['install', '-v', GO_PACKAGE], {
+      env: { ...process.env, GOBIN: targetDir },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let packages = 0;
+    let tail = '';
+    const ticker = setInterval(() => {
+      log(`  … ${Math.round((Date.now() - started) / 1000)} s, ${packages} packages so far`);
+    }, 30_000);
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk: string) => {
+      for (const line of chunk.split('\n')) {
+        if (!line) continue;
+        if (!line.startsWith('go: ')) packages += 1;
+        tail = `${tail}\n${line}`.slice(-2000);
+      }
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearInterval(ticker);
+      if (code === 0) resolve();
+      else reject(new Error(`go install ${GO_PACKAGE} exited with ${code}:${tail}`));
+    });
+  });
+  log(`Built Temporal CLI in ${Math.round((Date.now() - started) / 1000)} s`);
+  return join(targetDir, 'temporal');
+}
+
+/**
+ * Finds a Temporal CLI without the internet. Dev, tests and benchmarks all come through here.
+ * Order: TEMPORAL_CLI_PATH, `temporal` on PATH, the cached build, a fresh Go build, the SDK's download cache.
+ */
+export async function resolveTemporalCli(
+  env: NodeJS.ProcessEnv = process.env,
+  log: Log = (line) => console.error(`[temporal-cli] ${line}`),
+): Promise<ResolvedCli> {
+  const tried: string[] = [];
+
+  if (env.TEMPORAL_CLI_PATH) {
+    if (isExecutable(env.TEMPORAL_CLI_PATH)) return { path: env.TEMPORAL_CLI_PATH, source: 'TEMPORAL_CLI_PATH' };
+    throw new Error(`TEMPORAL_CLI_PATH=${env.TEMPORAL_CLI_PATH} is not an executable file`);
+  }
+  tried.push('1. TEMPORAL_CLI_PATH: not set');
+
+  const onPath = findOnPath('temporal', env);
+  if (onPath) return { path: onPath, source: 'PATH' };
+  tried.push('2. `temporal` on PATH: not found');
+
+  const cacheDir = cliCacheDir(env);
+  const cached = join(cacheDir, 'temporal');
+  if (isExecutable(cached)) return { path: cached, source: 'cache' };
+  tried.push(`3. cached build ${cached}: not there`);
+
+  const go = spawnSync('go', ['version'], { encoding: 'utf8' });
+  if (go.status === 0) {
+    try {
+      return { path: await buildWithGo(cacheDir, log), source: 'go build' };
+    } catch (error) {
+      tried.push(`4. go install ${GO_PACKAGE}: failed: ${(error as Error).message}`);
+    }
+  } else {
+    tried.push('4. Go toolchain: `go` not found, cannot build the CLI');
+  }
+
+  const sdkDownload = findSdkDownload();
+  if (sdkDownload) return { path: sdkDownload, source: 'SDK download cache' };
+  tried.push(`5. SDK download cache in ${tmpdir()}: empty`);
+
+  throw new Error(
+    [
+      'No Temporal CLI found. Tried:',
+      ...tried.map((line) => `  ${line}`),
+      'Fix one of: set TEMPORAL_CLI_PATH to a `temporal` binary; put `temporal` on PATH;',
+      `install Go and run \`GOBIN=${cacheDir} go install ${GO_PACKAGE}\`;`,
+      'or set TEMPORAL_ADDRESS to a running Temporal server.',
+    ].join('\n'),
+  );
+}

@@ -1,0 +1,46 @@
+import { DefaultLogger, NativeConnection, Runtime, Worker, makeTelemetryFilterString } from '@temporalio/worker';
+import { createActivities } from '../activities';
+import { loadConfig } from '../config';
+import { createLogger } from '../logger';
+
+/**
+ * The worker process: hosts every workflow and activity on the task queue. SIGINT/SIGTERM start a graceful
+ * shutdown: polling stops, in-flight activities get `shutdownGraceTime` to finish, then are cancelled.
+ */
+async function main() {
+  const config = loadConfig();
+  const log = createLogger(config, 'worker');
+  Runtime.install({
+    logger: new DefaultLogger(config.LOG_LEVEL === 'debug' || config.LOG_LEVEL === 'trace' ? 'DEBUG' : 'WARN'),
+    telemetryOptions: {
+      logging: { filter: makeTelemetryFilterString({ core: 'WARN' }) },
+      metrics: { prometheus: { bindAddress: `0.0.0.0:${config.WORKER_METRICS_PORT}` } },
+    },
+  });
+
+  const address = config.TEMPORAL_ADDRESS ?? `127.0.0.1:${config.TEMPORAL_DEV_PORT}`;
+  const connection = await NativeConnection.connect({ address });
+  const worker = await Worker.create({
+    connection,
+    namespace: config.TEMPORAL_NAMESPACE,
+    taskQueue: config.TEMPORAL_TASK_QUEUE,
+    workflowsPath: require.resolve('../workflows'),
+    activities: createActivities({}),
+    shutdownGraceTime: '10 seconds',
+  });
+  log.info(
+    { address, taskQueue: config.TEMPORAL_TASK_QUEUE, metrics: `http://localhost:${config.WORKER_METRICS_PORT}/metrics` },
+    'worker polling',
+  );
+  try {
+    await worker.run();
+  } finally {
+    await connection.close();
+    log.info('worker stopped');
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,10 @@
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+
+// Custom search attributes operators filter on in the Temporal Web UI. The dev server registers them from
+// this list at start; the admin step of docker-compose.yml registers the same names.
+export const AuthorizationIdKey = defineSearchAttributeKey('AuthorizationId', SearchAttributeType.KEYWORD);
+export const OrderIdKey = defineSearchAttributeKey('OrderId', SearchAttributeType.KEYWORD);
+export const PaymentStatusKey = defineSearchAttributeKey('PaymentStatus', SearchAttributeType.KEYWORD);
+export const WebhookVerificationKey = defineSearchAttributeKey('WebhookVerification', SearchAttributeType.KEYWORD);
+
+export const customSearchAttributes = [AuthorizationIdKey, OrderIdKey, PaymentStatusKey, WebhookVerificationKey];

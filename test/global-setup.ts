@@ -1,0 +1,30 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { bundleWorkflowCode } from '@temporalio/worker';
+import { startDevServer, type DevServer } from '../src/dev/dev-server';
+import { findFreePort } from '../src/dev/ports';
+import { resolveTemporalCli } from '../src/dev/temporal-cli';
+
+declare global {
+  var temporalDevServer: DevServer | undefined;
+}
+
+/** One real Temporal dev server and one workflow bundle for the whole run; tests reach both through env. */
+export default async function globalSetup(): Promise<void> {
+  const cli = await resolveTemporalCli();
+  const server = await startDevServer({ cliPath: cli.path, port: await findFreePort(), namespace: 'default' });
+  globalThis.temporalDevServer = server;
+  process.env.TEMPORAL_ADDRESS = server.address;
+  console.log(`\nTemporal dev server (${cli.source}: ${cli.path}) serving at ${server.address}`);
+
+  const started = Date.now();
+  const bundle = await bundleWorkflowCode({
+    workflowsPath: require.resolve('./workflows'),
+    logger: { info() {}, warn() {}, error: console.error, debug() {}, trace() {}, log() {} },
+  });
+  const bundlePath = join(mkdtempSync(join(tmpdir(), 'workflow-bundle-')), 'workflows.js');
+  writeFileSync(bundlePath, bundle.code);
+  process.env.TEST_WORKFLOW_BUNDLE = bundlePath;
+  console.log(`Workflow code bundled once in ${Date.now() - started} ms`);
+}

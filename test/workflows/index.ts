@@ -1,0 +1,3 @@
+// The bundle tests run: every workflow of the service, plus the test-only ones.
+export * from '../../src/workflows';
+export * from './smoke';
