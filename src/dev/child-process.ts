@@ -1,0 +1,65 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+
+export interface ServiceProcess {
+  name: string;
+  child: ChildProcess;
+  exited: Promise<number | null>;
+  stop(): Promise<void>;
+}
+
+/** Runs a TypeScript entry point of this repo as a child process, its output prefixed with its name. */
+export function runService(name: string, entry: string, env: NodeJS.ProcessEnv): ServiceProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  for (const stream of [child.stdout, child.stderr]) {
+    createInterface({ input: stream }).on('line', (line) => console.log(`[${name}] ${line}`));
+  }
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    const timeout = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    await exited;
+    clearTimeout(timeout);
+  };
+  return { name, child, exited, stop };
+}
+
+/** Resolves once `url` answers any HTTP status; rejects when `process` exits first or after `timeoutMs`. */
+export async function waitForHttp(url: string, service: ServiceProcess, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let exited = false;
+  void service.exited.then(() => (exited = true));
+  while (Date.now() < deadline) {
+    if (exited) throw new Error(`${service.name} exited before it served ${url}`);
+    try {
+      await fetch(url, { signal: AbortSignal.timeout(1_000) });
+      return;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+  throw new Error(`${service.name} did not serve ${url} within ${timeoutMs / 1000} s`);
+}
+
+/** Resolves once the service prints a line containing `marker`. */
+export function waitForLine(service: ServiceProcess, marker: string, timeoutMs = 60_000): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${service.name} was not ready within ${timeoutMs / 1000} s`)), timeoutMs);
+    const onData = (chunk: Buffer) => {
+      if (chunk.toString().includes(marker)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    service.child.stdout?.on('data', onData);
+    service.child.stderr?.on('data', onData);
+    void service.exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`${service.name} exited with code ${code} before it was ready`));
+    });
+  });
+}

@@ -1,0 +1,24 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Worker } from '@temporalio/worker';
+
+const historiesDir = join(__dirname, 'histories');
+const histories = readdirSync(historiesDir).filter((file) => file.endsWith('.json'));
+
+/** Every saved history must replay on today's workflow code: a non-deterministic change fails here. */
+describe('replay of recorded histories', () => {
+  it('has histories to replay', () => {
+    expect(histories.length).toBeGreaterThan(0);
+  });
+
+  it.each(histories)('%s replays without non-determinism', async (file) => {
+    const codePath = process.env.TEST_WORKFLOW_BUNDLE as string;
+    const history: unknown = JSON.parse(readFileSync(join(historiesDir, file), 'utf8'));
+    const results = Worker.runReplayHistories({ workflowBundle: { codePath } }, [
+      { workflowId: file.replace(/\.json$/, ''), history },
+    ]);
+    for await (const result of results) {
+      expect(result.error).toBeUndefined();
+    }
+  });
+});
