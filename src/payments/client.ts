@@ -1,0 +1,276 @@
+import type { AxiosRequestConfig } from 'axios';
+import type { z } from 'zod';
+import type { Config } from '../config';
+import { accessTokenSource, type AccessTokenSource, type PaymentsCredentials } from './auth';
+import { paymentsDialect, type PaymentsDialect, type PaymentsDialectName } from './dialects';
+import { describeIssues, PaymentsApiError, providerError } from './errors';
+import {
+  createProviderHttp,
+  sendToProvider,
+  type PaymentsLogger,
+  type ProviderHttp,
+  type ProviderResponse,
+} from './http-transport';
+import {
+  authorizationSchema,
+  createWebhookRequestSchema,
+  paymentCaptureRequestSchema,
+  paymentCaptureSchema,
+  reauthorizationAmountSchema,
+  verifyWebhookResponseSchema,
+  webhookEventTypesSchema,
+  webhookFieldSchema,
+  webhookListSchema,
+  webhookSchema,
+  type Authorization,
+  type CreateWebhookRequest,
+  type PaymentCapture,
+  type PaymentCaptureRequest,
+  type ReauthorizationAmount,
+  type VerifyWebhookResponse,
+  type Webhook,
+  type WebhookEventTypes,
+  type WebhookField,
+  type WebhookList,
+} from './schemas';
+import type { WebhookDelivery } from './webhook-delivery';
+import { webhookVerificationRequestBody } from './webhook-verification-request';
+
+export const DEFAULT_ANCHOR_TYPE = 'APPLICATION';
+export const DEFAULT_TIMEOUT_MS = 10_000;
+
+export interface PaymentsClientOptions {
+  baseUrl: string;
+  dialect?: PaymentsDialectName;
+  credentials: PaymentsCredentials;
+  timeoutMs?: number;
+  logger?: PaymentsLogger;
+}
+
+const webhookFieldsSchema = webhookFieldSchema.array().min(1);
+
+/**
+ * Typed client for interfaces A (authorizations) and B (webhooks) of the payments spec.
+ *
+ * Spec section 7 says a failed operation yields "an empty resource together with an error". In TypeScript
+ * every operation instead rejects with a {@link PaymentsApiError} and yields no resource at all; a resolved
+ * value is always a complete, validated resource.
+ */
+export class PaymentsClient {
+  readonly dialect: PaymentsDialect;
+  private readonly http: ProviderHttp;
+  private readonly tokens: AccessTokenSource;
+
+  constructor(options: PaymentsClientOptions) {
+    this.dialect = paymentsDialect(options.dialect);
+    this.http = createProviderHttp(options.baseUrl, options.timeoutMs ?? DEFAULT_TIMEOUT_MS, options.logger);
+    this.tokens = accessTokenSource(this.http, options.credentials);
+  }
+
+  getAuthorization(authorizationId: string): Promise<Authorization> {
+    const operation = 'getAuthorization';
+    return this.readResource(operation, 'Authorization', authorizationSchema, {
+      method: 'GET',
+      url: authorizationPath(operation, authorizationId),
+    });
+  }
+
+  /** A non-empty `requestId` makes the capture idempotent: a repeat returns the first capture. */
+  captureAuthorization(
+    authorizationId: string,
+    request: PaymentCaptureRequest,
+    requestId?: string,
+  ): Promise<PaymentCapture> {
+    const operation = 'captureAuthorization';
+    return this.readResource(operation, 'PaymentCapture', paymentCaptureSchema, {
+      method: 'POST',
+      url: `${authorizationPath(operation, authorizationId)}/capture`,
+      headers: requestId ? { [this.dialect.requestIdHeader]: requestId } : {},
+      data: validRequest(operation, paymentCaptureRequestSchema, request),
+    });
+  }
+
+  /** Resolves to null when the provider answers 204 (or 200 without a body): it voided but sent nothing. */
+  async voidAuthorization(authorizationId: string): Promise<Authorization | null> {
+    const operation = 'voidAuthorization';
+    const response = await this.send(operation, {
+      method: 'POST',
+      url: `${authorizationPath(operation, authorizationId)}/void`,
+    });
+    if (response.status === 204 || response.body.trim() === '') return null;
+    return parseResource(operation, 'Authorization', authorizationSchema, response);
+  }
+
+  reauthorizeAuthorization(authorizationId: string, amount: ReauthorizationAmount): Promise<Authorization> {
+    const operation = 'reauthorizeAuthorization';
+    return this.readResource(operation, 'Authorization', authorizationSchema, {
+      method: 'POST',
+      url: `${authorizationPath(operation, authorizationId)}/reauthorize`,
+      data: this.dialect.reauthorizeBody(validRequest(operation, reauthorizationAmountSchema, amount)),
+    });
+  }
+
+  createWebhook(request: CreateWebhookRequest): Promise<Webhook> {
+    const operation = 'createWebhook';
+    return this.readResource(operation, 'Webhook', webhookSchema, {
+      method: 'POST',
+      url: WEBHOOKS_PATH,
+      data: validRequest(operation, createWebhookRequestSchema, request),
+    });
+  }
+
+  getWebhook(webhookId: string): Promise<Webhook> {
+    const operation = 'getWebhook';
+    return this.readResource(operation, 'Webhook', webhookSchema, {
+      method: 'GET',
+      url: webhookPath(operation, webhookId),
+    });
+  }
+
+  /** Sends `fields` as a JSON Patch array, e.g. `[{ op: 'replace', path: '/url', value: '…' }]`. */
+  updateWebhook(webhookId: string, fields: WebhookField[]): Promise<Webhook> {
+    const operation = 'updateWebhook';
+    return this.readResource(operation, 'Webhook', webhookSchema, {
+      method: 'PATCH',
+      url: webhookPath(operation, webhookId),
+      data: validRequest(operation, webhookFieldsSchema, fields),
+    });
+  }
+
+  /** Always sends `anchor_type`; none or an empty one means {@link DEFAULT_ANCHOR_TYPE}. */
+  listWebhooks(anchorType?: string): Promise<WebhookList> {
+    return this.readResource('listWebhooks', 'WebhookList', webhookListSchema, {
+      method: 'GET',
+      url: WEBHOOKS_PATH,
+      params: { anchor_type: anchorType || DEFAULT_ANCHOR_TYPE },
+    });
+  }
+
+  /** Resolves once the provider accepts the deletion; the response body is never read. */
+  async deleteWebhook(webhookId: string): Promise<void> {
+    const operation = 'deleteWebhook';
+    await this.send(operation, { method: 'DELETE', url: webhookPath(operation, webhookId) }, 'on-error');
+  }
+
+  /**
+   * Asks the provider to verify a delivery's signature. Refused before any request when the delivery has
+   * no body. The delivery body is embedded byte for byte; the delivery itself is left as it was.
+   */
+  async verifyWebhookSignature(delivery: WebhookDelivery, webhookId: string): Promise<VerifyWebhookResponse> {
+    const operation = 'verifyWebhookSignature';
+    const body = webhookVerificationRequestBody(delivery, webhookId, this.dialect.transmissionHeaders);
+    return this.readResource(operation, 'VerifyWebhookResponse', verifyWebhookResponseSchema, {
+      method: 'POST',
+      url: '/v1/notifications/verify-webhook-signature',
+      headers: { 'Content-Type': 'application/json' },
+      data: body,
+    });
+  }
+
+  listWebhookEventTypes(): Promise<WebhookEventTypes> {
+    return this.readResource('listWebhookEventTypes', 'WebhookEventTypes', webhookEventTypesSchema, {
+      method: 'GET',
+      url: '/v1/notifications/webhooks-event-types',
+    });
+  }
+
+  private async readResource<S extends z.ZodType>(
+    operation: string,
+    resource: string,
+    schema: S,
+    request: AxiosRequestConfig,
+  ): Promise<z.infer<S>> {
+    return parseResource(operation, resource, schema, await this.send(operation, request));
+  }
+
+  /** Sends with the current bearer token; after a 401, once more with a fresh one if the source has one. */
+  private async send(
+    operation: string,
+    request: AxiosRequestConfig,
+    readBody: 'always' | 'on-error' = 'always',
+  ): Promise<ProviderResponse> {
+    const token = await this.tokens.accessToken();
+    let response = await sendToProvider(this.http, operation, withBearer(request, token), readBody);
+    if (response.status === 401) {
+      const fresh = await this.tokens.tokenAfterRejection(token);
+      if (fresh !== undefined) {
+        response = await sendToProvider(this.http, operation, withBearer(request, fresh), readBody);
+      }
+    }
+    if (response.status < 200 || response.status >= 300) {
+      throw providerError(operation, response.status, response.headers, response.body);
+    }
+    return response;
+  }
+}
+
+/** The client for the configured provider; `baseUrl` (e.g. the embedded sandbox's) wins over the config. */
+export function paymentsClientFromConfig(
+  config: Config,
+  baseUrl?: string,
+  logger?: PaymentsLogger,
+): PaymentsClient {
+  const url = baseUrl ?? config.PAYMENTS_BASE_URL;
+  if (!url) throw new Error('PAYMENTS_BASE_URL is not set and no provider base URL was given');
+  return new PaymentsClient({
+    baseUrl: url,
+    dialect: config.PAYMENTS_DIALECT,
+    credentials: config.PAYMENTS_ACCESS_TOKEN
+      ? { accessToken: config.PAYMENTS_ACCESS_TOKEN }
+      : { clientId: config.PAYMENTS_CLIENT_ID, clientSecret: config.PAYMENTS_CLIENT_SECRET },
+    timeoutMs: config.PAYMENTS_TIMEOUT_MS,
+    ...(logger && { logger }),
+  });
+}
+
+const WEBHOOKS_PATH = '/v1/notifications/webhooks';
+
+function authorizationPath(operation: string, authorizationId: string): string {
+  return `/v2/payments/authorizations/${pathSegment(operation, 'authorization id', authorizationId)}`;
+}
+
+function webhookPath(operation: string, webhookId: string): string {
+  return `${WEBHOOKS_PATH}/${pathSegment(operation, 'webhook id', webhookId)}`;
+}
+
+function pathSegment(operation: string, what: string, value: string): string {
+  if (!value)
+    throw new PaymentsApiError({ kind: 'invalid-request', message: `${operation}: the ${what} is empty` });
+  return encodeURIComponent(value);
+}
+
+function withBearer(request: AxiosRequestConfig, token: string): AxiosRequestConfig {
+  return { ...request, headers: { ...request.headers, Authorization: `Bearer ${token}` } };
+}
+
+function validRequest<S extends z.ZodType>(operation: string, schema: S, value: unknown): z.infer<S> {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  throw new PaymentsApiError({
+    kind: 'invalid-request',
+    message: `${operation}: invalid request: ${describeIssues(parsed.error)}`,
+  });
+}
+
+function parseResource<S extends z.ZodType>(
+  operation: string,
+  resource: string,
+  schema: S,
+  response: ProviderResponse,
+): z.infer<S> {
+  const invalid = (problem: string) =>
+    new PaymentsApiError({
+      kind: 'invalid-response',
+      status: response.status,
+      message: `${operation}: the provider's ${resource} is invalid: ${problem}`,
+    });
+  let json: unknown;
+  try {
+    json = JSON.parse(response.body);
+  } catch {
+    throw invalid('the body is not JSON');
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) throw invalid(describeIssues(parsed.error));
+  return parsed.data;
+}
