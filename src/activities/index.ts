@@ -1,9 +1,15 @@
-// Every activity the worker hosts, built from the clients they wrap. Activities are the only code that does I/O.
-export interface ActivityDependencies {}
+import type { PaymentsClient } from '../payments/client';
+import { createPaymentsActivities } from './payments';
 
-// eslint-disable-next-line @typescript-eslint/no-unused-vars
+// Every activity the worker hosts, built from the clients they wrap. Activities are the only code that does I/O.
+export interface ActivityDependencies {
+  payments: PaymentsClient;
+}
+
 export function createActivities(deps: ActivityDependencies) {
-  return {};
+  return {
+    ...createPaymentsActivities(deps.payments),
+  };
 }
 
 export type Activities = ReturnType<typeof createActivities>;

@@ -1,7 +1,14 @@
-import { DefaultLogger, NativeConnection, Runtime, Worker, makeTelemetryFilterString } from '@temporalio/worker';
+import {
+  DefaultLogger,
+  NativeConnection,
+  Runtime,
+  Worker,
+  makeTelemetryFilterString,
+} from '@temporalio/worker';
 import { createActivities } from '../activities';
 import { loadConfig } from '../config';
 import { createLogger } from '../logger';
+import { paymentsClientFromConfig } from '../payments/client';
 
 /**
  * The worker process: hosts every workflow and activity on the task queue. SIGINT/SIGTERM start a graceful
@@ -11,7 +18,9 @@ async function main() {
   const config = loadConfig();
   const log = createLogger(config, 'worker');
   Runtime.install({
-    logger: new DefaultLogger(config.LOG_LEVEL === 'debug' || config.LOG_LEVEL === 'trace' ? 'DEBUG' : 'WARN'),
+    logger: new DefaultLogger(
+      config.LOG_LEVEL === 'debug' || config.LOG_LEVEL === 'trace' ? 'DEBUG' : 'WARN',
+    ),
     telemetryOptions: {
       logging: { filter: makeTelemetryFilterString({ core: 'WARN' }) },
       metrics: { prometheus: { bindAddress: `0.0.0.0:${config.WORKER_METRICS_PORT}` } },
@@ -25,11 +34,21 @@ async function main() {
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     workflowsPath: require.resolve('../workflows'),
-    activities: createActivities({}),
+    activities: createActivities({
+      payments: paymentsClientFromConfig(
+        config,
+        config.PAYMENTS_BASE_URL ?? `http://127.0.0.1:${config.SANDBOX_PORT}`,
+        log,
+      ),
+    }),
     shutdownGraceTime: '10 seconds',
   });
   log.info(
-    { address, taskQueue: config.TEMPORAL_TASK_QUEUE, metrics: `http://localhost:${config.WORKER_METRICS_PORT}/metrics` },
+    {
+      address,
+      taskQueue: config.TEMPORAL_TASK_QUEUE,
+      metrics: `http://localhost:${config.WORKER_METRICS_PORT}/metrics`,
+    },
     'worker polling',
   );
   try {

@@ -1,0 +1,129 @@
+import { ApplicationFailure } from '@temporalio/common';
+import type { PaymentsClient } from '../payments/client';
+import { PaymentsApiError, providerIssue } from '../payments/errors';
+import type {
+  Authorization,
+  CreateWebhookRequest,
+  PaymentCapture,
+  PaymentCaptureRequest,
+  VerifyWebhookResponse,
+  Webhook,
+  WebhookEventTypes,
+  WebhookField,
+  WebhookList,
+} from '../payments/schemas';
+
+export const MISSING_REQUEST_ID = 'MISSING_REQUEST_ID';
+
+/** One activity per call of interfaces A and B; every argument and result is plain JSON. */
+export function createPaymentsActivities(client: PaymentsClient) {
+  return {
+    getAuthorization(authorizationId: string): Promise<Authorization> {
+      return callProvider(() => client.getAuthorization(authorizationId));
+    },
+
+    /** The request id is mandatory here: it makes every retry of this activity capture at most once. */
+    captureAuthorization(input: {
+      authorizationId: string;
+      request: PaymentCaptureRequest;
+      requestId: string;
+    }): Promise<PaymentCapture> {
+      if (!input.requestId) {
+        throw ApplicationFailure.create({
+          type: MISSING_REQUEST_ID,
+          message: 'captureAuthorization needs a non-empty requestId so that its retries never capture twice',
+          nonRetryable: true,
+        });
+      }
+      return callProvider(() =>
+        client.captureAuthorization(input.authorizationId, input.request, input.requestId),
+      );
+    },
+
+    voidAuthorization(authorizationId: string): Promise<Authorization | null> {
+      return callProvider(() => client.voidAuthorization(authorizationId));
+    },
+
+    reauthorizeAuthorization(input: {
+      authorizationId: string;
+      amount: { currency: string; total: string };
+    }): Promise<Authorization> {
+      return callProvider(() => client.reauthorizeAuthorization(input.authorizationId, input.amount));
+    },
+
+    createWebhook(request: CreateWebhookRequest): Promise<Webhook> {
+      return callProvider(() => client.createWebhook(request));
+    },
+
+    getWebhook(webhookId: string): Promise<Webhook> {
+      return callProvider(() => client.getWebhook(webhookId));
+    },
+
+    updateWebhook(input: { webhookId: string; fields: WebhookField[] }): Promise<Webhook> {
+      return callProvider(() => client.updateWebhook(input.webhookId, input.fields));
+    },
+
+    listWebhooks(anchorType?: string): Promise<WebhookList> {
+      return callProvider(() => client.listWebhooks(anchorType));
+    },
+
+    deleteWebhook(webhookId: string): Promise<void> {
+      return callProvider(() => client.deleteWebhook(webhookId));
+    },
+
+    /** The body arrives as the exact text the listener received and is passed on unchanged. */
+    verifyWebhookSignature(input: {
+      delivery: { headers: Record<string, string>; body: string };
+      webhookId: string;
+    }): Promise<VerifyWebhookResponse> {
+      return callProvider(() => client.verifyWebhookSignature(input.delivery, input.webhookId));
+    },
+
+    listWebhookEventTypes(): Promise<WebhookEventTypes> {
+      return callProvider(() => client.listWebhookEventTypes());
+    },
+  };
+}
+
+export type PaymentsActivities = ReturnType<typeof createPaymentsActivities>;
+
+async function callProvider<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    throw paymentsFailure(error);
+  }
+}
+
+/**
+ * The one mapping of client errors to Temporal. A refusal becomes a non-retryable failure typed by the
+ * provider's issue (e.g. AUTHORIZATION_ALREADY_CAPTURED) so workflows can branch on it; a transient error
+ * stays retryable, and the provider's Retry-After overrides the retry policy's next delay.
+ */
+export function paymentsFailure(error: unknown): unknown {
+  if (!(error instanceof PaymentsApiError)) return error;
+  const details = [
+    {
+      kind: error.kind,
+      status: error.status,
+      name: error.name,
+      debugId: error.debugId,
+      details: error.details,
+    },
+  ];
+  if (!error.retryable) {
+    return ApplicationFailure.create({
+      type: providerIssue(error),
+      message: error.message,
+      nonRetryable: true,
+      details,
+    });
+  }
+  return ApplicationFailure.create({
+    type: error.name,
+    message: error.message,
+    nonRetryable: false,
+    details,
+    ...(error.retryAfterMs !== undefined && { nextRetryDelay: error.retryAfterMs }),
+  });
+}
