@@ -1,0 +1,52 @@
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { NoSchemaIntrospectionCustomRule, type ValidationRule } from 'graphql';
+import mercurius from 'mercurius';
+import type { Logger } from '../logger';
+import { maskInternalErrors } from './error-masking';
+import { queryCostRule } from './query-cost';
+import { charactersResolvers } from './resolvers';
+import { charactersSchema } from './schema';
+import type { CharacterStore } from './store';
+
+export const charactersGraphQLPath = '/graphql';
+
+/** Limits every operation must stay within; the schema's deepest useful query has depth 2. */
+export const charactersQueryLimits = { maxDepth: 6, maxCost: 500, listSize: 10, maxTokens: 2_000 } as const;
+
+export interface CharactersServerOptions {
+  store: CharacterStore;
+  logger?: Logger;
+  /** Production: no GraphiQL, no introspection. */
+  production?: boolean;
+}
+
+/** The characters GraphQL service (interface C) at POST /graphql; call `listen` on the result. */
+export async function buildCharactersServer({
+  store,
+  logger,
+  production = false,
+}: CharactersServerOptions): Promise<FastifyInstance> {
+  // pino's Logger is a FastifyBaseLogger; widening keeps the instance type the default one.
+  const loggerInstance: FastifyBaseLogger | undefined = logger;
+  const app = Fastify({ ...(loggerInstance ? { loggerInstance } : {}), bodyLimit: 64 * 1024 });
+  const validationRules: ValidationRule[] = [queryCostRule(charactersQueryLimits)];
+  if (production) validationRules.push(NoSchemaIntrospectionCustomRule);
+
+  await app.register(mercurius, {
+    schema: charactersSchema,
+    resolvers: charactersResolvers(store),
+    path: charactersGraphQLPath,
+    graphiql: !production,
+    queryDepth: charactersQueryLimits.maxDepth,
+    validationRules,
+    graphql: { parseOptions: { maxTokens: charactersQueryLimits.maxTokens } },
+    errorFormatter: maskInternalErrors,
+    // Refuses requests a browser could send cross-site without a CORS preflight: a POST must be
+    // application/json (or application/graphql), and any other request must carry a custom header
+    // such as `mercurius-require-preflight`. Forms and text/plain bodies cannot mutate characters.
+    csrfPrevention: true,
+    allowBatchedQueries: false,
+  });
+  app.get('/healthz', async () => ({ status: 'ok', store: store.kind }));
+  return app;
+}
