@@ -21,7 +21,10 @@ export const configSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 
   // Temporal
-  TEMPORAL_ADDRESS: z.string().regex(/^[^:\s]+:\d+$/, 'host:port').optional(),
+  TEMPORAL_ADDRESS: z
+    .string()
+    .regex(/^[^:\s]+:\d+$/, 'host:port')
+    .optional(),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('payment-authorizations'),
   TEMPORAL_CLI_PATH: z.string().min(1).optional(),
@@ -56,7 +59,10 @@ export const configSchema = z.object({
   // Characters (interface C)
   CHARACTERS_PORT: port.default(8070),
   CHARACTERS_URL: optionalUrl,
-  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'postgres://user@host:port/database').optional(),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'postgres://user@host:port/database')
+    .optional(),
   CHARACTERS_DATA_DIR: z.string().min(1).default('.data/characters'),
 });
 

@@ -6,7 +6,10 @@ export function createLogger(config: Pick<Config, 'LOG_LEVEL'>, name: string) {
   return pino({
     name,
     level: config.LOG_LEVEL,
-    redact: { paths: ['*.authorization', '*.Authorization', '*.client_secret', '*.access_token'], censor: '[redacted]' },
+    redact: {
+      paths: ['*.authorization', '*.Authorization', '*.client_secret', '*.access_token'],
+      censor: '[redacted]',
+    },
   });
 }
 

@@ -8,7 +8,12 @@ describe('worker on a real Temporal dev server', () => {
     try {
       const result = await withWorker(
         { taskQueue, activities: { greet: async (name: string) => `hello, ${name}` } },
-        () => client.workflow.execute(smokeWorkflow, { taskQueue, workflowId: `smoke-${taskQueue}`, args: ['ops'] }),
+        () =>
+          client.workflow.execute(smokeWorkflow, {
+            taskQueue,
+            workflowId: `smoke-${taskQueue}`,
+            args: ['ops'],
+          }),
       );
       expect(result).toBe('workflow saw: hello, ops');
     } finally {

@@ -48,7 +48,10 @@ export async function waitForHttp(url: string, service: ServiceProcess, timeoutM
 /** Resolves once the service prints a line containing `marker`. */
 export function waitForLine(service: ServiceProcess, marker: string, timeoutMs = 60_000): Promise<void> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${service.name} was not ready within ${timeoutMs / 1000} s`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`${service.name} was not ready within ${timeoutMs / 1000} s`)),
+      timeoutMs,
+    );
     const onData = (chunk: Buffer) => {
       if (chunk.toString().includes(marker)) {
         clearTimeout(timer);

@@ -29,7 +29,13 @@ const dynamicConfig = [
 ];
 
 // The CLI spells the types in CamelCase.
-const searchAttributeType: Record<string, string> = { KEYWORD: 'Keyword', TEXT: 'Text', INT: 'Int', DOUBLE: 'Double', BOOL: 'Bool' };
+const searchAttributeType: Record<string, string> = {
+  KEYWORD: 'Keyword',
+  TEXT: 'Text',
+  INT: 'Int',
+  DOUBLE: 'Double',
+  BOOL: 'Bool',
+};
 
 export function devServerArgs(options: DevServerOptions): string[] {
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(options.port)];

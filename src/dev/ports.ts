@@ -23,7 +23,9 @@ export async function assertPortFree(port: number, what: string, variable: strin
     await listenOnce(port, '127.0.0.1');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-      throw new Error(`Port ${port} for ${what} is already taken. Stop what uses it, or set ${variable} to another port.`);
+      throw new Error(
+        `Port ${port} for ${what} is already taken. Stop what uses it, or set ${variable} to another port.`,
+      );
     }
     throw error;
   }

@@ -12,7 +12,9 @@ async function main() {
   const [workflowId, file] = process.argv.slice(2);
   if (!workflowId || !file) throw new Error('usage: npm run history:record -- <workflowId> <file.json>');
   const config = loadConfig();
-  const connection = await Connection.connect({ address: config.TEMPORAL_ADDRESS ?? `127.0.0.1:${config.TEMPORAL_DEV_PORT}` });
+  const connection = await Connection.connect({
+    address: config.TEMPORAL_ADDRESS ?? `127.0.0.1:${config.TEMPORAL_DEV_PORT}`,
+  });
   try {
     const client = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
     const history = await client.workflow.getHandle(workflowId).fetchHistory();

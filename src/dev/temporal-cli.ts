@@ -36,11 +36,11 @@ function findOnPath(name: string, env: NodeJS.ProcessEnv): string | undefined {
 }
 
 /** The SDK's own download lands in the OS temp dir as `temporal-*`; reuse one if it is there. */
-function findSdkDownload(): string | undefined {
+function findSdkDownload(dir: string): string | undefined {
   try {
-    return readdirSync(tmpdir())
+    return readdirSync(dir)
       .filter((name) => name.startsWith('temporal-sdk-') || name.startsWith('temporal-cli-'))
-      .map((name) => join(tmpdir(), name))
+      .map((name) => join(dir, name))
       .find(isExecutable);
   } catch {
     return undefined;
@@ -93,7 +93,8 @@ export async function resolveTemporalCli(
   const tried: string[] = [];
 
   if (env.TEMPORAL_CLI_PATH) {
-    if (isExecutable(env.TEMPORAL_CLI_PATH)) return { path: env.TEMPORAL_CLI_PATH, source: 'TEMPORAL_CLI_PATH' };
+    if (isExecutable(env.TEMPORAL_CLI_PATH))
+      return { path: env.TEMPORAL_CLI_PATH, source: 'TEMPORAL_CLI_PATH' };
     throw new Error(`TEMPORAL_CLI_PATH=${env.TEMPORAL_CLI_PATH} is not an executable file`);
   }
   tried.push('1. TEMPORAL_CLI_PATH: not set');
@@ -107,7 +108,7 @@ export async function resolveTemporalCli(
   if (isExecutable(cached)) return { path: cached, source: 'cache' };
   tried.push(`3. cached build ${cached}: not there`);
 
-  const go = spawnSync('go', ['version'], { encoding: 'utf8' });
+  const go = spawnSync('go', ['version'], { encoding: 'utf8', env });
   if (go.status === 0) {
     try {
       return { path: await buildWithGo(cacheDir, log), source: 'go build' };
@@ -118,9 +119,10 @@ export async function resolveTemporalCli(
     tried.push('4. Go toolchain: `go` not found, cannot build the CLI');
   }
 
-  const sdkDownload = findSdkDownload();
+  const sdkDownloadDir = env.TMPDIR || tmpdir();
+  const sdkDownload = findSdkDownload(sdkDownloadDir);
   if (sdkDownload) return { path: sdkDownload, source: 'SDK download cache' };
-  tried.push(`5. SDK download cache in ${tmpdir()}: empty`);
+  tried.push(`5. SDK download cache in ${sdkDownloadDir}: empty`);
 
   throw new Error(
     [

@@ -23,7 +23,8 @@ export async function createTestWorker(
   options: Omit<WorkerOptions, 'connection' | 'workflowBundle' | 'workflowsPath'>,
 ): Promise<{ worker: Worker; close: () => Promise<void> }> {
   const codePath = process.env.TEST_WORKFLOW_BUNDLE;
-  if (!codePath) throw new Error('TEST_WORKFLOW_BUNDLE is not set: run the tests through jest (global-setup.ts)');
+  if (!codePath)
+    throw new Error('TEST_WORKFLOW_BUNDLE is not set: run the tests through jest (global-setup.ts)');
   const connection = await NativeConnection.connect({ address: temporalAddress() });
   const worker = await Worker.create({ ...options, connection, workflowBundle: { codePath } });
   return { worker, close: () => connection.close() };

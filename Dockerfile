@@ -1,0 +1,10 @@
+# One image for every process of the service; docker-compose.yml picks the entry point per service.
+FROM node:20-bookworm-slim
+WORKDIR /app
+ENV NODE_ENV=production
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force
+COPY tsconfig.json ./
+COPY src ./src
+USER node
+CMD ["node", "--import", "tsx", "src/workers/main.ts"]

@@ -1,0 +1,26 @@
+import { ConfigError, loadConfig } from '../src/config';
+
+describe('loadConfig', () => {
+  it('runs the local stack on defaults when nothing is set', () => {
+    const config = loadConfig({});
+    expect(config.TEMPORAL_ADDRESS).toBeUndefined();
+    expect(config.TEMPORAL_UI_PORT).toBe(8233);
+    expect(config.TEMPORAL_TASK_QUEUE).toBe('payment-authorizations');
+    expect(config.PAYMENTS_BASE_URL).toBeUndefined();
+    expect(config.API_KEYS).toEqual(['dev-api-key']);
+  });
+
+  it('parses numbers and lists from strings and treats empty variables as unset', () => {
+    const config = loadConfig({ API_PORT: '9090', API_KEYS: 'a, b,,c', TEMPORAL_ADDRESS: '' });
+    expect(config.API_PORT).toBe(9090);
+    expect(config.API_KEYS).toEqual(['a', 'b', 'c']);
+    expect(config.TEMPORAL_ADDRESS).toBeUndefined();
+  });
+
+  it('stops on a bad value with a message naming the variable and the expected form', () => {
+    expect(() => loadConfig({ TEMPORAL_ADDRESS: 'localhost' })).toThrow(ConfigError);
+    expect(() => loadConfig({ TEMPORAL_ADDRESS: 'localhost' })).toThrow(/TEMPORAL_ADDRESS: .*host:port/);
+    expect(() => loadConfig({ API_PORT: 'eighty' })).toThrow(/API_PORT/);
+    expect(() => loadConfig({ PAYMENTS_DIALECT: 'stripe' })).toThrow(/PAYMENTS_DIALECT: .*"spec"\|"paypal"/);
+  });
+});
