@@ -18,12 +18,12 @@ export const MISSING_REQUEST_ID = 'MISSING_REQUEST_ID';
 /** One activity per call of interfaces A and B; every argument and result is plain JSON. */
 export function createPaymentsActivities(client: PaymentsClient) {
   return {
-    getAuthorization(authorizationId: string): Promise<Authorization> {
-      return callProvider(() => client.getAuthorization(authorizationId));
+    async getAuthorization(authorizationId: string): Promise<Authorization> {
+      return await callProvider(() => client.getAuthorization(authorizationId));
     },
 
     /** The request id is mandatory here: it makes every retry of this activity capture at most once. */
-    captureAuthorization(input: {
+    async captureAuthorization(input: {
       authorizationId: string;
       request: PaymentCaptureRequest;
       requestId: string;
@@ -35,52 +35,52 @@ export function createPaymentsActivities(client: PaymentsClient) {
           nonRetryable: true,
         });
       }
-      return callProvider(() =>
+      return await callProvider(() =>
         client.captureAuthorization(input.authorizationId, input.request, input.requestId),
       );
     },
 
-    voidAuthorization(authorizationId: string): Promise<Authorization | null> {
-      return callProvider(() => client.voidAuthorization(authorizationId));
+    async voidAuthorization(authorizationId: string): Promise<Authorization | null> {
+      return await callProvider(() => client.voidAuthorization(authorizationId));
     },
 
-    reauthorizeAuthorization(input: {
+    async reauthorizeAuthorization(input: {
       authorizationId: string;
       amount: { currency: string; total: string };
     }): Promise<Authorization> {
-      return callProvider(() => client.reauthorizeAuthorization(input.authorizationId, input.amount));
+      return await callProvider(() => client.reauthorizeAuthorization(input.authorizationId, input.amount));
     },
 
-    createWebhook(request: CreateWebhookRequest): Promise<Webhook> {
-      return callProvider(() => client.createWebhook(request));
+    async createWebhook(request: CreateWebhookRequest): Promise<Webhook> {
+      return await callProvider(() => client.createWebhook(request));
     },
 
-    getWebhook(webhookId: string): Promise<Webhook> {
-      return callProvider(() => client.getWebhook(webhookId));
+    async getWebhook(webhookId: string): Promise<Webhook> {
+      return await callProvider(() => client.getWebhook(webhookId));
     },
 
-    updateWebhook(input: { webhookId: string; fields: WebhookField[] }): Promise<Webhook> {
-      return callProvider(() => client.updateWebhook(input.webhookId, input.fields));
+    async updateWebhook(input: { webhookId: string; fields: WebhookField[] }): Promise<Webhook> {
+      return await callProvider(() => client.updateWebhook(input.webhookId, input.fields));
     },
 
-    listWebhooks(anchorType?: string): Promise<WebhookList> {
-      return callProvider(() => client.listWebhooks(anchorType));
+    async listWebhooks(anchorType?: string): Promise<WebhookList> {
+      return await callProvider(() => client.listWebhooks(anchorType));
     },
 
-    deleteWebhook(webhookId: string): Promise<void> {
-      return callProvider(() => client.deleteWebhook(webhookId));
+    async deleteWebhook(webhookId: string): Promise<void> {
+      return await callProvider(() => client.deleteWebhook(webhookId));
     },
 
     /** The body arrives as the exact text the listener received and is passed on unchanged. */
-    verifyWebhookSignature(input: {
+    async verifyWebhookSignature(input: {
       delivery: { headers: Record<string, string>; body: string };
       webhookId: string;
     }): Promise<VerifyWebhookResponse> {
-      return callProvider(() => client.verifyWebhookSignature(input.delivery, input.webhookId));
+      return await callProvider(() => client.verifyWebhookSignature(input.delivery, input.webhookId));
     },
 
-    listWebhookEventTypes(): Promise<WebhookEventTypes> {
-      return callProvider(() => client.listWebhookEventTypes());
+    async listWebhookEventTypes(): Promise<WebhookEventTypes> {
+      return await callProvider(() => client.listWebhookEventTypes());
     },
   };
 }

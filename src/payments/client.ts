@@ -67,22 +67,22 @@ export class PaymentsClient {
     this.tokens = accessTokenSource(this.http, options.credentials);
   }
 
-  getAuthorization(authorizationId: string): Promise<Authorization> {
+  async getAuthorization(authorizationId: string): Promise<Authorization> {
     const operation = 'getAuthorization';
-    return this.readResource(operation, 'Authorization', authorizationSchema, {
+    return await this.readResource(operation, 'Authorization', authorizationSchema, {
       method: 'GET',
       url: authorizationPath(operation, authorizationId),
     });
   }
 
   /** A non-empty `requestId` makes the capture idempotent: a repeat returns the first capture. */
-  captureAuthorization(
+  async captureAuthorization(
     authorizationId: string,
     request: PaymentCaptureRequest,
     requestId?: string,
   ): Promise<PaymentCapture> {
     const operation = 'captureAuthorization';
-    return this.readResource(operation, 'PaymentCapture', paymentCaptureSchema, {
+    return await this.readResource(operation, 'PaymentCapture', paymentCaptureSchema, {
       method: 'POST',
       url: `${authorizationPath(operation, authorizationId)}/capture`,
       headers: requestId ? { [this.dialect.requestIdHeader]: requestId } : {},
@@ -101,36 +101,39 @@ export class PaymentsClient {
     return parseResource(operation, 'Authorization', authorizationSchema, response);
   }
 
-  reauthorizeAuthorization(authorizationId: string, amount: ReauthorizationAmount): Promise<Authorization> {
+  async reauthorizeAuthorization(
+    authorizationId: string,
+    amount: ReauthorizationAmount,
+  ): Promise<Authorization> {
     const operation = 'reauthorizeAuthorization';
-    return this.readResource(operation, 'Authorization', authorizationSchema, {
+    return await this.readResource(operation, 'Authorization', authorizationSchema, {
       method: 'POST',
       url: `${authorizationPath(operation, authorizationId)}/reauthorize`,
       data: this.dialect.reauthorizeBody(validRequest(operation, reauthorizationAmountSchema, amount)),
     });
   }
 
-  createWebhook(request: CreateWebhookRequest): Promise<Webhook> {
+  async createWebhook(request: CreateWebhookRequest): Promise<Webhook> {
     const operation = 'createWebhook';
-    return this.readResource(operation, 'Webhook', webhookSchema, {
+    return await this.readResource(operation, 'Webhook', webhookSchema, {
       method: 'POST',
       url: WEBHOOKS_PATH,
       data: validRequest(operation, createWebhookRequestSchema, request),
     });
   }
 
-  getWebhook(webhookId: string): Promise<Webhook> {
+  async getWebhook(webhookId: string): Promise<Webhook> {
     const operation = 'getWebhook';
-    return this.readResource(operation, 'Webhook', webhookSchema, {
+    return await this.readResource(operation, 'Webhook', webhookSchema, {
       method: 'GET',
       url: webhookPath(operation, webhookId),
     });
   }
 
   /** Sends `fields` as a JSON Patch array, e.g. `[{ op: 'replace', path: '/url', value: '…' }]`. */
-  updateWebhook(webhookId: string, fields: WebhookField[]): Promise<Webhook> {
+  async updateWebhook(webhookId: string, fields: WebhookField[]): Promise<Webhook> {
     const operation = 'updateWebhook';
-    return this.readResource(operation, 'Webhook', webhookSchema, {
+    return await this.readResource(operation, 'Webhook', webhookSchema, {
       method: 'PATCH',
       url: webhookPath(operation, webhookId),
       data: validRequest(operation, webhookFieldsSchema, fields),
@@ -138,8 +141,8 @@ export class PaymentsClient {
   }
 
   /** Always sends `anchor_type`; none or an empty one means {@link DEFAULT_ANCHOR_TYPE}. */
-  listWebhooks(anchorType?: string): Promise<WebhookList> {
-    return this.readResource('listWebhooks', 'WebhookList', webhookListSchema, {
+  async listWebhooks(anchorType?: string): Promise<WebhookList> {
+    return await this.readResource('listWebhooks', 'WebhookList', webhookListSchema, {
       method: 'GET',
       url: WEBHOOKS_PATH,
       params: { anchor_type: anchorType || DEFAULT_ANCHOR_TYPE },
@@ -159,7 +162,7 @@ export class PaymentsClient {
   async verifyWebhookSignature(delivery: WebhookDelivery, webhookId: string): Promise<VerifyWebhookResponse> {
     const operation = 'verifyWebhookSignature';
     const body = webhookVerificationRequestBody(delivery, webhookId, this.dialect.transmissionHeaders);
-    return this.readResource(operation, 'VerifyWebhookResponse', verifyWebhookResponseSchema, {
+    return await this.readResource(operation, 'VerifyWebhookResponse', verifyWebhookResponseSchema, {
       method: 'POST',
       url: '/v1/notifications/verify-webhook-signature',
       headers: { 'Content-Type': 'application/json' },
@@ -167,8 +170,8 @@ export class PaymentsClient {
     });
   }
 
-  listWebhookEventTypes(): Promise<WebhookEventTypes> {
-    return this.readResource('listWebhookEventTypes', 'WebhookEventTypes', webhookEventTypesSchema, {
+  async listWebhookEventTypes(): Promise<WebhookEventTypes> {
+    return await this.readResource('listWebhookEventTypes', 'WebhookEventTypes', webhookEventTypesSchema, {
       method: 'GET',
       url: '/v1/notifications/webhooks-event-types',
     });
