@@ -1,2 +1,2 @@
 // Every workflow the worker hosts. Each file here is deterministic code only.
-export {};
+export { authorizationLifecycle } from './lifecycle/workflow';

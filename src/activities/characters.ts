@@ -1,0 +1,59 @@
+import { ApplicationFailure } from '@temporalio/common';
+import type { Character, CharacterInput, CliqueType } from '../characters/character';
+import type { CharactersClient } from '../characters/client';
+import { CharactersClientError, CharactersGraphQLError } from '../characters/client-errors';
+import { characterFailureTypes } from '../workflows/character-import-definitions';
+
+/** One activity per operation of interface C; every argument and result is plain JSON. */
+export function createCharactersActivities(client: CharactersClient) {
+  return {
+    getCharacter(id: string): Promise<Character | null> {
+      return callCharacters(() => client.getCharacter(id));
+    },
+
+    listCharacters(cliqueType: CliqueType): Promise<Character[]> {
+      return callCharacters(() => client.listCharacters(cliqueType));
+    },
+
+    upsertCharacter(input: CharacterInput): Promise<Character> {
+      return callCharacters(() => client.upsertCharacter(input));
+    },
+  };
+}
+
+export type CharactersActivities = ReturnType<typeof createCharactersActivities>;
+
+async function callCharacters<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    throw charactersFailure(error);
+  }
+}
+
+/**
+ * The one mapping of characters client errors to Temporal: an invalid request or an unknown id will fail
+ * the same way on every attempt, so it is non-retryable; no answer or a failure inside the service is
+ * retryable under the activity's retry policy.
+ */
+export function charactersFailure(error: unknown): unknown {
+  if (!(error instanceof CharactersClientError)) return error;
+  const details =
+    error instanceof CharactersGraphQLError
+      ? [{ status: error.status, code: error.code, path: error.path, errors: error.errors }]
+      : [];
+  if (error.retryable) {
+    return ApplicationFailure.create({
+      type: characterFailureTypes.unavailable,
+      message: error.message,
+      details,
+    });
+  }
+  const type =
+    error instanceof CharactersGraphQLError
+      ? error.notFound
+        ? characterFailureTypes.notFound
+        : characterFailureTypes.invalidRequest
+      : characterFailureTypes.badResponse;
+  return ApplicationFailure.create({ type, message: error.message, nonRetryable: true, details });
+}
