@@ -138,7 +138,7 @@ describe('payments activities', () => {
       delivery: { headers: { 'SERVICE-TRANSMISSION-ID': 'tx' }, body },
       webhookId: 'WH-1',
     });
-    expect(result.verification_status).toBe('FAILURE');
+    expect(result).toEqual({ verification_status: 'FAILURE' });
     expect(provider.requests[0]?.body.toString()).toBe(
       `{"transmission_id":"tx","webhook_id":"WH-1","webhook_event":${body}}`,
     );
@@ -164,7 +164,7 @@ describe('payments activities', () => {
     await expect(
       env.run(activities.updateWebhook, {
         webhookId: 'WH-1',
-        fields: [{ op: 'replace', path: '/url', value: webhook.url }],
+        fields: [{ op: 'replace' as const, path: '/url', value: webhook.url }],
       }),
     ).resolves.toEqual(webhook);
     await expect(env.run(activities.listWebhooks)).resolves.toEqual({ webhooks: [webhook] });

@@ -18,16 +18,15 @@ export const MISSING_REQUEST_ID = 'MISSING_REQUEST_ID';
 /** One activity per call of interfaces A and B; every argument and result is plain JSON. */
 export function createPaymentsActivities(client: PaymentsClient) {
   return {
-    async getAuthorization(authorizationId: string): Promise<Authorization> {
-      return await callProvider(() => client.getAuthorization(authorizationId));
-    },
+    getAuthorization: (authorizationId: string): Promise<Authorization> =>
+      callProvider(() => client.getAuthorization(authorizationId)),
 
     /** The request id is mandatory here: it makes every retry of this activity capture at most once. */
-    async captureAuthorization(input: {
+    captureAuthorization: async (input: {
       authorizationId: string;
       request: PaymentCaptureRequest;
       requestId: string;
-    }): Promise<PaymentCapture> {
+    }): Promise<PaymentCapture> => {
       if (!input.requestId) {
         throw ApplicationFailure.create({
           type: MISSING_REQUEST_ID,
@@ -40,48 +39,37 @@ export function createPaymentsActivities(client: PaymentsClient) {
       );
     },
 
-    async voidAuthorization(authorizationId: string): Promise<Authorization | null> {
-      return await callProvider(() => client.voidAuthorization(authorizationId));
-    },
+    voidAuthorization: (authorizationId: string): Promise<Authorization | null> =>
+      callProvider(() => client.voidAuthorization(authorizationId)),
 
-    async reauthorizeAuthorization(input: {
+    reauthorizeAuthorization: (input: {
       authorizationId: string;
       amount: { currency: string; total: string };
-    }): Promise<Authorization> {
-      return await callProvider(() => client.reauthorizeAuthorization(input.authorizationId, input.amount));
-    },
+    }): Promise<Authorization> =>
+      callProvider(() => client.reauthorizeAuthorization(input.authorizationId, input.amount)),
 
-    async createWebhook(request: CreateWebhookRequest): Promise<Webhook> {
-      return await callProvider(() => client.createWebhook(request));
-    },
+    createWebhook: (request: CreateWebhookRequest): Promise<Webhook> =>
+      callProvider(() => client.createWebhook(request)),
 
-    async getWebhook(webhookId: string): Promise<Webhook> {
-      return await callProvider(() => client.getWebhook(webhookId));
-    },
+    getWebhook: (webhookId: string): Promise<Webhook> => callProvider(() => client.getWebhook(webhookId)),
 
-    async updateWebhook(input: { webhookId: string; fields: WebhookField[] }): Promise<Webhook> {
-      return await callProvider(() => client.updateWebhook(input.webhookId, input.fields));
-    },
+    updateWebhook: (input: { webhookId: string; fields: WebhookField[] }): Promise<Webhook> =>
+      callProvider(() => client.updateWebhook(input.webhookId, input.fields)),
 
-    async listWebhooks(anchorType?: string): Promise<WebhookList> {
-      return await callProvider(() => client.listWebhooks(anchorType));
-    },
+    listWebhooks: (anchorType?: string): Promise<WebhookList> =>
+      callProvider(() => client.listWebhooks(anchorType)),
 
-    async deleteWebhook(webhookId: string): Promise<void> {
-      return await callProvider(() => client.deleteWebhook(webhookId));
-    },
+    deleteWebhook: (webhookId: string): Promise<void> => callProvider(() => client.deleteWebhook(webhookId)),
 
     /** The body arrives as the exact text the listener received and is passed on unchanged. */
-    async verifyWebhookSignature(input: {
+    verifyWebhookSignature: (input: {
       delivery: { headers: Record<string, string>; body: string };
       webhookId: string;
-    }): Promise<VerifyWebhookResponse> {
-      return await callProvider(() => client.verifyWebhookSignature(input.delivery, input.webhookId));
-    },
+    }): Promise<VerifyWebhookResponse> =>
+      callProvider(() => client.verifyWebhookSignature(input.delivery, input.webhookId)),
 
-    async listWebhookEventTypes(): Promise<WebhookEventTypes> {
-      return await callProvider(() => client.listWebhookEventTypes());
-    },
+    listWebhookEventTypes: (): Promise<WebhookEventTypes> =>
+      callProvider(() => client.listWebhookEventTypes()),
   };
 }
 
