@@ -1,0 +1,204 @@
+import { randomUUID } from 'node:crypto';
+import { request as httpRequest, type ClientRequest, type OutgoingHttpHeaders } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { Logger } from 'pino';
+import { WEBHOOK_AUTH_ALGO, signTransmission, signedMessage } from '../payments/webhook-signature';
+import type { SigningCertificate } from './certificate';
+import type { WebhookEvent } from './events';
+import type { WebhookRegistry } from './webhooks';
+
+export interface DeliveryRetry {
+  /** Attempts in all, the first included. */
+  attempts: number;
+  initialDelayMs: number;
+  maxDelayMs?: number;
+  /** Per attempt: a listener slower than this counts as a failed attempt. */
+  timeoutMs?: number;
+}
+
+export interface DeliveryAttempt {
+  attempt: number;
+  at: string;
+  statusCode?: number;
+  error?: string;
+  durationMs: number;
+}
+
+/** One event on its way to one webhook; the control API lists these. */
+export interface DeliveryRecord {
+  eventId: string;
+  eventType: string;
+  webhookId: string;
+  url: string;
+  transmissionId: string;
+  transmissionTime: string;
+  attempts: DeliveryAttempt[];
+  lastStatus: number | null;
+  lastError?: string;
+  delivered: boolean;
+  gaveUp: boolean;
+  nextAttemptAt?: string;
+}
+
+type AttemptResult = { statusCode: number } | { error: string };
+
+/**
+ * Signs and POSTs each event to every webhook subscribed to its type, retrying with doubling delays on a
+ * non-2xx answer or a network error. The body is serialized once per event; those exact bytes are signed
+ * and sent. A delivery keeps its transmission id, time and signature across retries, so a listener can
+ * recognise a retry by its transmission id.
+ */
+export class WebhookDeliveries {
+  private readonly records: DeliveryRecord[] = [];
+  private readonly events = new Map<string, WebhookEvent>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly inFlight = new Set<ClientRequest>();
+  private pending = 0;
+  private idleWaiters: Array<() => void> = [];
+  private stopped = false;
+
+  constructor(
+    private readonly options: {
+      certificate: SigningCertificate;
+      certificateUrl: () => string;
+      webhooks: WebhookRegistry;
+      retry: Required<DeliveryRetry>;
+      now: () => Date;
+      log: Logger;
+    },
+  ) {}
+
+  publish(event: WebhookEvent): void {
+    this.events.set(event.id, event);
+    const body = Buffer.from(JSON.stringify(event), 'utf8');
+    for (const webhook of this.options.webhooks.subscribersOf(event.event_type)) {
+      const transmissionId = randomUUID();
+      const transmissionTime = this.options.now().toISOString();
+      const message = signedMessage({ transmissionId, transmissionTime, webhookId: webhook.id, body });
+      const headers: OutgoingHttpHeaders = {
+        'content-type': 'application/json',
+        'content-length': body.length,
+        'user-agent': 'payments-sandbox/1.0',
+        'service-auth-algo': WEBHOOK_AUTH_ALGO,
+        'service-cert-url': this.options.certificateUrl(),
+        'service-transmission-id': transmissionId,
+        'service-transmission-sig': signTransmission(message, this.options.certificate.privateKeyPem),
+        'service-transmission-time': transmissionTime,
+      };
+      const record: DeliveryRecord = {
+        eventId: event.id,
+        eventType: event.event_type,
+        webhookId: webhook.id,
+        url: webhook.url,
+        transmissionId,
+        transmissionTime,
+        attempts: [],
+        lastStatus: null,
+        delivered: false,
+        gaveUp: false,
+      };
+      this.records.push(record);
+      this.pending += 1;
+      void this.attempt(record, body, headers);
+    }
+  }
+
+  event(id: string): WebhookEvent | undefined {
+    return this.events.get(id);
+  }
+
+  list(): DeliveryRecord[] {
+    return this.records;
+  }
+
+  clear(): void {
+    this.records.splice(0, this.records.length);
+  }
+
+  /** Resolves once every delivery so far has been delivered or given up. */
+  settled(): Promise<void> {
+    if (this.pending === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /** Cancels scheduled retries and aborts attempts in flight. */
+  stop(): void {
+    this.stopped = true;
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+    for (const request of this.inFlight) request.destroy();
+    this.pending = 0;
+    this.notifyIdle();
+  }
+
+  private async attempt(record: DeliveryRecord, body: Buffer, headers: OutgoingHttpHeaders): Promise<void> {
+    const started = Date.now();
+    const at = this.options.now().toISOString();
+    const result = await this.post(record.url, body, headers);
+    if (this.stopped) return;
+    const attempt = record.attempts.length + 1;
+    record.attempts.push({ attempt, at, ...result, durationMs: Date.now() - started });
+    record.lastStatus = 'statusCode' in result ? result.statusCode : null;
+    record.lastError = 'error' in result ? result.error : undefined;
+    record.nextAttemptAt = undefined;
+    const log = { eventId: record.eventId, webhookId: record.webhookId, url: record.url, attempt, ...result };
+
+    if ('statusCode' in result && result.statusCode >= 200 && result.statusCode < 300) {
+      record.delivered = true;
+      this.options.log.info(log, 'webhook event delivered');
+      return this.finish();
+    }
+    const { attempts, initialDelayMs, maxDelayMs } = this.options.retry;
+    if (attempt >= attempts || !this.options.webhooks.has(record.webhookId)) {
+      record.gaveUp = true;
+      this.options.log.warn(log, 'webhook event not delivered; giving up');
+      return this.finish();
+    }
+    const delay = Math.min(initialDelayMs * 2 ** (attempt - 1), maxDelayMs);
+    record.nextAttemptAt = new Date(this.options.now().getTime() + delay).toISOString();
+    this.options.log.info({ ...log, retryInMs: delay }, 'webhook event not delivered; will retry');
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      void this.attempt(record, body, headers);
+    }, delay);
+    timer.unref();
+    this.timers.add(timer);
+  }
+
+  private post(url: string, body: Buffer, headers: OutgoingHttpHeaders): Promise<AttemptResult> {
+    return new Promise((resolve) => {
+      const send = url.startsWith('https:') ? httpsRequest : httpRequest;
+      let request: ClientRequest;
+      try {
+        request = send(url, { method: 'POST', headers, agent: false, timeout: this.options.retry.timeoutMs });
+      } catch (error) {
+        return resolve({ error: error instanceof Error ? error.message : String(error) });
+      }
+      this.inFlight.add(request);
+      const done = (result: AttemptResult) => {
+        this.inFlight.delete(request);
+        resolve(result);
+      };
+      request.on('response', (response) => {
+        response.resume();
+        done({ statusCode: response.statusCode ?? 0 });
+      });
+      request.on('timeout', () =>
+        request.destroy(new Error(`no answer within ${this.options.retry.timeoutMs} ms`)),
+      );
+      request.on('error', (error) => done({ error: error.message }));
+      request.end(body);
+    });
+  }
+
+  private finish(): void {
+    this.pending = Math.max(0, this.pending - 1);
+    if (this.pending === 0) this.notifyIdle();
+  }
+
+  private notifyIdle(): void {
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+}

@@ -1,0 +1,36 @@
+/** The event types a webhook can subscribe to: the ones the sandbox emits, with PayPal's descriptions. */
+export const webhookEventTypes = [
+  {
+    name: 'PAYMENT.AUTHORIZATION.CREATED',
+    description:
+      'A payment authorization is created, approved, executed, or a future payment authorization is created.',
+  },
+  { name: 'PAYMENT.AUTHORIZATION.VOIDED', description: 'A payment authorization is voided.' },
+  { name: 'PAYMENT.CAPTURE.COMPLETED', description: 'A payment capture completes.' },
+  { name: 'PAYMENT.CAPTURE.DENIED', description: 'A payment capture is denied.' },
+  { name: 'PAYMENT.CAPTURE.PENDING', description: 'The state of a payment capture changes to pending.' },
+] as const;
+
+export type WebhookEventTypeName = (typeof webhookEventTypes)[number]['name'];
+
+/** Subscribing to `*` means every event type, present and future. */
+export const allEventTypes = '*';
+
+export function isKnownEventType(name: string): boolean {
+  return name === allEventTypes || webhookEventTypes.some((type) => type.name === name);
+}
+
+export function eventTypeDescription(name: string): string {
+  if (name === allEventTypes) return 'ALL';
+  return webhookEventTypes.find((type) => type.name === name)?.description ?? name;
+}
+
+export function eventTypesResponse() {
+  return {
+    event_types: webhookEventTypes.map((type) => ({
+      ...type,
+      status: 'ENABLED',
+      resource_versions: ['2.0'],
+    })),
+  };
+}

@@ -1,0 +1,39 @@
+import { loadConfig } from '../config';
+import { createLogger } from '../logger';
+import { startSandbox } from './server';
+
+/** Runs the payments sandbox on its own: `tsx src/sandbox/main.ts`. SIGINT/SIGTERM stop it. */
+async function main() {
+  const config = loadConfig();
+  const log = createLogger(config, 'payments-sandbox');
+  const sandbox = await startSandbox({
+    port: config.SANDBOX_PORT,
+    clientId: config.PAYMENTS_CLIENT_ID,
+    clientSecret: config.PAYMENTS_CLIENT_SECRET,
+    staticTokens: config.PAYMENTS_ACCESS_TOKEN ? [config.PAYMENTS_ACCESS_TOKEN] : [],
+    authorizationValidityDays: config.SANDBOX_AUTHORIZATION_VALIDITY_DAYS,
+    logger: log,
+  });
+  console.log(`Payments sandbox: ${sandbox.url} (control API: ${sandbox.url}/sandbox)`);
+
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'stopping payments sandbox');
+    sandbox.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        log.error({ err: error }, 'payments sandbox did not stop cleanly');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

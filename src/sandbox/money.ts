@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { refusal } from './errors';
+
+/** The currencies PayPal accepts for payments; HUF, JPY and TWD have no minor unit. */
+const currencyExponents: Record<string, number> = {
+  AUD: 2, BRL: 2, CAD: 2, CNY: 2, CZK: 2, DKK: 2, EUR: 2, HKD: 2, HUF: 0, ILS: 2, JPY: 0, MYR: 2, MXN: 2,
+  TWD: 0, NZD: 2, NOK: 2, PHP: 2, PLN: 2, GBP: 2, RUB: 2, SGD: 2, SEK: 2, CHF: 2, THB: 2, USD: 2,
+}; // prettier-ignore
+
+/** A sum of money in integer minor units (cents), so arithmetic never rounds. */
+export interface Money {
+  currency: string;
+  minor: bigint;
+}
+
+export const currencyCodeSchema = z.string().regex(/^[A-Z]{3}$/, 'a three-letter ISO-4217 code');
+export const decimalValueSchema = z
+  .string()
+  .max(32)
+  .regex(/^-?[0-9]+(\.[0-9]+)?$/, 'a decimal number written as a string, such as "10.00"');
+
+/** The wire form, as PayPal writes it: `{ currency_code: 'USD', value: '10.00' }`. */
+export const moneySchema = z.object({ currency_code: currencyCodeSchema, value: decimalValueSchema });
+
+export type MoneyWire = z.infer<typeof moneySchema>;
+
+/** Turns a syntactically valid amount into minor units, refusing what PayPal refuses (422). */
+export function parseMoney({ currency_code, value }: MoneyWire): Money {
+  const exponent = currencyExponents[currency_code];
+  if (exponent === undefined) throw refusal('INVALID_CURRENCY_CODE');
+  const negative = value.startsWith('-');
+  const [whole = '0', fraction = ''] = (negative ? value.slice(1) : value).split('.');
+  if (fraction.length > exponent)
+    throw refusal(exponent === 0 ? 'DECIMALS_NOT_SUPPORTED' : 'DECIMAL_PRECISION');
+  const minor = BigInt(whole + fraction.padEnd(exponent, '0'));
+  if (negative || minor === 0n) throw refusal('CANNOT_BE_ZERO_OR_NEGATIVE');
+  return { currency: currency_code, minor };
+}
+
+export function formatMoney({ currency, minor }: Money): MoneyWire {
+  const exponent = currencyExponents[currency] ?? 2;
+  const digits = minor.toString().padStart(exponent + 1, '0');
+  const value = exponent === 0 ? digits : `${digits.slice(0, -exponent)}.${digits.slice(-exponent)}`;
+  return { currency_code: currency, value };
+}

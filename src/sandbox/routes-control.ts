@@ -1,0 +1,106 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { SandboxContext } from './context';
+import { parseRequest } from './errors';
+import { faultRequestSchema } from './faults';
+import { moneySchema, parseMoney } from './money';
+import { authorizationResource, captureResource } from './resources';
+import { anchorTypeSchema, createWebhookSchema, eventTypeNames } from './routes-webhooks';
+import { webhookResource } from './webhooks';
+
+const createAuthorizationSchema = z.object({
+  amount: moneySchema,
+  intent: z.enum(['AUTHORIZE', 'CAPTURE']).default('AUTHORIZE'),
+  invoice_id: z.string().min(1).max(127).optional(),
+  custom_id: z.string().min(1).max(127).optional(),
+  order_id: z.string().min(1).max(64).optional(),
+  capture_status: z.enum(['COMPLETED', 'PENDING', 'DECLINED']).default('COMPLETED'),
+});
+
+const createWebhookControlSchema = createWebhookSchema.extend({
+  anchor_type: anchorTypeSchema.default('APPLICATION'),
+});
+const deliveriesQuerySchema = z.object({
+  webhook_id: z.string().optional(),
+  event_type: z.string().optional(),
+});
+const idParams = z.object({ id: z.string().min(1) });
+
+/**
+ * The control API under /sandbox, for tests and demos: what in real life the payer, the bank or time would
+ * do. No authentication; never part of what a real provider offers.
+ */
+export function registerControlRoutes(app: FastifyInstance, context: SandboxContext): void {
+  const { ledger, faults, deliveries, tokens } = context;
+
+  app.post('/sandbox/authorizations', async (request, reply) => {
+    const body = parseRequest(createAuthorizationSchema, request.body);
+    const authorization = ledger.create({
+      amount: parseMoney(body.amount),
+      intent: body.intent,
+      captureOutcome: body.capture_status,
+      invoiceId: body.invoice_id,
+      customId: body.custom_id,
+      orderId: body.order_id,
+    });
+    return reply.code(201).send(authorizationResource(authorization, context.baseUrl()));
+  });
+
+  app.post('/sandbox/authorizations/:id/expire', async (request) => {
+    const { id } = parseRequest(idParams, request.params);
+    return authorizationResource(ledger.expire(id), context.baseUrl());
+  });
+
+  app.get('/sandbox/authorizations/:id/captures', async (request) => {
+    const { id } = parseRequest(idParams, request.params);
+    const authorization = ledger.authorization(id);
+    const captures = ledger
+      .capturesOf(id)
+      .map((capture) => captureResource(capture, authorization, context.baseUrl()));
+    return { captures };
+  });
+
+  app.post('/sandbox/captures/:id/complete', async (request) => {
+    const { id } = parseRequest(idParams, request.params);
+    const capture = ledger.completeCapture(id);
+    return captureResource(capture, ledger.authorization(capture.authorizationId), context.baseUrl());
+  });
+
+  app.post('/sandbox/webhooks', async (request, reply) => {
+    const body = parseRequest(createWebhookControlSchema, request.body);
+    const webhook = context.webhooks.create(
+      body.url,
+      eventTypeNames(body.event_types, '/event_types'),
+      body.anchor_type,
+    );
+    return reply.code(201).send(webhookResource(webhook, context.baseUrl()));
+  });
+
+  app.post('/sandbox/faults', async (request, reply) => {
+    return reply.code(201).send(faults.arm(parseRequest(faultRequestSchema, request.body)));
+  });
+  app.get('/sandbox/faults', async () => ({ faults: faults.armed() }));
+  app.delete('/sandbox/faults', async (_request, reply) => {
+    faults.clear();
+    return reply.code(204).send();
+  });
+
+  app.get('/sandbox/deliveries', async (request) => {
+    const query = parseRequest(deliveriesQuerySchema, request.query, 'query');
+    const matching = deliveries
+      .list()
+      .filter((delivery) => query.webhook_id === undefined || delivery.webhookId === query.webhook_id)
+      .filter((delivery) => query.event_type === undefined || delivery.eventType === query.event_type);
+    return { deliveries: matching };
+  });
+  app.delete('/sandbox/deliveries', async (_request, reply) => {
+    deliveries.clear();
+    return reply.code(204).send();
+  });
+
+  app.get('/sandbox/tokens', async () => tokens.stats());
+  app.delete('/sandbox/tokens', async (_request, reply) => {
+    tokens.revokeAll();
+    return reply.code(204).send();
+  });
+}

@@ -1,0 +1,195 @@
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import pino, { type Logger } from 'pino';
+import { AccessTokens } from './access-tokens';
+import { createSigningCertificate } from './certificate';
+import type { SandboxContext } from './context';
+import { WebhookDeliveries, type DeliveryRecord, type DeliveryRetry } from './deliveries';
+import { ProviderError, debugId, invalidRequest } from './errors';
+import { webhookEvent } from './events';
+import { FaultInjector } from './faults';
+import { RequestIdempotency } from './idempotency';
+import { AuthorizationLedger } from './ledger';
+import { registerAuthorizationRoutes } from './routes-authorizations';
+import { registerControlRoutes } from './routes-control';
+import { registerOAuthRoutes, requireBearerToken } from './routes-oauth';
+import { registerCertificateRoute, registerVerifyRoute } from './routes-verify';
+import { registerWebhookRoutes } from './routes-webhooks';
+import { WebhookRegistry } from './webhooks';
+
+export interface SandboxOptions {
+  /** 0 or none: a free port the OS picks. */
+  port?: number;
+  host?: string;
+  clientId?: string;
+  clientSecret?: string;
+  /** Bearer tokens accepted besides the ones the token endpoint issues. */
+  staticTokens?: string[];
+  tokenTtlSeconds?: number;
+  authorizationValidityDays?: number;
+  deliveryRetry?: DeliveryRetry;
+  logger?: Logger | false;
+  /** The base URL others reach the sandbox at, when not the one it listens on (containers, proxies). */
+  publicUrl?: string;
+  /** The sandbox's clock; tests move time with it. */
+  now?: () => Date;
+}
+
+export interface Sandbox {
+  /** Base URL without a trailing slash, e.g. http://127.0.0.1:8090. */
+  url: string;
+  certificateUrl: string;
+  certificatePem: string;
+  /** The delivery log, as GET /sandbox/deliveries returns it. */
+  deliveries(): DeliveryRecord[];
+  /** Resolves once every webhook delivery so far has been delivered or given up. */
+  deliveriesSettled(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const defaultDeliveryRetry: Required<DeliveryRetry> = {
+  attempts: 8,
+  initialDelayMs: 500,
+  maxDelayMs: 60_000,
+  timeoutMs: 10_000,
+};
+
+function parseJson(body: string): unknown {
+  if (body.trim() === '') return undefined;
+  try {
+    return JSON.parse(body);
+  } catch {
+    throw invalidRequest([
+      {
+        field: '/',
+        location: 'body',
+        issue: 'MALFORMED_REQUEST_JSON',
+        description: 'The request JSON is not well formed.',
+      },
+    ]);
+  }
+}
+
+function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | ProviderError, request, reply) => {
+    const debug_id = debugId();
+    if (error instanceof ProviderError) {
+      return reply
+        .code(error.statusCode)
+        .headers(error.headers)
+        .send({ ...error.body, debug_id });
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      const name =
+        { 413: 'REQUEST_ENTITY_TOO_LARGE', 415: 'UNSUPPORTED_MEDIA_TYPE' }[status] ?? 'INVALID_REQUEST';
+      return reply.code(status).send({ name, message: error.message, debug_id });
+    }
+    request.log.error({ err: error, debug_id }, 'sandbox failed to handle a request');
+    return reply
+      .code(500)
+      .send({ name: 'INTERNAL_SERVER_ERROR', message: 'An internal server error occurred.', debug_id });
+  });
+  app.setNotFoundHandler((request, reply) =>
+    reply.code(404).send({
+      name: 'RESOURCE_NOT_FOUND',
+      message: `The sandbox has no ${request.method} ${request.url.split('?')[0]}.`,
+      debug_id: debugId(),
+    }),
+  );
+}
+
+function listeningUrl(host: string, port: number): string {
+  if (host === '0.0.0.0' || host === '::') return `http://127.0.0.1:${port}`;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+/** Starts a local payments provider (interfaces A and B, OAuth2, signed webhook deliveries, control API). */
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const now = options.now ?? (() => new Date());
+  const log = options.logger || pino({ level: 'silent' });
+  const certificate = await createSigningCertificate(now());
+  let baseUrl = '';
+  const certificateUrl = () => `${baseUrl}/v1/notifications/certs/${certificate.id}`;
+
+  const webhooks = new WebhookRegistry();
+  const deliveries = new WebhookDeliveries({
+    certificate,
+    certificateUrl,
+    webhooks,
+    retry: { ...defaultDeliveryRetry, ...options.deliveryRetry },
+    now,
+    log,
+  });
+  const ledger: AuthorizationLedger = new AuthorizationLedger({
+    validityDays: options.authorizationValidityDays ?? 29,
+    now,
+    onEvent: (event) => deliveries.publish(webhookEvent(event, ledger, baseUrl, now())),
+  });
+  const context: SandboxContext = {
+    ledger,
+    webhooks,
+    deliveries,
+    faults: new FaultInjector(),
+    tokens: new AccessTokens({
+      ttlSeconds: options.tokenTtlSeconds ?? 32_400,
+      staticTokens: options.staticTokens ?? [],
+      now,
+    }),
+    idempotency: new RequestIdempotency(),
+    certificate,
+    credentials: {
+      clientId: options.clientId ?? 'sandbox-client',
+      clientSecret: options.clientSecret ?? 'sandbox-secret',
+    },
+    baseUrl: () => baseUrl,
+    certificateUrl,
+    now,
+    log,
+  };
+
+  const app = Fastify({ loggerInstance: log, forceCloseConnections: true }) as unknown as FastifyInstance;
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    try {
+      done(null, parseJson(body as string));
+    } catch (error) {
+      done(error as ProviderError, undefined);
+    }
+  });
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string' },
+    (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
+  );
+  registerErrorHandling(app);
+
+  registerOAuthRoutes(app, context);
+  registerCertificateRoute(app, context);
+  registerControlRoutes(app, context);
+  await app.register(async (authenticated) => {
+    authenticated.addHook('onRequest', requireBearerToken(context.tokens));
+    registerAuthorizationRoutes(authenticated, context);
+    registerWebhookRoutes(authenticated, context);
+    await authenticated.register(async (verifyScope) => registerVerifyRoute(verifyScope, context));
+  });
+
+  const host = options.host ?? '127.0.0.1';
+  await app.listen({ port: options.port ?? 0, host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : (options.port ?? 0);
+  baseUrl = (options.publicUrl ?? listeningUrl(host, port)).replace(/\/+$/, '');
+  log.info({ url: baseUrl }, 'payments sandbox listening');
+
+  return {
+    url: baseUrl,
+    certificateUrl: certificateUrl(),
+    certificatePem: certificate.certificatePem,
+    deliveries: () => deliveries.list(),
+    deliveriesSettled: () => deliveries.settled(),
+    close: async () => {
+      context.faults.releaseStalls();
+      deliveries.stop();
+      await app.close();
+    },
+  };
+}
