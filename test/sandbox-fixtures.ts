@@ -1,0 +1,109 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import axios, { type AxiosInstance } from 'axios';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../src/sandbox/server';
+
+/** Plain HTTP to the sandbox (never the payments client): every status comes back as a response. */
+export interface SandboxHarness {
+  sandbox: Sandbox;
+  /** Authenticated with a token from the token endpoint. */
+  api: AxiosInstance;
+  /** No credentials: the control API, the certificate, and 401 checks. */
+  anonymous: AxiosInstance;
+  close(): Promise<void>;
+}
+
+export async function requestToken(
+  url: string,
+  clientId = 'sandbox-client',
+  clientSecret = 'sandbox-secret',
+) {
+  return axios.post(`${url}/v1/oauth2/token`, 'grant_type=client_credentials', {
+    auth: { username: clientId, password: clientSecret },
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    validateStatus: () => true,
+  });
+}
+
+export async function startHarness(options: SandboxOptions = {}): Promise<SandboxHarness> {
+  const sandbox = await startSandbox({ logger: false, ...options });
+  const token = await requestToken(sandbox.url, options.clientId, options.clientSecret);
+  const accessToken = (token.data as { access_token: string }).access_token;
+  const api = axios.create({
+    baseURL: sandbox.url,
+    headers: { authorization: `Bearer ${accessToken}` },
+    validateStatus: () => true,
+  });
+  const anonymous = axios.create({ baseURL: sandbox.url, validateStatus: () => true });
+  return { sandbox, api, anonymous, close: () => sandbox.close() };
+}
+
+export async function createAuthorization(
+  harness: SandboxHarness,
+  body: Record<string, unknown> = {},
+): Promise<{ id: string; status: string; amount: { currency_code: string; value: string } }> {
+  const response = await harness.anonymous.post('/sandbox/authorizations', {
+    amount: { currency_code: 'USD', value: '100.00' },
+    ...body,
+  });
+  if (response.status !== 201)
+    throw new Error(`create authorization: ${response.status} ${JSON.stringify(response.data)}`);
+  return response.data as { id: string; status: string; amount: { currency_code: string; value: string } };
+}
+
+export function firstIssue(data: unknown): string | undefined {
+  return (data as { details?: Array<{ issue: string }> }).details?.[0]?.issue;
+}
+
+export interface ReceivedDelivery {
+  headers: IncomingHttpHeaders;
+  /** The body exactly as it arrived. */
+  body: Buffer;
+}
+
+/** A webhook listener on a random local port that answers with the next scripted status (default 200). */
+export interface WebhookListener {
+  url: string;
+  received: ReceivedDelivery[];
+  /** Statuses for the next deliveries, in order; afterwards 200. */
+  answerWith(...statuses: number[]): void;
+  waitFor(count: number, timeoutMs?: number): Promise<ReceivedDelivery[]>;
+  close(): Promise<void>;
+}
+
+export async function startWebhookListener(): Promise<WebhookListener> {
+  const received: ReceivedDelivery[] = [];
+  const scripted: number[] = [];
+  const server: Server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      received.push({ headers: request.headers, body: Buffer.concat(chunks) });
+      response.statusCode = scripted.shift() ?? 200;
+      response.end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}/webhooks/payments`,
+    received,
+    answerWith: (...statuses) => scripted.push(...statuses),
+    async waitFor(count, timeoutMs = 10_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (received.length < count) {
+        if (Date.now() > deadline) throw new Error(`expected ${count} deliveries, got ${received.length}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      return received;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** `expect.any(String)`, typed so it can sit inside object literals without an `any`. */
+export const anyString: unknown = expect.any(String);
