@@ -5,15 +5,16 @@ module.exports = {
   testMatch: ['**/*.test.ts'],
   transform: {
     '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }],
-    // Jest on Node 20 cannot load ES modules, nor run `import()` without --experimental-vm-modules:
-    // content-disposition 3 (under @fastify/static, used by mercurius and @fastify/swagger-ui) is ESM, and
-    // PGlite's CommonJS build imports Node built-ins with `import()`. swc rewrites both to `require`.
-    '/node_modules/(content-disposition|@electric-sql/pglite)/.+\\.c?js$': [
+    // Jest on Node 20 cannot load ES modules, nor run `import()` without --experimental-vm-modules
+    // (plain Node 20 can). content-disposition 3 (under @fastify/static) and quick-lru are ESM; mercurius
+    // loads quick-lru with `import()`, and PGlite's CommonJS build loads Node built-ins that way.
+    // swc rewrites both into `require` for these packages only.
+    '/node_modules/(content-disposition|quick-lru|mercurius|@electric-sql/pglite)/.+\\.c?js$': [
       '@swc/jest',
       { jsc: { target: 'es2022' }, module: { type: 'commonjs' } },
     ],
   },
-  transformIgnorePatterns: ['/node_modules/(?!(content-disposition|@electric-sql/pglite)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(content-disposition|quick-lru|mercurius|@electric-sql/pglite)/)'],
   globalSetup: '<rootDir>/test/global-setup.ts',
   globalTeardown: '<rootDir>/test/global-teardown.ts',
   testTimeout: 60_000,

@@ -3,7 +3,7 @@ import { NoSchemaIntrospectionCustomRule, type ValidationRule } from 'graphql';
 import mercurius from 'mercurius';
 import type { Logger } from '../logger';
 import { maskInternalErrors } from './error-masking';
-import { queryCostRule } from './query-cost';
+import { queryLimitsRule } from './query-limits';
 import { charactersResolvers } from './resolvers';
 import { charactersSchema } from './schema';
 import type { CharacterStore } from './store';
@@ -29,7 +29,7 @@ export async function buildCharactersServer({
   // pino's Logger is a FastifyBaseLogger; widening keeps the instance type the default one.
   const loggerInstance: FastifyBaseLogger | undefined = logger;
   const app = Fastify({ ...(loggerInstance ? { loggerInstance } : {}), bodyLimit: 64 * 1024 });
-  const validationRules: ValidationRule[] = [queryCostRule(charactersQueryLimits)];
+  const validationRules: ValidationRule[] = [queryLimitsRule(charactersQueryLimits)];
   if (production) validationRules.push(NoSchemaIntrospectionCustomRule);
 
   await app.register(mercurius, {
@@ -37,7 +37,6 @@ export async function buildCharactersServer({
     resolvers: charactersResolvers(store),
     path: charactersGraphQLPath,
     graphiql: !production,
-    queryDepth: charactersQueryLimits.maxDepth,
     validationRules,
     graphql: { parseOptions: { maxTokens: charactersQueryLimits.maxTokens } },
     errorFormatter: maskInternalErrors,
