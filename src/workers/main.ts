@@ -8,6 +8,7 @@ import {
 import { createActivities } from '../activities';
 import { loadConfig } from '../config';
 import { createLogger } from '../logger';
+import { charactersClientFromConfig } from '../characters/client';
 import { paymentsClientFromConfig } from '../payments/client';
 
 /**
@@ -40,6 +41,7 @@ async function main() {
         config.PAYMENTS_BASE_URL ?? `http://127.0.0.1:${config.SANDBOX_PORT}`,
         log,
       ),
+      characters: charactersClientFromConfig(config),
     }),
     shutdownGraceTime: '10 seconds',
   });

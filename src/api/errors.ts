@@ -1,0 +1,88 @@
+import { ServiceError, WorkflowUpdateFailedError } from '@temporalio/client';
+import { ActivityFailure, ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
+import { LifecycleEndedError, LifecycleStartFailedError } from '../client/lifecycle-client';
+import { LifecycleFailure } from '../workflows/lifecycle/definitions';
+
+/** Every error code the API answers with, and its HTTP status: the one place they are defined. */
+export const apiErrorStatus = {
+  VALIDATION_FAILED: 400,
+  UNAUTHORIZED: 401,
+  NOT_FOUND: 404,
+  LIFECYCLE_STATE_FORBIDS: 409,
+  AUTHORIZATION_NOT_MANAGEABLE: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  PROVIDER_REFUSED: 422,
+  INTERNAL: 500,
+  PROVIDER_UNAVAILABLE: 503,
+  TEMPORAL_UNAVAILABLE: 503,
+} as const;
+
+export type ApiErrorCode = keyof typeof apiErrorStatus;
+
+export class ApiError extends Error {
+  constructor(
+    readonly code: ApiErrorCode,
+    message: string,
+    readonly details?: unknown,
+  ) {
+    super(message);
+  }
+
+  get status(): number {
+    return apiErrorStatus[this.code];
+  }
+
+  toBody() {
+    return {
+      error: { code: this.code, message: this.message, ...(this.details ? { details: this.details } : {}) },
+    };
+  }
+}
+
+function applicationCause(error: unknown): ApplicationFailure | undefined {
+  for (let cause = error; cause instanceof Error; cause = cause.cause) {
+    if (cause instanceof ApplicationFailure) return cause;
+  }
+  return undefined;
+}
+
+function isTemporalUnreachable(error: unknown): boolean {
+  // gRPC UNAVAILABLE (14) and DEADLINE_EXCEEDED (4): the server could not be reached in time.
+  const code = (error as { code?: unknown }).code;
+  return error instanceof ServiceError || code === 14 || code === 4;
+}
+
+/** Maps what the lifecycle client threw to the API's error shape. */
+export function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error instanceof LifecycleEndedError) return new ApiError('LIFECYCLE_STATE_FORBIDS', error.message);
+  if (error instanceof WorkflowNotFoundError)
+    return new ApiError('NOT_FOUND', 'no lifecycle for this authorization');
+  if (error instanceof WorkflowUpdateFailedError || error instanceof LifecycleStartFailedError) {
+    const failure = applicationCause(error);
+    const inActivity = error.cause instanceof ActivityFailure;
+    if (failure && !inActivity) {
+      if (failure.type === LifecycleFailure.invalidRequest)
+        return new ApiError('VALIDATION_FAILED', failure.message);
+      if (failure.type === LifecycleFailure.notManageable) {
+        return new ApiError('AUTHORIZATION_NOT_MANAGEABLE', failure.message);
+      }
+      return new ApiError('LIFECYCLE_STATE_FORBIDS', failure.message);
+    }
+    if (failure?.nonRetryable) {
+      return new ApiError('PROVIDER_REFUSED', failure.message, {
+        issue: failure.type,
+        provider: failure.details?.[0],
+      });
+    }
+    return new ApiError(
+      'PROVIDER_UNAVAILABLE',
+      'the payments provider did not answer; retry with the same Idempotency-Key',
+      failure ? { issue: failure.type } : undefined,
+    );
+  }
+  if (isTemporalUnreachable(error)) {
+    return new ApiError('TEMPORAL_UNAVAILABLE', 'the workflow service cannot be reached; retry later');
+  }
+  return new ApiError('INTERNAL', 'internal error');
+}

@@ -1,0 +1,131 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { LifecycleClient } from '../client/lifecycle-client';
+import type { ExpiryPolicy } from '../workflows/lifecycle/definitions';
+import { requireApiKey } from './api-keys';
+import { ApiError } from './errors';
+import { authorizationSchema, paymentCaptureSchema } from '../payments/schemas';
+import {
+  authorizationParams,
+  captureBody,
+  errorBody,
+  idempotencyHeaders,
+  lifecycleStateBody,
+  reauthorizeBody,
+  startedLifecycleBody,
+  startLifecycleBody,
+  voidBody,
+} from './schemas';
+
+export interface LifecycleRoutesOptions {
+  lifecycles: LifecycleClient;
+  apiKeys: readonly string[];
+  defaults: { reauthorizeAfter: string; expiryPolicy: ExpiryPolicy };
+}
+
+const security = [{ apiKey: [] }];
+const errors = {
+  400: errorBody,
+  401: errorBody,
+  404: errorBody,
+  409: errorBody,
+  422: errorBody,
+  503: errorBody,
+};
+
+/** The HTTP face of the lifecycle for order systems; every route is a thin call of LifecycleClient. */
+export const lifecycleRoutes: FastifyPluginAsyncZod<LifecycleRoutesOptions> = async (app, options) => {
+  const { lifecycles, defaults } = options;
+  app.addHook('preHandler', requireApiKey(options.apiKeys));
+
+  app.post(
+    '/v1/lifecycles',
+    {
+      schema: {
+        tags: ['lifecycles'],
+        security,
+        body: startLifecycleBody,
+        response: { 200: startedLifecycleBody, 201: startedLifecycleBody, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body;
+      const started = await lifecycles.start({
+        ...body,
+        reauthorizeAfter: (body.reauthorizeAfter ?? defaults.reauthorizeAfter) as never,
+        expiryPolicyAfter: body.expiryPolicyAfter as never,
+        expiryPolicy: body.expiryPolicy ?? defaults.expiryPolicy,
+      });
+      const { created, ...answer } = started;
+      return reply.code(created ? 201 : 200).send(answer);
+    },
+  );
+
+  app.get(
+    '/v1/lifecycles/:authorizationId',
+    {
+      schema: {
+        tags: ['lifecycles'],
+        security,
+        params: authorizationParams,
+        response: { 200: lifecycleStateBody, ...errors },
+      },
+    },
+    async (request) => {
+      const state = await lifecycles.state(request.params.authorizationId);
+      if (!state)
+        throw new ApiError('NOT_FOUND', `no lifecycle for authorization ${request.params.authorizationId}`);
+      return state;
+    },
+  );
+
+  app.post(
+    '/v1/lifecycles/:authorizationId/capture',
+    {
+      schema: {
+        tags: ['lifecycles'],
+        security,
+        params: authorizationParams,
+        headers: idempotencyHeaders,
+        body: captureBody.default({}),
+        response: { 200: paymentCaptureSchema, ...errors },
+      },
+    },
+    async (request) =>
+      lifecycles.capture(request.params.authorizationId, request.body, request.headers['idempotency-key']),
+  );
+
+  app.post(
+    '/v1/lifecycles/:authorizationId/void',
+    {
+      schema: {
+        tags: ['lifecycles'],
+        security,
+        params: authorizationParams,
+        headers: idempotencyHeaders,
+        body: voidBody,
+        response: { 200: authorizationSchema.nullable(), ...errors },
+      },
+    },
+    async (request) => lifecycles.void(request.params.authorizationId, request.headers['idempotency-key']),
+  );
+
+  app.post(
+    '/v1/lifecycles/:authorizationId/reauthorize',
+    {
+      schema: {
+        tags: ['lifecycles'],
+        security,
+        params: authorizationParams,
+        headers: idempotencyHeaders,
+        body: reauthorizeBody.default({}),
+        response: { 200: authorizationSchema, ...errors },
+      },
+    },
+    async (request) =>
+      lifecycles.reauthorize(
+        request.params.authorizationId,
+        request.body,
+        request.headers['idempotency-key'],
+      ),
+  );
+};

@@ -1,0 +1,37 @@
+import { Client, Connection } from '@temporalio/client';
+import { LifecycleClient } from '../client/lifecycle-client';
+import { loadConfig } from '../config';
+import { createLogger } from '../logger';
+import { buildApi } from './server';
+
+/** The API process: HTTP for order systems (and, later, webhook deliveries), a Temporal client behind it. */
+async function main() {
+  const config = loadConfig();
+  const logger = createLogger(config, 'api');
+  const address = config.TEMPORAL_ADDRESS ?? `127.0.0.1:${config.TEMPORAL_DEV_PORT}`;
+  const connection = await Connection.connect({ address });
+  const client = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
+  const app = await buildApi({
+    lifecycles: new LifecycleClient(client, config.TEMPORAL_TASK_QUEUE),
+    apiKeys: config.API_KEYS,
+    defaults: { reauthorizeAfter: config.REAUTHORIZE_AFTER, expiryPolicy: config.EXPIRY_POLICY },
+    logger,
+  });
+  const close = async () => {
+    await app.close();
+    await connection.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void close());
+  process.on('SIGTERM', () => void close());
+  await app.listen({ port: config.API_PORT, host: '0.0.0.0' });
+  logger.info(
+    { url: `http://localhost:${config.API_PORT}`, docs: `http://localhost:${config.API_PORT}/docs` },
+    'api listening',
+  );
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

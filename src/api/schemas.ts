@@ -1,0 +1,82 @@
+import { msToNumber } from '@temporalio/common/lib/time';
+import { z } from 'zod';
+
+const identifier = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9._-]+$/, 'letters, digits, ".", "_" or "-"');
+
+const amount = z.string().regex(/^\d+(\.\d{1,3})?$/, 'a positive decimal amount as a string, e.g. "10.00"');
+
+const duration = z.string().refine((value) => {
+  try {
+    return msToNumber(value as never) > 0;
+  } catch {
+    return false;
+  }
+}, 'a duration such as "3 days", "12h" or "90s"');
+
+export const startLifecycleBody = z.strictObject({
+  authorizationId: identifier,
+  orderId: z.string().min(1).max(127).optional(),
+  reauthorizeAfter: duration.optional(),
+  expiryPolicy: z.enum(['void', 'expire']).optional(),
+  expiryPolicyAfter: duration.optional(),
+});
+
+export const authorizationParams = z.object({ authorizationId: identifier });
+
+export const idempotencyHeaders = z.object({
+  'idempotency-key': z
+    .string()
+    .min(1)
+    .max(64)
+    .regex(/^[A-Za-z0-9._:-]+$/, 'letters, digits, ".", "_", ":" or "-"')
+    .optional(),
+});
+
+export const captureBody = z.strictObject({
+  amount: amount.optional(),
+  finalCapture: z.boolean().optional(),
+  invoiceId: z.string().min(1).max(127).optional(),
+  noteToPayer: z.string().min(1).max(255).optional(),
+});
+
+export const reauthorizeBody = z.strictObject({ amount: amount.optional() });
+
+export const voidBody = z.strictObject({}).optional();
+
+export const errorBody = z.object({
+  error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }),
+});
+
+const amountOut = z.looseObject({ currency_code: z.string(), value: z.string() });
+
+/** The lifecycle's state as the API shows it; LifecycleState in src/workflows/lifecycle/definitions.ts. */
+export const lifecycleStateBody = z.looseObject({
+  workflowId: z.string(),
+  authorizationId: z.string(),
+  currentAuthorizationId: z.string(),
+  orderId: z.string().optional(),
+  status: z.string(),
+  currency: z.string(),
+  authorizedAmount: z.string(),
+  capturedAmount: z.string(),
+  remainingAmount: z.string(),
+  reauthorizeAt: z.string().optional(),
+  expiryPolicyAt: z.string(),
+  expiryPolicy: z.enum(['void', 'expire']),
+  nextTimer: z.object({ kind: z.string(), at: z.string() }).optional(),
+  captures: z.array(z.looseObject({ id: z.string(), status: z.string(), amount: amountOut })),
+  reauthorizations: z.array(
+    z.looseObject({ fromAuthorizationId: z.string(), toAuthorizationId: z.string() }),
+  ),
+  recentEvents: z.array(z.looseObject({ id: z.string(), eventType: z.string(), applied: z.boolean() })),
+});
+
+export const startedLifecycleBody = z.object({
+  workflowId: z.string(),
+  runId: z.string(),
+  state: lifecycleStateBody,
+});

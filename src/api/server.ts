@@ -1,0 +1,72 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyError } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { Logger } from 'pino';
+import type { LifecycleClient } from '../client/lifecycle-client';
+import { ApiError, toApiError } from './errors';
+import { lifecycleRoutes, type LifecycleRoutesOptions } from './lifecycle-routes';
+
+export interface ApiOptions {
+  lifecycles: LifecycleClient;
+  apiKeys: readonly string[];
+  defaults: LifecycleRoutesOptions['defaults'];
+  logger?: Logger | false;
+}
+
+function validationError(error: FastifyError): ApiError {
+  const problems = (error.validation ?? []).map((issue) => {
+    const where = `${error.validationContext ?? 'body'}${issue.instancePath.replaceAll('/', '.')}`;
+    const unknownKey = (issue.params as { keys?: string[] })?.keys;
+    return {
+      field: unknownKey ? `${where}.${unknownKey.join(',')}` : where,
+      issue: issue.message ?? 'invalid',
+    };
+  });
+  const message = problems.map((problem) => `${problem.field}: ${problem.issue}`).join('; ') || error.message;
+  return new ApiError('VALIDATION_FAILED', message, problems);
+}
+
+/** The HTTP API: lifecycles for order systems, its OpenAPI document and docs page, one error shape. */
+export async function buildApi(options: ApiOptions) {
+  const app = Fastify({ loggerInstance: options.logger || undefined }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    let apiError: ApiError;
+    if (error.validation) apiError = validationError(error);
+    else if (error.statusCode === 413) apiError = new ApiError('PAYLOAD_TOO_LARGE', error.message);
+    else if (error.statusCode === 400 && !(error instanceof ApiError))
+      apiError = new ApiError('VALIDATION_FAILED', error.message);
+    else apiError = toApiError(error);
+    if (apiError.status >= 500) request.log.error({ err: error }, apiError.message);
+    return reply.code(apiError.status).send(apiError.toBody());
+  });
+  app.setNotFoundHandler((request, reply) =>
+    reply.code(404).send(new ApiError('NOT_FOUND', `no route ${request.method} ${request.url}`).toBody()),
+  );
+
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Payment-authorization lifecycles', version: '1.0.0' },
+      components: { securitySchemes: { apiKey: { type: 'http', scheme: 'bearer' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
+  app.get('/health', { schema: { hide: true } }, () => ({ status: 'ok' }));
+
+  await app.register(lifecycleRoutes, {
+    lifecycles: options.lifecycles,
+    apiKeys: options.apiKeys,
+    defaults: options.defaults,
+  });
+  return app;
+}

@@ -1,0 +1,251 @@
+import type { Authorization, PaymentCapture } from '../../payments/schemas';
+import { formatMinorUnits, scaleOf, toMinorUnits, type Amount } from './amounts';
+import {
+  terminalStatuses,
+  type CaptureRecord,
+  type LifecycleState,
+  type LifecycleStatus,
+  type PaymentEvent,
+  type RecordedEvent,
+} from './definitions';
+
+// Pure transitions of a lifecycle's state. The workflow calls them; they never do I/O or read the clock.
+
+const RECENT_EVENTS = 50;
+const SEEN_EVENT_IDS = 500;
+const ANSWERED_KEYS = 500;
+
+export function isTerminal(state: LifecycleState): boolean {
+  return terminalStatuses.includes(state.status);
+}
+
+function scale(state: LifecycleState): number {
+  return scaleOf(state.authorizedAmount);
+}
+
+export function minor(state: LifecycleState, value: string): number | undefined {
+  return toMinorUnits(value, scale(state));
+}
+
+export function money(state: LifecycleState, minorUnits: number): Amount {
+  return { currency_code: state.currency, value: formatMinorUnits(minorUnits, scale(state)) };
+}
+
+/** Captures that hold money: completed, pending, or partially refunded. */
+function holdsMoney(capture: CaptureRecord): boolean {
+  return (
+    capture.status === 'COMPLETED' || capture.status === 'PENDING' || capture.status === 'PARTIALLY_REFUNDED'
+  );
+}
+
+/** Status and captured amount follow from the captures, once money was authorized and not voided. */
+function settle(state: LifecycleState, finalCaptureMade: boolean): void {
+  if (isTerminal(state) && state.status !== 'CAPTURED') return;
+  const captured = state.captures
+    .filter(holdsMoney)
+    .reduce((sum, capture) => sum + (minor(state, capture.amount.value) ?? 0), 0);
+  state.capturedAmount = money(state, captured).value;
+  const pending = state.captures.some((capture) => capture.status === 'PENDING');
+  const remaining = minor(state, state.remainingAmount) ?? 0;
+  let status: LifecycleStatus;
+  if (remaining === 0 || finalCaptureMade) status = pending ? 'CAPTURE_PENDING' : 'CAPTURED';
+  else status = captured > 0 ? 'PARTIALLY_CAPTURED' : 'AUTHORIZED';
+  state.status = status;
+}
+
+const manageableStatuses = ['CREATED', 'PARTIALLY_CAPTURED', 'PENDING'];
+
+export function canManage(authorization: Authorization): boolean {
+  return manageableStatuses.includes(authorization.status);
+}
+
+export function initialState(
+  workflowId: string,
+  authorization: Authorization,
+  options: { orderId?: string; expiryPolicy: LifecycleState['expiryPolicy'] },
+  times: { createTime: string; reauthorizeAt: string; expiryPolicyAt: string },
+): LifecycleState {
+  return {
+    workflowId,
+    authorizationId: authorization.id,
+    currentAuthorizationId: authorization.id,
+    orderId: options.orderId,
+    status: authorization.status === 'PARTIALLY_CAPTURED' ? 'PARTIALLY_CAPTURED' : 'AUTHORIZED',
+    currency: authorization.amount.currency_code,
+    authorizedAmount: authorization.amount.value,
+    capturedAmount: formatMinorUnits(0, scaleOf(authorization.amount.value)),
+    remainingAmount: authorization.amount.value,
+    authorizationCreateTime: times.createTime,
+    expirationTime: authorization.expiration_time,
+    reauthorizeAt: times.reauthorizeAt,
+    expiryPolicyAt: times.expiryPolicyAt,
+    expiryPolicy: options.expiryPolicy,
+    captures: [],
+    reauthorizations: [],
+    recentEvents: [],
+    answeredKeys: {},
+    seenEventIds: [],
+    captureSequence: 0,
+  };
+}
+
+/** Records a capture the provider answered; the same capture id (e.g. from a webhook first) counts once. */
+export function applyCapture(
+  state: LifecycleState,
+  capture: PaymentCapture,
+  requested: { amount: Amount; finalCapture: boolean; requestId?: string },
+): void {
+  const known = state.captures.find((existing) => existing.id === capture.id);
+  const record: CaptureRecord = {
+    id: capture.id,
+    authorizationId: state.currentAuthorizationId,
+    status: capture.status,
+    amount: capture.amount
+      ? { currency_code: capture.amount.currency_code, value: capture.amount.value }
+      : requested.amount,
+    finalCapture: capture.final_capture ?? requested.finalCapture,
+    requestId: requested.requestId,
+    createTime: capture.create_time,
+  };
+  if (known)
+    Object.assign(known, { ...record, status: known.status === 'PENDING' ? record.status : known.status });
+  else {
+    state.captures.push(record);
+    if (holdsMoney(record)) {
+      const left = (minor(state, state.remainingAmount) ?? 0) - (minor(state, record.amount.value) ?? 0);
+      state.remainingAmount = money(state, Math.max(0, left)).value;
+    }
+  }
+  if (record.finalCapture && holdsMoney(record)) state.remainingAmount = money(state, 0).value;
+  settle(
+    state,
+    state.captures.some((c) => c.finalCapture && holdsMoney(c)),
+  );
+}
+
+export function applyReauthorization(
+  state: LifecycleState,
+  authorization: Authorization,
+  reason: 'timer' | 'request',
+  at: string,
+): void {
+  state.reauthorizations.push({
+    fromAuthorizationId: state.currentAuthorizationId,
+    toAuthorizationId: authorization.id,
+    amount: { currency_code: authorization.amount.currency_code, value: authorization.amount.value },
+    reason,
+    at,
+  });
+  state.currentAuthorizationId = authorization.id;
+  state.remainingAmount = authorization.amount.value;
+  state.expirationTime = authorization.expiration_time ?? state.expirationTime;
+  state.reauthorizeAt = undefined;
+}
+
+export function markEnded(state: LifecycleState, status: 'VOIDED' | 'EXPIRED' | 'DENIED'): void {
+  state.status = status;
+  state.remainingAmount = money(state, 0).value;
+  state.nextTimer = undefined;
+}
+
+export function rememberAnswer(state: LifecycleState, key: string, answer: unknown): void {
+  state.answeredKeys[key] = answer;
+  const keys = Object.keys(state.answeredKeys);
+  for (const old of keys.slice(0, Math.max(0, keys.length - ANSWERED_KEYS))) delete state.answeredKeys[old];
+}
+
+const captureStatusByEvent: Record<string, string> = {
+  'PAYMENT.CAPTURE.COMPLETED': 'COMPLETED',
+  'PAYMENT.CAPTURE.PENDING': 'PENDING',
+  'PAYMENT.CAPTURE.DENIED': 'DECLINED',
+  'PAYMENT.CAPTURE.DECLINED': 'DECLINED',
+  'PAYMENT.CAPTURE.REFUNDED': 'REFUNDED',
+  'PAYMENT.CAPTURE.REVERSED': 'REVERSED',
+};
+
+/**
+ * Applies a verified provider event, or records why not. Events never move the state backwards: one about
+ * an older authorization id, a duplicate, or a VOIDED after money was captured is recorded, not applied.
+ */
+export function applyEvent(state: LifecycleState, event: PaymentEvent, receivedAt: string): RecordedEvent {
+  const recorded: RecordedEvent = {
+    id: event.id,
+    eventType: event.eventType,
+    authorizationId: event.authorizationId,
+    receivedAt,
+    applied: false,
+  };
+  if (state.seenEventIds.includes(event.id)) return { ...recorded, note: 'duplicate delivery' };
+  state.seenEventIds.push(event.id);
+  if (state.seenEventIds.length > SEEN_EVENT_IDS) state.seenEventIds.shift();
+
+  recorded.note = decide(state, event);
+  recorded.applied = recorded.note === undefined;
+  state.recentEvents.push(recorded);
+  if (state.recentEvents.length > RECENT_EVENTS) state.recentEvents.shift();
+  return recorded;
+}
+
+function decide(state: LifecycleState, event: PaymentEvent): string | undefined {
+  const captureStatus = captureStatusByEvent[event.eventType];
+  if (captureStatus && event.captureId) {
+    const known = state.captures.find((capture) => capture.id === event.captureId);
+    if (!known && event.authorizationId !== state.currentAuthorizationId) {
+      return `capture of authorization ${event.authorizationId}, not the current one`;
+    }
+    if (known && !canMove(known.status, captureStatus)) {
+      return `capture ${known.id} is ${known.status}; ${captureStatus} would move it backwards`;
+    }
+    if (known) {
+      known.status = captureStatus;
+      if (captureStatus === 'DECLINED') {
+        const back = (minor(state, state.remainingAmount) ?? 0) + (minor(state, known.amount.value) ?? 0);
+        state.remainingAmount = money(state, back).value;
+        known.finalCapture = false;
+      }
+      settle(
+        state,
+        state.captures.some((c) => c.finalCapture && holdsMoney(c)),
+      );
+      return undefined;
+    }
+    if (!event.amount) return 'capture event without an amount';
+    applyCapture(
+      state,
+      {
+        id: event.captureId,
+        status: captureStatus as PaymentCapture['status'],
+        amount: event.amount,
+        final_capture: event.finalCapture,
+        create_time: event.createTime,
+      },
+      { amount: event.amount, finalCapture: event.finalCapture ?? false },
+    );
+    return undefined;
+  }
+  if (event.eventType === 'PAYMENT.AUTHORIZATION.VOIDED') {
+    if (event.authorizationId !== state.currentAuthorizationId) {
+      return `authorization ${event.authorizationId} is no longer current (now ${state.currentAuthorizationId})`;
+    }
+    if (isTerminal(state)) return `lifecycle already ${state.status}`;
+    if (state.captures.some(holdsMoney)) return 'money was already captured; a void cannot undo it';
+    markEnded(state, 'VOIDED');
+    return undefined;
+  }
+  return 'event type the lifecycle does not act on';
+}
+
+// Capture statuses only move forwards: PENDING → COMPLETED|DECLINED → (PARTIALLY_)REFUNDED|REVERSED.
+const captureRank: Record<string, number> = {
+  PENDING: 0,
+  COMPLETED: 1,
+  DECLINED: 1,
+  FAILED: 1,
+  PARTIALLY_REFUNDED: 2,
+  REFUNDED: 3,
+  REVERSED: 3,
+};
+
+function canMove(from: string, to: string): boolean {
+  return (captureRank[to] ?? 0) > (captureRank[from] ?? 0) && !(from === 'DECLINED' || from === 'FAILED');
+}

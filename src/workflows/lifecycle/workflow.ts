@@ -1,0 +1,313 @@
+import {
+  ApplicationFailure,
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  currentUpdateInfo,
+  log,
+  proxyActivities,
+  setHandler,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
+import { msToNumber } from '@temporalio/common/lib/time';
+import type { PaymentsActivities } from '../../activities/payments';
+import type { Authorization, PaymentCapture } from '../../payments/schemas';
+import { AuthorizationIdKey, OrderIdKey, PaymentStatusKey } from '../search-attributes';
+import {
+  LifecycleFailure,
+  captureUpdate,
+  paymentEventSignal,
+  reauthorizeUpdate,
+  stateQuery,
+  voidUpdate,
+  type CaptureInput,
+  type LifecycleInput,
+  type LifecycleState,
+  type ReauthorizeInput,
+} from './definitions';
+import {
+  applyCapture,
+  applyEvent,
+  applyReauthorization,
+  canManage,
+  initialState,
+  isTerminal,
+  markEnded,
+  minor,
+  money,
+  rememberAnswer,
+} from './state';
+
+const DAY = 24 * 60 * 60 * 1000;
+const DEFAULT_REAUTHORIZE_AFTER = 3 * DAY;
+const DEFAULT_EXPIRY_POLICY_AFTER = 29 * DAY - 60 * 60 * 1000;
+
+// Calls an order system waits on: a few quick retries, then the Update fails retryably and the caller
+// repeats it with the same idempotency key.
+const requested = proxyActivities<PaymentsActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: {
+    initialInterval: '500 ms',
+    backoffCoefficient: 2,
+    maximumInterval: '5 seconds',
+    maximumAttempts: 5,
+  },
+});
+// Calls nobody waits on (timers): retry until the provider answers.
+const scheduled = proxyActivities<PaymentsActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+});
+
+function refuse(type: string, message: string): never {
+  throw ApplicationFailure.create({ type, message, nonRetryable: true });
+}
+
+/** One provider call at a time, so a timer's reauthorization never races a capture. */
+class Serial {
+  private tail: Promise<unknown> = Promise.resolve();
+  run<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.tail.then(work, work);
+    this.tail = next.catch(() => undefined);
+    return next;
+  }
+}
+
+/** The durable life of one payment authorization: capture, void, reauthorize, expiry, provider events. */
+export async function authorizationLifecycle(input: LifecycleInput): Promise<LifecycleState> {
+  const workflowId = workflowInfo().workflowId;
+  // The query answers null until the authorization has been read, so a caller can wait for the start.
+  let started: LifecycleState | null = input.carriedState ?? null;
+  setHandler(stateQuery, () => started);
+  const state = started ?? (await startState(workflowId, input));
+  started = state;
+  const serial = new Serial();
+  let changes = 0;
+
+  const publish = () => {
+    changes += 1;
+    upsertSearchAttributes([{ key: PaymentStatusKey, value: state.status }]);
+  };
+  upsertSearchAttributes([
+    { key: AuthorizationIdKey, value: state.authorizationId },
+    { key: PaymentStatusKey, value: state.status },
+    ...(state.orderId ? [{ key: OrderIdKey, value: state.orderId }] : []),
+  ]);
+
+  setHandler(paymentEventSignal, (event) => {
+    const recorded = applyEvent(state, event, new Date().toISOString());
+    if (!recorded.applied) log.info('payment event recorded, not applied', { ...recorded });
+    publish();
+  });
+
+  /** The answer to a key already answered, or the work's answer remembered under the key. */
+  const once = async <T>(work: () => Promise<T>): Promise<T> => {
+    const key = currentUpdateInfo()?.id;
+    if (key && key in state.answeredKeys) return state.answeredKeys[key] as T;
+    const answer = await serial.run(work);
+    if (key) rememberAnswer(state, key, answer);
+    return answer;
+  };
+
+  setHandler(
+    captureUpdate,
+    (request) =>
+      once(async () => {
+        const amount = captureAmount(state, request);
+        state.captureSequence += 1;
+        const requestId = request.idempotencyKey
+          ? `${state.authorizationId}-${request.idempotencyKey}`
+          : `${workflowId}-capture-${state.captureSequence}`;
+        const finalCapture =
+          request.finalCapture ?? minor(state, amount) === minor(state, state.remainingAmount);
+        const capture: PaymentCapture = await requested.captureAuthorization({
+          authorizationId: state.currentAuthorizationId,
+          requestId,
+          request: {
+            amount: money(state, minor(state, amount) ?? 0),
+            final_capture: finalCapture,
+            ...(request.invoiceId ? { invoice_id: request.invoiceId } : {}),
+            ...(request.noteToPayer ? { note_to_payer: request.noteToPayer } : {}),
+          },
+        });
+        applyCapture(state, capture, {
+          amount: money(state, minor(state, amount) ?? 0),
+          finalCapture,
+          requestId,
+        });
+        publish();
+        return capture;
+      }),
+    { validator: (request: CaptureInput) => void captureAmount(state, request) },
+  );
+
+  setHandler(
+    voidUpdate,
+    (_request) =>
+      once(async () => {
+        assertOpen(state, 'void');
+        const voided = await requested.voidAuthorization(state.currentAuthorizationId);
+        markEnded(state, 'VOIDED');
+        publish();
+        return voided;
+      }),
+    { validator: (_request) => assertOpen(state, 'void') },
+  );
+
+  setHandler(
+    reauthorizeUpdate,
+    (request) =>
+      once(async () => {
+        const authorization = await reauthorize(
+          state,
+          requested,
+          reauthorizeAmount(state, request),
+          'request',
+        );
+        publish();
+        return authorization;
+      }),
+    { validator: (request: ReauthorizeInput) => void reauthorizeAmount(state, request) },
+  );
+
+  publish();
+  while (!isTerminal(state)) {
+    const timer = nextTimer(state);
+    state.nextTimer = { kind: timer.kind, at: new Date(timer.at).toISOString() };
+    const seen = changes;
+    const changed = await condition(
+      () => changes !== seen || isTerminal(state),
+      Math.max(timer.at - Date.now(), 1),
+    );
+    if (!changed) {
+      await serial.run(() => fireTimer(state, timer.kind));
+      publish();
+    }
+    if (workflowInfo().continueAsNewSuggested && !isTerminal(state)) {
+      await condition(allHandlersFinished);
+      await continueAsNew<typeof authorizationLifecycle>({ ...input, carriedState: state });
+    }
+  }
+  state.nextTimer = undefined;
+  await condition(allHandlersFinished);
+  return state;
+}
+
+async function startState(workflowId: string, input: LifecycleInput): Promise<LifecycleState> {
+  const authorization = await scheduled.getAuthorization(input.authorizationId);
+  if (!canManage(authorization)) {
+    refuse(
+      LifecycleFailure.notManageable,
+      `authorization ${authorization.id} is ${authorization.status}; only CREATED, PENDING or PARTIALLY_CAPTURED can be managed`,
+    );
+  }
+  const made = authorization.create_time ? Date.parse(authorization.create_time) : Date.now();
+  const reauthorizeAfter = input.reauthorizeAfter
+    ? msToNumber(input.reauthorizeAfter)
+    : DEFAULT_REAUTHORIZE_AFTER;
+  const expiryAfter = input.expiryPolicyAfter
+    ? msToNumber(input.expiryPolicyAfter)
+    : DEFAULT_EXPIRY_POLICY_AFTER;
+  return initialState(
+    workflowId,
+    authorization,
+    { orderId: input.orderId, expiryPolicy: input.expiryPolicy ?? 'void' },
+    {
+      createTime: new Date(made).toISOString(),
+      reauthorizeAt: new Date(made + reauthorizeAfter).toISOString(),
+      expiryPolicyAt: new Date(made + expiryAfter).toISOString(),
+    },
+  );
+}
+
+function nextTimer(state: LifecycleState): { kind: 'reauthorize' | 'expiryPolicy'; at: number } {
+  const expiry = Date.parse(state.expiryPolicyAt);
+  const reauthorize = state.reauthorizeAt ? Date.parse(state.reauthorizeAt) : undefined;
+  return reauthorize !== undefined && reauthorize < expiry
+    ? { kind: 'reauthorize', at: reauthorize }
+    : { kind: 'expiryPolicy', at: expiry };
+}
+
+async function fireTimer(state: LifecycleState, kind: 'reauthorize' | 'expiryPolicy'): Promise<void> {
+  if (isTerminal(state)) return;
+  if (kind === 'reauthorize') {
+    try {
+      await reauthorize(
+        state,
+        scheduled,
+        money(state, minor(state, state.remainingAmount) ?? 0).value,
+        'timer',
+      );
+    } catch (error) {
+      // A refused reauthorization leaves the current authorization in place until the expiry policy.
+      log.warn('scheduled reauthorization refused', { error: String(error) });
+      state.reauthorizeAt = undefined;
+    }
+    return;
+  }
+  if (state.expiryPolicy === 'void') {
+    try {
+      await scheduled.voidAuthorization(state.currentAuthorizationId);
+      markEnded(state, 'VOIDED');
+      return;
+    } catch (error) {
+      log.warn('void before expiry refused; marking the lifecycle expired', { error: String(error) });
+    }
+  }
+  markEnded(state, 'EXPIRED');
+}
+
+async function reauthorize(
+  state: LifecycleState,
+  activities: typeof requested,
+  total: string,
+  reason: 'timer' | 'request',
+): Promise<Authorization> {
+  const authorization = await activities.reauthorizeAuthorization({
+    authorizationId: state.currentAuthorizationId,
+    amount: { currency: state.currency, total },
+  });
+  applyReauthorization(state, authorization, reason, new Date().toISOString());
+  return authorization;
+}
+
+function assertOpen(state: LifecycleState, what: string): void {
+  if (isTerminal(state))
+    refuse(LifecycleFailure.stateForbids, `cannot ${what}: the lifecycle is ${state.status}`);
+}
+
+/** The amount to capture, validated against what remains; throws before anything enters history. */
+function captureAmount(state: LifecycleState, request: CaptureInput): string {
+  assertOpen(state, 'capture');
+  const remaining = minor(state, state.remainingAmount) ?? 0;
+  if (remaining === 0) refuse(LifecycleFailure.stateForbids, 'cannot capture: nothing remains to capture');
+  if (request.amount === undefined) return state.remainingAmount;
+  const wanted = minor(state, request.amount);
+  if (wanted === undefined || wanted <= 0) {
+    refuse(
+      LifecycleFailure.invalidRequest,
+      `amount: "${request.amount}" is not a positive amount in ${state.currency}`,
+    );
+  }
+  if (wanted > remaining) {
+    refuse(
+      LifecycleFailure.stateForbids,
+      `amount: ${request.amount} ${state.currency} is more than the ${state.remainingAmount} that remains`,
+    );
+  }
+  return request.amount;
+}
+
+function reauthorizeAmount(state: LifecycleState, request: ReauthorizeInput): string {
+  assertOpen(state, 'reauthorize');
+  if (request.amount === undefined) return state.remainingAmount;
+  const wanted = minor(state, request.amount);
+  if (wanted === undefined || wanted <= 0) {
+    refuse(
+      LifecycleFailure.invalidRequest,
+      `amount: "${request.amount}" is not a positive amount in ${state.currency}`,
+    );
+  }
+  return request.amount;
+}

@@ -1,0 +1,308 @@
+import { randomUUID } from 'node:crypto';
+import axios from 'axios';
+import { lifecycleWorkflowId, paymentEventSignal } from '../src/workflows/lifecycle/definitions';
+import { API_KEY, startLifecycleStack, type LifecycleStack } from './helpers/lifecycle-stack';
+
+let stack: LifecycleStack;
+
+beforeAll(async () => {
+  stack = await startLifecycleStack();
+});
+afterAll(async () => {
+  await stack?.close();
+});
+afterEach(async () => {
+  await stack.provider.delete('/sandbox/faults');
+});
+
+async function startLifecycle(value = '100.00', body: Record<string, unknown> = {}) {
+  const authorization = await stack.createAuthorization(value);
+  const response = await stack.api.post('/v1/lifecycles', { authorizationId: authorization.id, ...body });
+  expect(response.status).toBe(201);
+  return authorization.id;
+}
+
+async function capturesAtProvider(
+  authorizationId: string,
+): Promise<Array<{ id: string; amount: { value: string } }>> {
+  const response = await stack.provider.get(`/sandbox/authorizations/${authorizationId}/captures`);
+  return (response.data as { captures: Array<{ id: string; amount: { value: string } }> }).captures;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the state's JSON, asserted field by field
+async function waitForState(
+  authorizationId: string,
+  done: (state: Record<string, unknown>) => boolean,
+): Promise<any> {
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    const response = await stack.api.get(`/v1/lifecycles/${authorizationId}`);
+    if (response.status === 200 && done(response.data as Record<string, unknown>)) return response.data;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`lifecycle ${authorizationId} never reached the expected state`);
+}
+
+describe('starting a lifecycle', () => {
+  it('answers 201 with the state, and 200 with the same lifecycle for the same authorization', async () => {
+    const authorization = await stack.createAuthorization('25.00');
+    const first = await stack.api.post('/v1/lifecycles', {
+      authorizationId: authorization.id,
+      orderId: 'order-1',
+    });
+    expect(first.status).toBe(201);
+    expect(first.data).toMatchObject({
+      workflowId: `authorization-${authorization.id}`,
+      state: {
+        status: 'AUTHORIZED',
+        authorizedAmount: '25.00',
+        remainingAmount: '25.00',
+        orderId: 'order-1',
+      },
+    });
+    const again = await stack.api.post('/v1/lifecycles', { authorizationId: authorization.id });
+    expect(again.status).toBe(200);
+    expect(again.data.runId).toBe(first.data.runId);
+  });
+
+  it('lets an operator find the run by its search attributes', async () => {
+    const authorizationId = await startLifecycle('12.00', { orderId: `order-${randomUUID()}` });
+    const state = (await stack.api.get(`/v1/lifecycles/${authorizationId}`)).data as { orderId: string };
+    let found: string[] = [];
+    for (let attempt = 0; attempt < 50 && found.length === 0; attempt += 1) {
+      found = [];
+      const query = `OrderId = "${state.orderId}" AND PaymentStatus = "AUTHORIZED"`;
+      for await (const run of stack.client.workflow.list({ query })) found.push(run.workflowId);
+      if (found.length === 0) await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(found).toEqual([lifecycleWorkflowId(authorizationId)]);
+  });
+
+  it('refuses an authorization that cannot be managed with 409', async () => {
+    const authorization = await stack.createAuthorization('10.00');
+    await stack.provider.post(`/sandbox/authorizations/${authorization.id}/expire`);
+    const response = await stack.api.post('/v1/lifecycles', { authorizationId: authorization.id });
+    expect(response.status).toBe(409);
+    expect(response.data.error.code).toBe('AUTHORIZATION_NOT_MANAGEABLE');
+    expect(response.data.error.message).toContain('EXPIRED');
+  });
+});
+
+describe('capture', () => {
+  it('captures in full once per Idempotency-Key and ends the lifecycle CAPTURED', async () => {
+    const authorizationId = await startLifecycle('100.00');
+    const key = randomUUID();
+    const capture = await stack.api.post(
+      `/v1/lifecycles/${authorizationId}/capture`,
+      {},
+      {
+        headers: { 'idempotency-key': key },
+      },
+    );
+    expect(capture.status).toBe(200);
+    expect(capture.data).toMatchObject({ status: 'COMPLETED', amount: { value: '100.00' } });
+
+    const retried = await stack.api.post(
+      `/v1/lifecycles/${authorizationId}/capture`,
+      {},
+      {
+        headers: { 'idempotency-key': key },
+      },
+    );
+    expect(retried.status).toBe(200);
+    expect(retried.data.id).toBe(capture.data.id);
+    expect(await capturesAtProvider(authorizationId)).toHaveLength(1);
+
+    const result = await stack.client.workflow.getHandle(lifecycleWorkflowId(authorizationId)).result();
+    expect(result).toMatchObject({ status: 'CAPTURED', capturedAmount: '100.00', remainingAmount: '0.00' });
+  });
+
+  it('captures partially, never above what remains', async () => {
+    const authorizationId = await startLifecycle('100.00');
+    const first = await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, { amount: '30.00' });
+    expect(first.status).toBe(200);
+    const state = await stack.api.get(`/v1/lifecycles/${authorizationId}`);
+    expect(state.data).toMatchObject({
+      status: 'PARTIALLY_CAPTURED',
+      capturedAmount: '30.00',
+      remainingAmount: '70.00',
+    });
+
+    const tooMuch = await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, { amount: '70.01' });
+    expect(tooMuch.status).toBe(409);
+    expect(tooMuch.data.error.message).toMatch(/amount: 70.01 USD is more than the 70.00 that remains/);
+
+    const rest = await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, { amount: '70.00' });
+    expect(rest.status).toBe(200);
+    expect((await capturesAtProvider(authorizationId)).map((c) => c.amount.value)).toEqual([
+      '30.00',
+      '70.00',
+    ]);
+    await waitForState(authorizationId, (s) => s.status === 'CAPTURED');
+  });
+
+  it('captures exactly once when the provider commits and drops the response', async () => {
+    const authorizationId = await startLifecycle('40.00');
+    await stack.provider.post('/sandbox/faults', {
+      operation: 'capture',
+      mode: 'commit-then-drop',
+      count: 1,
+    });
+    const capture = await stack.api.post(
+      `/v1/lifecycles/${authorizationId}/capture`,
+      {},
+      {
+        headers: { 'idempotency-key': randomUUID() },
+      },
+    );
+    expect(capture.status).toBe(200);
+    expect(capture.data.status).toBe('COMPLETED');
+    expect(await capturesAtProvider(authorizationId)).toHaveLength(1);
+  });
+
+  it('answers 422 with the provider issue when the provider refuses', async () => {
+    const authorization = await stack.createAuthorization('10.00', { intent: 'CAPTURE' });
+    expect((await stack.api.post('/v1/lifecycles', { authorizationId: authorization.id })).status).toBe(201);
+    const refused = await stack.api.post(`/v1/lifecycles/${authorization.id}/capture`, {});
+    expect(refused.status).toBe(422);
+    expect(refused.data.error.code).toBe('PROVIDER_REFUSED');
+    expect(refused.data.error.details.issue).toMatch(/INTENT/);
+    expect(await capturesAtProvider(authorization.id)).toHaveLength(0);
+  });
+
+  it('answers 400 naming the bad field', async () => {
+    const authorizationId = await startLifecycle('10.00');
+    const response = await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, { amount: 5 });
+    expect(response.status).toBe(400);
+    expect(response.data.error.code).toBe('VALIDATION_FAILED');
+    expect(response.data.error.message).toContain('amount');
+    const unknownField = await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, {
+      amonut: '5.00',
+    });
+    expect(unknownField.status).toBe(400);
+    expect(unknownField.data.error.message).toContain('amonut');
+  });
+});
+
+describe('void', () => {
+  it('voids the authorization, and a later capture is refused with 409', async () => {
+    const authorizationId = await startLifecycle('15.00');
+    const voided = await stack.api.post(`/v1/lifecycles/${authorizationId}/void`, {});
+    expect(voided.status).toBe(200);
+    const state = await waitForState(authorizationId, (s) => s.status === 'VOIDED');
+    expect(state.remainingAmount).toBe('0.00');
+    expect(voided.data).toMatchObject({ id: authorizationId, status: 'VOIDED' });
+    const capture = await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, {});
+    expect(capture.status).toBe(409);
+  });
+});
+
+describe('durable timers', () => {
+  it('reauthorizes when the timer fires, and later captures use the new authorization', async () => {
+    const authorizationId = await startLifecycle('50.00', { reauthorizeAfter: '2s' });
+    await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, { amount: '20.00' });
+    const state = await waitForState(authorizationId, (s) => (s.reauthorizations as unknown[]).length === 1);
+    expect(state.reauthorizations[0]).toMatchObject({ reason: 'timer', amount: { value: '30.00' } });
+    expect(state.currentAuthorizationId).not.toBe(authorizationId);
+
+    const capture = await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, {});
+    expect(capture.status).toBe(200);
+    expect(capture.data.amount.value).toBe('30.00');
+    expect(await capturesAtProvider(state.currentAuthorizationId as string)).toHaveLength(1);
+  });
+
+  it('applies the expiry policy: void', async () => {
+    const authorizationId = await startLifecycle('5.00', { expiryPolicyAfter: '2s', expiryPolicy: 'void' });
+    await waitForState(authorizationId, (s) => s.status === 'VOIDED');
+  });
+
+  it('applies the expiry policy: expire', async () => {
+    const authorizationId = await startLifecycle('5.00', { expiryPolicyAfter: '2s', expiryPolicy: 'expire' });
+    await waitForState(authorizationId, (s) => s.status === 'EXPIRED');
+  });
+});
+
+describe('provider events', () => {
+  it('records a stale VOIDED for the old authorization id without applying it', async () => {
+    const authorizationId = await startLifecycle('20.00');
+    const reauthorized = await stack.api.post(`/v1/lifecycles/${authorizationId}/reauthorize`, {});
+    expect(reauthorized.status).toBe(200);
+    const handle = stack.client.workflow.getHandle(lifecycleWorkflowId(authorizationId));
+    await handle.signal(paymentEventSignal, {
+      id: `WH-${randomUUID()}`,
+      eventType: 'PAYMENT.AUTHORIZATION.VOIDED',
+      authorizationId,
+    });
+    const state = await waitForState(authorizationId, (s) => (s.recentEvents as unknown[]).length === 1);
+    expect(state.status).toBe('AUTHORIZED');
+    expect(state.recentEvents[0]).toMatchObject({ applied: false });
+  });
+});
+
+describe('a worker stopped mid-lifecycle', () => {
+  it('completes the lifecycle once a worker is back', async () => {
+    const authorizationId = await startLifecycle('60.00');
+    await stack.stopWorker();
+    const capture = stack.api.post(
+      `/v1/lifecycles/${authorizationId}/capture`,
+      {},
+      {
+        headers: { 'idempotency-key': randomUUID() },
+      },
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await stack.startWorker();
+    expect((await capture).status).toBe(200);
+    await waitForState(authorizationId, (s) => s.status === 'CAPTURED');
+    expect(await capturesAtProvider(authorizationId)).toHaveLength(1);
+  });
+});
+
+describe('API errors', () => {
+  it('answers 401 without a valid API key', async () => {
+    const response = await stack.api.get('/v1/lifecycles/anything', {
+      headers: { authorization: 'Bearer wrong' },
+    });
+    expect(response.status).toBe(401);
+    expect(response.data.error.code).toBe('UNAUTHORIZED');
+  });
+
+  it('answers 404 for an unknown lifecycle', async () => {
+    const response = await stack.api.get(`/v1/lifecycles/${randomUUID()}`);
+    expect(response.status).toBe(404);
+    expect(response.data.error.code).toBe('NOT_FOUND');
+  });
+
+  it('answers 503 when Temporal cannot be reached', async () => {
+    const { Client, Connection } = await import('@temporalio/client');
+    const { LifecycleClient } = await import('../src/client/lifecycle-client');
+    const { buildApi } = await import('../src/api/server');
+    const connection = Connection.lazy({ address: '127.0.0.1:1', connectTimeout: 500 });
+    const app = await buildApi({
+      lifecycles: new LifecycleClient(new Client({ connection }), 'nowhere'),
+      apiKeys: [API_KEY],
+      defaults: { reauthorizeAfter: '3 days', expiryPolicy: 'void' },
+      logger: false,
+    });
+    const url = await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const response = await axios.get(`${url}/v1/lifecycles/abc`, {
+        headers: { authorization: `Bearer ${API_KEY}` },
+        validateStatus: () => true,
+      });
+      expect(response.status).toBe(503);
+      expect(response.data.error.code).toBe('TEMPORAL_UNAVAILABLE');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('serves an OpenAPI document generated from the schemas', async () => {
+    const response = await stack.api.get('/openapi.json');
+    expect(response.status).toBe(200);
+    expect(Object.keys(response.data.paths)).toEqual(
+      expect.arrayContaining(['/v1/lifecycles', '/v1/lifecycles/{authorizationId}/capture']),
+    );
+    const docs = await stack.api.get('/docs/');
+    expect(docs.status).toBe(200);
+  });
+});
