@@ -1,0 +1,72 @@
+import type { AddressInfo } from 'node:net';
+import { ApplicationFailure } from '@temporalio/common';
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { createCharactersActivities, type CharactersActivities } from '../src/activities/characters';
+import { createCharactersClient } from '../src/characters/client';
+import { buildCharactersServer } from '../src/characters/server';
+import { characterFailureTypes } from '../src/workflows/character-import-definitions';
+import { startCharactersService } from './characters-fixtures';
+
+type Service = Awaited<ReturnType<typeof startCharactersService>>;
+
+async function failureOf(run: () => Promise<unknown>): Promise<ApplicationFailure> {
+  const error = await run().then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(ApplicationFailure);
+  return error as ApplicationFailure;
+}
+
+describe('characters activities', () => {
+  let service: Service;
+  let activities: CharactersActivities;
+  const env = new MockActivityEnvironment();
+
+  beforeAll(async () => {
+    service = await startCharactersService('postgres');
+    activities = createCharactersActivities(createCharactersClient({ url: service.url }));
+  });
+  afterAll(() => service.close());
+
+  it('upserts, gets and lists through the service', async () => {
+    const created = await env.run(activities.upsertCharacter, {
+      name: 'Sarah',
+      cliqueType: 'KOOKS',
+      isHero: true,
+    });
+    expect(created).toEqual({ id: created.id, name: 'Sarah', isHero: true, cliqueType: 'KOOKS' });
+    expect(await env.run(activities.getCharacter, created.id)).toEqual(created);
+    expect(await env.run(activities.getCharacter, 'no-such-character')).toBeNull();
+    expect(await env.run(activities.listCharacters, 'KOOKS')).toEqual([created]);
+    expect(await env.run(activities.listCharacters, 'POGUES')).toEqual([]);
+  });
+
+  it('fails an upsert of an unknown id for good, as CHARACTER_NOT_FOUND', async () => {
+    const failure = await failureOf(() =>
+      env.run(activities.upsertCharacter, { id: 'no-such-character', name: 'Ward', cliqueType: 'KOOKS' }),
+    );
+    expect(failure).toMatchObject({ type: characterFailureTypes.notFound, nonRetryable: true });
+    expect(failure.message).toBe('character not found: no-such-character');
+  });
+
+  it('fails invalid input for good, as an invalid request', async () => {
+    const failure = await failureOf(() =>
+      env.run(activities.upsertCharacter, { name: 'x', cliqueType: 'TOURISTS' } as never),
+    );
+    expect(failure).toMatchObject({ type: characterFailureTypes.invalidRequest, nonRetryable: true });
+    expect(failure.message).toMatch(/"TOURISTS" does not exist in "CliqueType" enum/);
+  });
+
+  it('leaves an unreachable service retryable', async () => {
+    const app = await buildCharactersServer({ store: service.store });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const { port } = app.server.address() as AddressInfo;
+    await app.close();
+    const unreachable = createCharactersActivities(
+      createCharactersClient({ url: `http://127.0.0.1:${port}/graphql` }),
+    );
+    const failure = await failureOf(() => env.run(unreachable.getCharacter, 'x'));
+    expect(failure).toMatchObject({ type: characterFailureTypes.unavailable, nonRetryable: false });
+  });
+});
