@@ -1,7 +1,7 @@
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
 import { AccessTokens } from './access-tokens';
-import { createSigningCertificate } from './certificate';
+import { createSigningCertificate, type SigningCertificate } from './certificate';
 import type { SandboxContext } from './context';
 import { WebhookDeliveries, type DeliveryRecord, type DeliveryRetry } from './deliveries';
 import { ProviderError, debugId, invalidRequest } from './errors';
@@ -32,6 +32,8 @@ export interface SandboxOptions {
   publicUrl?: string;
   /** The sandbox's clock; tests move time with it. */
   now?: () => Date;
+  /** The key and certificate that sign deliveries; by default a fresh pair per start. */
+  signingCertificate?: SigningCertificate;
 }
 
 export interface Sandbox {
@@ -107,7 +109,7 @@ function listeningUrl(host: string, port: number): string {
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const now = options.now ?? (() => new Date());
   const log = options.logger || pino({ level: 'silent' });
-  const certificate = await createSigningCertificate(now());
+  const certificate = options.signingCertificate ?? (await createSigningCertificate(now()));
   let baseUrl = '';
   const certificateUrl = () => `${baseUrl}/v1/notifications/certs/${certificate.id}`;
 
