@@ -13,7 +13,11 @@ declare global {
 /** One real Temporal dev server and one workflow bundle for the whole run; tests reach both through env. */
 export default async function globalSetup(): Promise<void> {
   const cli = await resolveTemporalCli();
-  const server = await startDevServer({ cliPath: cli.path, port: await findFreePort(), namespace: 'default' });
+  const server = await startDevServer({
+    cliPath: cli.path,
+    port: await findFreePort(),
+    namespace: 'default',
+  });
   globalThis.temporalDevServer = server;
   process.env.TEMPORAL_ADDRESS = server.address;
   console.log(`\nTemporal dev server (${cli.source}: ${cli.path}) serving at ${server.address}`);

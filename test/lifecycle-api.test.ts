@@ -29,7 +29,6 @@ async function capturesAtProvider(
   return (response.data as { captures: Array<{ id: string; amount: { value: string } }> }).captures;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the state's JSON, asserted field by field
 async function waitForState(
   authorizationId: string,
   done: (state: Record<string, unknown>) => boolean,

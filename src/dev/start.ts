@@ -1,12 +1,13 @@
 import { loadConfig } from '../config';
-import { runService, waitForLine, type ServiceProcess } from './child-process';
+import { runService, waitForHttp, waitForLine, type ServiceProcess } from './child-process';
 import { startDevServer, type DevServer } from './dev-server';
 import { assertPortFree } from './ports';
 import { resolveTemporalCli } from './temporal-cli';
 
 /**
  * `npm start`: the whole local stack on the embedded defaults. A Temporal dev server persisted under .data/
- * (unless TEMPORAL_ADDRESS points at one), then the worker. Ctrl-C stops everything.
+ * (unless TEMPORAL_ADDRESS points at one), the payments sandbox (unless PAYMENTS_BASE_URL names a provider),
+ * the characters service, the worker and the API. Ctrl-C stops everything.
  */
 async function main() {
   const config = loadConfig();
@@ -45,7 +46,27 @@ async function main() {
       console.log(`Temporal server:   ${temporal.address} (state in ${config.TEMPORAL_DB_FILE})`);
       console.log(`Temporal Web UI:   ${temporal.uiUrl}`);
     }
-    const env = { TEMPORAL_ADDRESS: temporalAddress };
+    const env: NodeJS.ProcessEnv = { TEMPORAL_ADDRESS: temporalAddress };
+
+    if (config.PAYMENTS_BASE_URL) {
+      console.log(`Payments provider: ${config.PAYMENTS_BASE_URL} (PAYMENTS_BASE_URL)`);
+    } else {
+      await assertPortFree(config.SANDBOX_PORT, 'the payments sandbox', 'SANDBOX_PORT');
+      const sandboxUrl = `http://127.0.0.1:${config.SANDBOX_PORT}`;
+      const sandbox = runService('sandbox', 'src/sandbox/main.ts', env);
+      services.push(sandbox);
+      await waitForHttp(`${sandboxUrl}/sandbox/deliveries`, sandbox);
+      env.PAYMENTS_BASE_URL = sandboxUrl;
+      console.log(`Payments sandbox:  ${sandboxUrl} (control API under /sandbox)`);
+    }
+
+    await assertPortFree(config.CHARACTERS_PORT, 'the characters service', 'CHARACTERS_PORT');
+    const characters = runService('characters', 'src/characters/main.ts', env);
+    services.push(characters);
+    await waitForHttp(`http://127.0.0.1:${config.CHARACTERS_PORT}/graphql`, characters);
+    console.log(
+      `Characters:        http://localhost:${config.CHARACTERS_PORT}/graphql (GraphiQL: /graphiql)`,
+    );
 
     await assertPortFree(config.WORKER_METRICS_PORT, 'the worker metrics', 'WORKER_METRICS_PORT');
     const worker = runService('worker', 'src/workers/main.ts', env);
@@ -53,6 +74,12 @@ async function main() {
     await waitForLine(worker, 'worker polling');
     console.log(`Worker:            polling ${config.TEMPORAL_TASK_QUEUE}`);
     console.log(`Worker metrics:    http://localhost:${config.WORKER_METRICS_PORT}/metrics`);
+
+    await assertPortFree(config.API_PORT, 'the API', 'API_PORT');
+    const api = runService('api', 'src/api/main.ts', env);
+    services.push(api);
+    await waitForHttp(`http://127.0.0.1:${config.API_PORT}/health`, api);
+    console.log(`API:               http://localhost:${config.API_PORT} (docs: /docs, key: API_KEYS)`);
 
     console.log('The local stack is up. Ctrl-C stops it.');
     for (const service of services) {

@@ -5,6 +5,14 @@ import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/commo
 export const AuthorizationIdKey = defineSearchAttributeKey('AuthorizationId', SearchAttributeType.KEYWORD);
 export const OrderIdKey = defineSearchAttributeKey('OrderId', SearchAttributeType.KEYWORD);
 export const PaymentStatusKey = defineSearchAttributeKey('PaymentStatus', SearchAttributeType.KEYWORD);
-export const WebhookVerificationKey = defineSearchAttributeKey('WebhookVerification', SearchAttributeType.KEYWORD);
+export const WebhookVerificationKey = defineSearchAttributeKey(
+  'WebhookVerification',
+  SearchAttributeType.KEYWORD,
+);
 
-export const customSearchAttributes = [AuthorizationIdKey, OrderIdKey, PaymentStatusKey, WebhookVerificationKey];
+export const customSearchAttributes = [
+  AuthorizationIdKey,
+  OrderIdKey,
+  PaymentStatusKey,
+  WebhookVerificationKey,
+];
