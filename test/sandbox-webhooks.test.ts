@@ -290,6 +290,38 @@ describe('payments sandbox: signed webhook deliveries', () => {
     expect((log.data as { deliveries: unknown[] }).deliveries).toHaveLength(0);
   });
 
+  it('emits PENDING then COMPLETED for a capture the bank settles later, and DENIED for a declined one', async () => {
+    await harness.api.patch(`${hooks}/${webhookId}`, [
+      { op: 'replace', path: '/event_types', value: eventTypes('*') },
+    ]);
+    const pending = await createAuthorization(harness, { capture_status: 'PENDING' });
+    const capture = await harness.api.post(`/v2/payments/authorizations/${pending.id}/capture`, {});
+    expect(capture.data).toMatchObject({ status: 'PENDING', status_details: { reason: 'PENDING_REVIEW' } });
+    const captureId = (capture.data as { id: string }).id;
+    const completed = await harness.anonymous.post(`/sandbox/captures/${captureId}/complete`);
+    expect(completed.data).toMatchObject({ id: captureId, status: 'COMPLETED' });
+    expect((await harness.anonymous.post(`/sandbox/captures/${captureId}/complete`)).status).toBe(422);
+
+    const declined = await createAuthorization(harness, { capture_status: 'DECLINED' });
+    const refused = await harness.api.post(`/v2/payments/authorizations/${declined.id}/capture`, {});
+    expect(refused.data).toMatchObject({ status: 'DECLINED' });
+    expect((await harness.api.get(`/v2/payments/authorizations/${declined.id}`)).data).toMatchObject({
+      status: 'CREATED',
+    });
+
+    const received = await listener.waitFor(5);
+    const types = received.map(
+      (delivery) => (JSON.parse(delivery.body.toString('utf8')) as { event_type: string }).event_type,
+    );
+    expect(types.sort()).toEqual([
+      'PAYMENT.AUTHORIZATION.CREATED',
+      'PAYMENT.AUTHORIZATION.CREATED',
+      'PAYMENT.CAPTURE.COMPLETED',
+      'PAYMENT.CAPTURE.DENIED',
+      'PAYMENT.CAPTURE.PENDING',
+    ]);
+  });
+
   it('retries a delivery the listener refused, with the same transmission, and logs each attempt', async () => {
     listener.answerWith(500, 503);
     const { id } = await createAuthorization(harness);

@@ -35,7 +35,8 @@ const defaultStallMs = 30_000;
 
 /**
  * Faults armed through the control API: each makes the next `count` calls of its operation misbehave.
- * `any` matches every call of interfaces A and B; the token endpoint and the control API never misbehave.
+ * `get` is reading an authorization or a capture, `webhooks` any webhook management call, `any` every call
+ * of interfaces A and B. The token endpoint, the certificate and the control API never misbehave.
  */
 export class FaultInjector {
   private faults: Fault[] = [];
