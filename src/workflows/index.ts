@@ -1,2 +1,3 @@
 // Every workflow the worker hosts. Each file here is deterministic code only.
 export { authorizationLifecycle } from './lifecycle/workflow';
+export * from './character-import';
