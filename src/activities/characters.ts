@@ -7,17 +7,13 @@ import { characterFailureTypes } from '../workflows/character-import-definitions
 /** One activity per operation of interface C; every argument and result is plain JSON. */
 export function createCharactersActivities(client: CharactersClient) {
   return {
-    getCharacter(id: string): Promise<Character | null> {
-      return callCharacters(() => client.getCharacter(id));
-    },
+    getCharacter: (id: string): Promise<Character | null> => callCharacters(() => client.getCharacter(id)),
 
-    listCharacters(cliqueType: CliqueType): Promise<Character[]> {
-      return callCharacters(() => client.listCharacters(cliqueType));
-    },
+    listCharacters: (cliqueType: CliqueType): Promise<Character[]> =>
+      callCharacters(() => client.listCharacters(cliqueType)),
 
-    upsertCharacter(input: CharacterInput): Promise<Character> {
-      return callCharacters(() => client.upsertCharacter(input));
-    },
+    upsertCharacter: (input: CharacterInput): Promise<Character> =>
+      callCharacters(() => client.upsertCharacter(input)),
   };
 }
 
