@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { ApplicationFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { createCharactersActivities, type CharactersActivities } from '../src/activities/characters';
+import type { CharacterInput } from '../src/characters/character';
 import { createCharactersClient } from '../src/characters/client';
 import { buildCharactersServer } from '../src/characters/server';
 import { characterFailureTypes } from '../src/workflows/character-import-definitions';
@@ -22,6 +23,9 @@ describe('characters activities', () => {
   let service: Service;
   let activities: CharactersActivities;
   const env = new MockActivityEnvironment();
+  // MockActivityEnvironment.run infers its arguments loosely; this keeps the activity's own types.
+  const run = <A extends unknown[], R>(activity: (...args: A) => Promise<R>, ...args: A): Promise<R> =>
+    env.run<A, R, typeof activity>(activity, ...args);
 
   beforeAll(async () => {
     service = await startCharactersService('postgres');
@@ -30,21 +34,21 @@ describe('characters activities', () => {
   afterAll(() => service.close());
 
   it('upserts, gets and lists through the service', async () => {
-    const created = await env.run(activities.upsertCharacter, {
+    const created = await run(activities.upsertCharacter, {
       name: 'Sarah',
       cliqueType: 'KOOKS',
       isHero: true,
     });
     expect(created).toEqual({ id: created.id, name: 'Sarah', isHero: true, cliqueType: 'KOOKS' });
-    expect(await env.run(activities.getCharacter, created.id)).toEqual(created);
-    expect(await env.run(activities.getCharacter, 'no-such-character')).toBeNull();
-    expect(await env.run(activities.listCharacters, 'KOOKS')).toEqual([created]);
-    expect(await env.run(activities.listCharacters, 'POGUES')).toEqual([]);
+    expect(await run(activities.getCharacter, created.id)).toEqual(created);
+    expect(await run(activities.getCharacter, 'no-such-character')).toBeNull();
+    expect(await run(activities.listCharacters, 'KOOKS')).toEqual([created]);
+    expect(await run(activities.listCharacters, 'POGUES')).toEqual([]);
   });
 
   it('fails an upsert of an unknown id for good, as CHARACTER_NOT_FOUND', async () => {
     const failure = await failureOf(() =>
-      env.run(activities.upsertCharacter, { id: 'no-such-character', name: 'Ward', cliqueType: 'KOOKS' }),
+      run(activities.upsertCharacter, { id: 'no-such-character', name: 'Ward', cliqueType: 'KOOKS' }),
     );
     expect(failure).toMatchObject({ type: characterFailureTypes.notFound, nonRetryable: true });
     expect(failure.message).toBe('character not found: no-such-character');
@@ -52,7 +56,7 @@ describe('characters activities', () => {
 
   it('fails invalid input for good, as an invalid request', async () => {
     const failure = await failureOf(() =>
-      env.run(activities.upsertCharacter, { name: 'x', cliqueType: 'TOURISTS' } as never),
+      run(activities.upsertCharacter, { name: 'x', cliqueType: 'TOURISTS' } as unknown as CharacterInput),
     );
     expect(failure).toMatchObject({ type: characterFailureTypes.invalidRequest, nonRetryable: true });
     expect(failure.message).toMatch(/"TOURISTS" does not exist in "CliqueType" enum/);
@@ -66,7 +70,7 @@ describe('characters activities', () => {
     const unreachable = createCharactersActivities(
       createCharactersClient({ url: `http://127.0.0.1:${port}/graphql` }),
     );
-    const failure = await failureOf(() => env.run(unreachable.getCharacter, 'x'));
+    const failure = await failureOf(() => run(unreachable.getCharacter, 'x'));
     expect(failure).toMatchObject({ type: characterFailureTypes.unavailable, nonRetryable: false });
   });
 });

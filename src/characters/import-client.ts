@@ -1,4 +1,4 @@
-import type { Client, WorkflowHandle } from '@temporalio/client';
+import type { Client, WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
 import type { importCharacters } from '../workflows/character-import';
 import {
   characterImportWorkflowId,
@@ -8,7 +8,7 @@ import {
   type CharacterImportProgress,
 } from '../workflows/character-import-definitions';
 
-export type CharacterImportHandle = WorkflowHandle<typeof importCharacters>;
+export type CharacterImportHandle = WorkflowHandleWithFirstExecutionRunId<typeof importCharacters>;
 
 /**
  * Starts the import keyed by `input.importId`. While one with that key runs, this returns its handle
