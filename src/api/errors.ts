@@ -6,6 +6,7 @@ import { LifecycleFailure } from '../workflows/lifecycle/definitions';
 /** Every error code the API answers with, and its HTTP status: the one place they are defined. */
 export const apiErrorStatus = {
   VALIDATION_FAILED: 400,
+  WEBHOOK_DELIVERY_INVALID: 400,
   UNAUTHORIZED: 401,
   NOT_FOUND: 404,
   LIFECYCLE_STATE_FORBIDS: 409,

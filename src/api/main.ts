@@ -2,9 +2,11 @@ import { Client, Connection } from '@temporalio/client';
 import { LifecycleClient } from '../client/lifecycle-client';
 import { loadConfig } from '../config';
 import { createLogger } from '../logger';
+import { paymentsDialect } from '../payments/dialects';
+import { VerificationStarter } from '../webhooks/verification-starter';
 import { buildApi } from './server';
 
-/** The API process: HTTP for order systems (and, later, webhook deliveries), a Temporal client behind it. */
+/** The API process: HTTP for order systems and webhook deliveries, a Temporal client behind it. */
 async function main() {
   const config = loadConfig();
   const logger = createLogger(config, 'api');
@@ -16,6 +18,16 @@ async function main() {
     apiKeys: config.API_KEYS,
     defaults: { reauthorizeAfter: config.REAUTHORIZE_AFTER, expiryPolicy: config.EXPIRY_POLICY },
     logger,
+    webhooks: {
+      verifications: new VerificationStarter({
+        client,
+        taskQueue: config.TEMPORAL_TASK_QUEUE,
+        mode: config.WEBHOOK_VERIFY_MODE,
+        webhookId: config.WEBHOOK_ID,
+      }),
+      bodyLimitBytes: config.WEBHOOK_BODY_LIMIT_BYTES,
+      headerNames: paymentsDialect(config.PAYMENTS_DIALECT).transmissionHeaders,
+    },
   });
   const close = async () => {
     await app.close();

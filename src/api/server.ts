@@ -11,12 +11,15 @@ import type { Logger } from 'pino';
 import type { LifecycleClient } from '../client/lifecycle-client';
 import { ApiError, toApiError } from './errors';
 import { lifecycleRoutes, type LifecycleRoutesOptions } from './lifecycle-routes';
+import { webhookRoutes, type WebhookRoutesOptions } from './webhook-routes';
 
 export interface ApiOptions {
   lifecycles: LifecycleClient;
   apiKeys: readonly string[];
   defaults: LifecycleRoutesOptions['defaults'];
   logger?: Logger | false;
+  /** Webhook deliveries at POST /webhooks/payments; none means the route is not served. */
+  webhooks?: WebhookRoutesOptions;
 }
 
 function validationError(error: FastifyError): ApiError {
@@ -68,5 +71,6 @@ export async function buildApi(options: ApiOptions) {
     apiKeys: options.apiKeys,
     defaults: options.defaults,
   });
+  if (options.webhooks) await app.register(webhookRoutes, options.webhooks);
   return app;
 }

@@ -10,6 +10,7 @@ import { loadConfig } from '../config';
 import { createLogger } from '../logger';
 import { charactersClientFromConfig } from '../characters/client';
 import { paymentsClientFromConfig } from '../payments/client';
+import { webhookListenerUrl } from '../webhooks/listener-url';
 
 /**
  * The worker process: hosts every workflow and activity on the task queue. SIGINT/SIGTERM start a graceful
@@ -42,6 +43,7 @@ async function main() {
         log,
       ),
       characters: charactersClientFromConfig(config),
+      webhooks: { certificateHosts: config.WEBHOOK_CERT_HOSTS, listenerUrl: webhookListenerUrl(config) },
     }),
     shutdownGraceTime: '10 seconds',
   });

@@ -1,3 +1,6 @@
 // Every workflow the worker hosts. Each file here is deterministic code only.
 export { authorizationLifecycle } from './lifecycle/workflow';
 export * from './character-import';
+export { webhookVerification } from './webhooks/verification';
+export { paymentEventDelivery } from './webhooks/event-delivery';
+export { ensureWebhookSubscription, removeWebhookSubscription } from './webhooks/subscription';

@@ -163,6 +163,12 @@ const captureStatusByEvent: Record<string, string> = {
   'PAYMENT.CAPTURE.REVERSED': 'REVERSED',
 };
 
+/** Every event type the lifecycle acts on; the webhook subscription asks the provider for these. */
+export const lifecycleEventTypes: readonly string[] = [
+  ...Object.keys(captureStatusByEvent),
+  'PAYMENT.AUTHORIZATION.VOIDED',
+];
+
 /**
  * Applies a verified provider event, or records why not. Events never move the state backwards: one about
  * an older authorization id, a duplicate, or a VOIDED after money was captured is recorded, not applied.

@@ -1,0 +1,52 @@
+import type { PaymentsClient } from '../payments/client';
+import { CertificateCache } from '../webhooks/certificate-cache';
+import { verifyDeliveryLocally } from '../webhooks/local-verification';
+import { parsePaymentEvent } from '../webhooks/payment-event';
+import type { ParsedPaymentEvent, ReceivedDelivery, SignatureCheck } from '../workflows/webhooks/definitions';
+import { paymentsFailure } from './payments';
+
+export interface WebhookActivityOptions {
+  payments: PaymentsClient;
+  /** Hosts a delivery's cert_url may name in local verification mode. */
+  certificateHosts: readonly string[];
+  /** The listener's public URL: its subscription's id verifies deliveries when no WEBHOOK_ID is set. */
+  listenerUrl?: string;
+  anchorType?: string;
+}
+
+const SUBSCRIPTION_CACHE_MS = 30_000;
+
+/** Activities of webhook verification that are not a single provider call. */
+export function createWebhookActivities(options: WebhookActivityOptions) {
+  const certificates = new CertificateCache({ allowedHosts: options.certificateHosts });
+  const headerNames = options.payments.dialect.transmissionHeaders;
+  let subscription: { webhookId: string; until: number } | undefined;
+
+  return {
+    verifyWebhookSignatureLocally: (input: {
+      delivery: ReceivedDelivery;
+      webhookId: string;
+    }): Promise<SignatureCheck> =>
+      verifyDeliveryLocally(input.delivery, input.webhookId, headerNames, certificates),
+
+    /** Parsing (zod) stays out of the workflow sandbox; the result is plain JSON. */
+    parsePaymentEvent: async (body: string): Promise<ParsedPaymentEvent> => parsePaymentEvent(body),
+
+    /** The id of the listener's subscription, or null when there is none; remembered for a short while. */
+    subscribedWebhookId: async (): Promise<string | null> => {
+      const { listenerUrl } = options;
+      if (!listenerUrl) return null;
+      if (subscription && subscription.until > Date.now()) return subscription.webhookId;
+      try {
+        const { webhooks } = await options.payments.listWebhooks(options.anchorType);
+        const found = webhooks.find((webhook) => webhook.url === listenerUrl);
+        subscription = found && { webhookId: found.id, until: Date.now() + SUBSCRIPTION_CACHE_MS };
+        return found?.id ?? null;
+      } catch (error) {
+        throw paymentsFailure(error);
+      }
+    },
+  };
+}
+
+export type WebhookActivities = ReturnType<typeof createWebhookActivities>;

@@ -1,0 +1,90 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { TransmissionHeaderNames } from '../payments/dialects';
+import { EMPTY_DELIVERY_BODY_MESSAGE } from '../payments/webhook-verification-request';
+import { WEBHOOK_ROUTE } from '../webhooks/listener-url';
+import type { VerificationStarter } from '../webhooks/verification-starter';
+import { ApiError } from './errors';
+import { errorBody } from './schemas';
+
+export interface WebhookRoutesOptions {
+  verifications: VerificationStarter;
+  bodyLimitBytes: number;
+  /** The SERVICE-* (or PAYPAL-*) header names of the configured dialect. */
+  headerNames: TransmissionHeaderNames;
+}
+
+const acceptedBody = z.object({ workflowId: z.string(), status: z.enum(['accepted', 'duplicate']) });
+// Provider transmission ids are UUIDs; anything printable and short is accepted as a workflow id suffix.
+const transmissionIdPattern = /^[A-Za-z0-9._:-]{1,128}$/;
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * POST /webhooks/payments: no API key, a delivery is authenticated by its signature, later, in the
+ * webhookVerification workflow. Here the raw body is only checked and kept byte for byte, and the run is
+ * started; 202 means Temporal holds the delivery.
+ */
+export const webhookRoutes: FastifyPluginAsyncZod<WebhookRoutesOptions> = async (app, options) => {
+  const headerNames: TransmissionHeaderNames = options.headerNames;
+  // Scoped to this plugin: every content type arrives as the raw bytes, never parsed and re-serialized.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+
+  app.post(
+    WEBHOOK_ROUTE,
+    {
+      bodyLimit: options.bodyLimitBytes,
+      schema: {
+        tags: ['webhooks'],
+        summary: 'Receive a payments provider webhook delivery',
+        response: { 202: acceptedBody, 400: errorBody, 413: errorBody, 503: errorBody },
+      },
+    },
+    async (request, reply) => {
+      const receivedAt = new Date();
+      const body = deliveryText(request.body);
+      const headers: Record<string, string> = {};
+      const missing: string[] = [];
+      for (const name of Object.values(headerNames) as string[]) {
+        const value = request.headers[name.toLowerCase()];
+        const text = Array.isArray(value) ? value[0] : value;
+        if (text) headers[name] = text;
+        else missing.push(name);
+      }
+      if (missing.length > 0) {
+        throw new ApiError('WEBHOOK_DELIVERY_INVALID', `missing delivery headers: ${missing.join(', ')}`, {
+          missing,
+        });
+      }
+      const transmissionId = headers[headerNames.transmission_id] as string;
+      if (!transmissionIdPattern.test(transmissionId)) {
+        throw new ApiError(
+          'WEBHOOK_DELIVERY_INVALID',
+          `${headerNames.transmission_id}: at most 128 letters, digits, ".", "_", ":" or "-"`,
+        );
+      }
+      const started = await options.verifications.start(transmissionId, { headers, body }, receivedAt);
+      return reply
+        .code(202)
+        .send({ workflowId: started.workflowId, status: started.duplicate ? 'duplicate' : 'accepted' });
+    },
+  );
+};
+
+/** The body as text, exactly: valid UTF-8 (so the text round-trips to the same bytes) holding one JSON document. */
+function deliveryText(raw: unknown): string {
+  const bytes = Buffer.isBuffer(raw) ? raw : Buffer.alloc(0);
+  if (bytes.length === 0) throw new ApiError('WEBHOOK_DELIVERY_INVALID', EMPTY_DELIVERY_BODY_MESSAGE);
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    throw new ApiError('WEBHOOK_DELIVERY_INVALID', 'the delivery body is not UTF-8 text');
+  }
+  try {
+    JSON.parse(text);
+  } catch {
+    throw new ApiError('WEBHOOK_DELIVERY_INVALID', 'the delivery body is not well-formed JSON');
+  }
+  return text;
+}

@@ -1,0 +1,72 @@
+import { Client, Connection } from '@temporalio/client';
+import { loadConfig, type Config } from '../config';
+import type {
+  ensureWebhookSubscription,
+  removeWebhookSubscription,
+} from '../workflows/webhooks/subscription';
+import {
+  ensureWebhookSubscriptionWorkflowType,
+  removeWebhookSubscriptionWorkflowType,
+  webhookSubscriptionWorkflowId,
+  type WebhookSubscriptionInput,
+  type WebhookSubscriptionRemoval,
+  type WebhookSubscriptionResult,
+} from '../workflows/webhooks/definitions';
+import { webhookListenerUrl } from './listener-url';
+
+/** Runs ensureWebhookSubscription; a run already under way is joined rather than repeated. */
+export function ensureSubscription(
+  client: Client,
+  taskQueue: string,
+  input: WebhookSubscriptionInput,
+): Promise<WebhookSubscriptionResult> {
+  return client.workflow.execute<typeof ensureWebhookSubscription>(ensureWebhookSubscriptionWorkflowType, {
+    workflowId: webhookSubscriptionWorkflowId,
+    workflowIdConflictPolicy: 'USE_EXISTING',
+    taskQueue,
+    args: [input],
+  });
+}
+
+/** Runs removeWebhookSubscription: deletes the listener's subscription when there is one. */
+export function removeSubscription(
+  client: Client,
+  taskQueue: string,
+  input: WebhookSubscriptionInput,
+): Promise<WebhookSubscriptionRemoval> {
+  return client.workflow.execute<typeof removeWebhookSubscription>(removeWebhookSubscriptionWorkflowType, {
+    workflowId: webhookSubscriptionWorkflowId,
+    workflowIdConflictPolicy: 'FAIL',
+    taskQueue,
+    args: [input],
+  });
+}
+
+/** Ensures (or with `remove`, deletes) the configured listener's subscription, through the worker. */
+export async function manageSubscriptionFromConfig(
+  config: Config,
+  action: 'ensure' | 'remove' = 'ensure',
+): Promise<{ listenerUrl: string } & (WebhookSubscriptionResult | WebhookSubscriptionRemoval)> {
+  const connection = await Connection.connect({
+    address: config.TEMPORAL_ADDRESS ?? `127.0.0.1:${config.TEMPORAL_DEV_PORT}`,
+  });
+  try {
+    const client = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
+    const input = { listenerUrl: webhookListenerUrl(config) };
+    const run = action === 'remove' ? removeSubscription : ensureSubscription;
+    return { listenerUrl: input.listenerUrl, ...(await run(client, config.TEMPORAL_TASK_QUEUE, input)) };
+  } finally {
+    await connection.close();
+  }
+}
+
+// `tsx src/webhooks/ensure-subscription.ts [--remove]`: prints the subscription as JSON.
+if (require.main === module) {
+  manageSubscriptionFromConfig(loadConfig(), process.argv.includes('--remove') ? 'remove' : 'ensure').then(
+    (result) => console.log(JSON.stringify(result)),
+    (error: unknown) => {
+      console.error(error instanceof Error ? error.message : error);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,110 @@
+import { z } from 'zod';
+import { describeIssues } from '../payments/errors';
+import { moneySchema } from '../payments/schemas';
+import type { PaymentEvent } from '../workflows/lifecycle/definitions';
+import type { ParsedPaymentEvent } from '../workflows/webhooks/definitions';
+
+// The event envelope of a verified delivery (PayPal's Notifications v1 shape). Loose: only the fields that
+// route an event are required; everything else passes through unread.
+
+const envelopeSchema = z.looseObject({
+  id: z.string().min(1),
+  event_type: z.string().min(1),
+  create_time: z.string().optional(),
+  resource: z.looseObject({}),
+});
+
+const authorizationResourceSchema = z.looseObject({
+  id: z.string().min(1),
+  status: z.string().optional(),
+  amount: moneySchema.optional(),
+  create_time: z.string().optional(),
+});
+
+const captureResourceSchema = z.looseObject({
+  id: z.string().min(1),
+  status: z.string().optional(),
+  amount: moneySchema.optional(),
+  final_capture: z.boolean().optional(),
+  create_time: z.string().optional(),
+  supplementary_data: z
+    .looseObject({
+      related_ids: z.looseObject({ authorization_id: z.string().min(1).optional() }).optional(),
+    })
+    .optional(),
+  links: z.array(z.looseObject({ href: z.string(), rel: z.string() })).optional(),
+});
+
+const AUTHORIZATION_EVENTS = 'PAYMENT.AUTHORIZATION.';
+const CAPTURE_EVENTS = 'PAYMENT.CAPTURE.';
+
+/** The lifecycle's view of a verified delivery body, or why it concerns no authorization. */
+export function parsePaymentEvent(body: string): ParsedPaymentEvent {
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    return { routable: false, reason: 'the body is not JSON' };
+  }
+  const envelope = envelopeSchema.safeParse(json);
+  if (!envelope.success) {
+    return { routable: false, reason: `not a webhook event: ${describeIssues(envelope.error)}` };
+  }
+  const { id, event_type: eventType, resource } = envelope.data;
+  const unroutable = (reason: string): ParsedPaymentEvent => ({
+    routable: false,
+    eventId: id,
+    eventType,
+    reason,
+  });
+
+  if (eventType.startsWith(AUTHORIZATION_EVENTS)) {
+    const parsed = authorizationResourceSchema.safeParse(resource);
+    if (!parsed.success) return unroutable(`resource: ${describeIssues(parsed.error)}`);
+    const authorization = parsed.data;
+    return routable({
+      id,
+      eventType,
+      authorizationId: authorization.id,
+      status: authorization.status,
+      amount: amountOf(authorization.amount),
+      createTime: authorization.create_time,
+    });
+  }
+  if (eventType.startsWith(CAPTURE_EVENTS)) {
+    const parsed = captureResourceSchema.safeParse(resource);
+    if (!parsed.success) return unroutable(`resource: ${describeIssues(parsed.error)}`);
+    const capture = parsed.data;
+    const authorizationId =
+      capture.supplementary_data?.related_ids?.authorization_id ?? upAuthorizationId(capture.links);
+    if (!authorizationId) return unroutable('the capture names no authorization (related_ids or "up" link)');
+    return routable({
+      id,
+      eventType,
+      authorizationId,
+      captureId: capture.id,
+      status: capture.status,
+      amount: amountOf(capture.amount),
+      finalCapture: capture.final_capture,
+      createTime: capture.create_time,
+    });
+  }
+  return unroutable(`${eventType} concerns no authorization`);
+}
+
+/** Drops undefined fields: workflow payloads and histories stay minimal. */
+function routable(event: PaymentEvent): ParsedPaymentEvent {
+  const defined = Object.fromEntries(Object.entries(event).filter(([, value]) => value !== undefined));
+  return { routable: true, event: defined as PaymentEvent };
+}
+
+function amountOf(money: z.infer<typeof moneySchema> | undefined): PaymentEvent['amount'] {
+  return money && { currency_code: money.currency_code, value: money.value };
+}
+
+/** The authorization id at the end of the capture's `up` link: …/v2/payments/authorizations/<id>. */
+function upAuthorizationId(links: Array<{ href: string; rel: string }> | undefined): string | undefined {
+  const up = links?.find((link) => link.rel === 'up')?.href;
+  const match = up ? /\/authorizations\/([^/?#]+)\/?(?:[?#].*)?$/.exec(up) : null;
+  return match?.[1] ? decodeURIComponent(match[1]) : undefined;
+}

@@ -1,0 +1,82 @@
+import type { PaymentEvent } from '../lifecycle/definitions';
+
+// The webhook workflows' public contract, shared by the workflows, the activities, the API and the tools.
+
+export const webhookVerificationWorkflowType = 'webhookVerification';
+export const paymentEventDeliveryWorkflowType = 'paymentEventDelivery';
+export const ensureWebhookSubscriptionWorkflowType = 'ensureWebhookSubscription';
+export const removeWebhookSubscriptionWorkflowType = 'removeWebhookSubscription';
+
+/** One verification run per transmission: a retried delivery keeps its transmission id. */
+export function webhookVerificationWorkflowId(transmissionId: string): string {
+  return `webhook-${transmissionId}`;
+}
+
+/** One delivery to a lifecycle per provider event, whatever transmission carried it. */
+export function paymentEventDeliveryWorkflowId(eventId: string): string {
+  return `payment-event-${eventId}`;
+}
+
+export const webhookSubscriptionWorkflowId = 'webhook-subscription';
+
+/** Failure type of a paymentEventDelivery run that found no running lifecycle for its event. */
+export const PAYMENT_EVENT_UNROUTED = 'PAYMENT_EVENT_UNROUTED';
+
+export type WebhookVerifyMode = 'api' | 'local';
+
+/** A delivery as the listener received it: its transmission headers and its body text, unchanged. */
+export type ReceivedDelivery = {
+  headers: Record<string, string>;
+  body: string;
+};
+
+export type WebhookVerificationInput = {
+  delivery: ReceivedDelivery;
+  /** When the API received the delivery (ISO 8601). */
+  receivedAt: string;
+  mode: WebhookVerifyMode;
+  /** The subscription's webhook id when configured (WEBHOOK_ID); otherwise the worker looks it up. */
+  webhookId?: string;
+};
+
+export type SignatureCheck = {
+  verification_status: 'SUCCESS' | 'FAILURE';
+  /** Why a local check failed, e.g. a cert_url host outside the allow-list. */
+  reason?: string;
+};
+
+/** What the verification activity made of a verified body. */
+export type ParsedPaymentEvent =
+  | { routable: true; event: PaymentEvent }
+  | { routable: false; eventId?: string; eventType?: string; reason: string };
+
+export type PaymentEventDelivered = {
+  lifecycleWorkflowId: string;
+  /** Workflow time once the server accepted the signal. */
+  signalledAt: string;
+};
+
+type Verified = { verification: 'SUCCESS'; webhookId: string; receivedAt: string };
+
+export type WebhookVerificationResult =
+  | { outcome: 'rejected'; verification: 'FAILURE'; webhookId?: string; receivedAt: string; reason: string }
+  | (Verified & { outcome: 'delivered'; event: PaymentEvent } & PaymentEventDelivered)
+  | (Verified & { outcome: 'duplicate'; event: PaymentEvent })
+  | (Verified & { outcome: 'unrouted'; eventId?: string; eventType?: string; reason: string });
+
+export type WebhookSubscriptionInput = {
+  /** Where the provider delivers: the public URL of POST /webhooks/payments. */
+  listenerUrl: string;
+  /** None or empty: the application's webhooks. */
+  anchorType?: string;
+};
+
+export type WebhookSubscriptionResult = {
+  webhookId: string;
+  action: 'created' | 'updated' | 'unchanged';
+  eventTypes: string[];
+  /** Event types the lifecycle handles that the provider does not offer, so not subscribed. */
+  notOffered: string[];
+};
+
+export type WebhookSubscriptionRemoval = { webhookId?: string; action: 'deleted' | 'absent' };

@@ -1,0 +1,192 @@
+import { randomUUID } from 'node:crypto';
+import axios, { type AxiosInstance, type AxiosResponse } from 'axios';
+import { Client, Connection } from '@temporalio/client';
+import type { Worker } from '@temporalio/worker';
+import { createPaymentsActivities } from '../../src/activities/payments';
+import { createWebhookActivities } from '../../src/activities/webhooks';
+import { buildApi } from '../../src/api/server';
+import { LifecycleClient } from '../../src/client/lifecycle-client';
+import { PaymentsClient } from '../../src/payments/client';
+import { specDialect } from '../../src/payments/dialects';
+import type { Authorization } from '../../src/payments/schemas';
+import { WEBHOOK_AUTH_ALGO, signTransmission, signedMessage } from '../../src/payments/webhook-signature';
+import { createSigningCertificate, type SigningCertificate } from '../../src/sandbox/certificate';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server';
+import { ensureSubscription } from '../../src/webhooks/ensure-subscription';
+import { WEBHOOK_ROUTE } from '../../src/webhooks/listener-url';
+import { VerificationStarter } from '../../src/webhooks/verification-starter';
+import type { WebhookVerificationResult, WebhookVerifyMode } from '../../src/workflows/webhooks/definitions';
+import { createTestWorker, temporalAddress, uniqueTaskQueue } from './temporal';
+
+export const API_KEY = 'test-api-key';
+export const BODY_LIMIT_BYTES = 64 * 1024;
+
+export interface SignedDelivery {
+  transmissionId: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/**
+ * Webhooks' real parts for one test file: the sandbox (signing with a key the test knows), a worker with the
+ * payments and webhook activities, and two APIs on free ports: `api` verifies through the provider and finds
+ * the webhook id from the subscription of its listener URL, `localApi` verifies locally with a configured id.
+ */
+export interface WebhookStack {
+  sandbox: Sandbox;
+  signing: SigningCertificate;
+  client: Client;
+  taskQueue: string;
+  payments: PaymentsClient;
+  /** The subscription the stack ensured for `listenerUrl` at start. */
+  webhookId: string;
+  listenerUrl: string;
+  api: AxiosInstance;
+  localApi: AxiosInstance;
+  provider: AxiosInstance;
+  createAuthorization(value: string, extra?: Record<string, unknown>): Promise<Authorization>;
+  /** Starts a lifecycle through the API; answers the authorization id. */
+  startLifecycle(value?: string, extra?: Record<string, unknown>): Promise<string>;
+  /** A delivery signed as the sandbox signs, for `body` exactly as given. */
+  sign(
+    body: string,
+    options?: { webhookId?: string; certUrl?: string; transmissionId?: string },
+  ): SignedDelivery;
+  deliver(delivery: SignedDelivery, mode?: WebhookVerifyMode): Promise<AxiosResponse>;
+  verification(transmissionId: string): Promise<WebhookVerificationResult>;
+  /** How many signals the lifecycle of the authorization has received. */
+  signalsTo(authorizationId: string): Promise<number>;
+  close(): Promise<void>;
+}
+
+export async function startWebhookStack(): Promise<WebhookStack> {
+  const signing = await createSigningCertificate(new Date());
+  const sandbox = await startSandbox({
+    port: 0,
+    logger: false,
+    signingCertificate: signing,
+    deliveryRetry: { attempts: 5, initialDelayMs: 200 },
+  });
+  const payments = new PaymentsClient({
+    baseUrl: sandbox.url,
+    credentials: { clientId: 'sandbox-client', clientSecret: 'sandbox-secret' },
+    timeoutMs: 2_000,
+  });
+  const taskQueue = uniqueTaskQueue('webhooks');
+  const connection = await Connection.connect({ address: temporalAddress() });
+  const client = new Client({ connection });
+  const lifecycles = new LifecycleClient(client, taskQueue);
+
+  const apiFor = async (mode: WebhookVerifyMode, webhookId?: string) => {
+    const app = await buildApi({
+      lifecycles,
+      apiKeys: [API_KEY],
+      defaults: { reauthorizeAfter: '3 days', expiryPolicy: 'void' },
+      logger: false,
+      webhooks: {
+        verifications: new VerificationStarter({ client, taskQueue, mode, webhookId }),
+        bodyLimitBytes: BODY_LIMIT_BYTES,
+        headerNames: specDialect.transmissionHeaders,
+      },
+    });
+    const url = await app.listen({ port: 0, host: '127.0.0.1' });
+    const http = axios.create({
+      baseURL: url,
+      headers: { authorization: `Bearer ${API_KEY}` },
+      validateStatus: () => true,
+    });
+    return { app, url, http };
+  };
+  const apiMode = await apiFor('api');
+  const listenerUrl = `${apiMode.url}${WEBHOOK_ROUTE}`;
+
+  let running: { worker: Worker; done: Promise<void>; close: () => Promise<void> } | undefined;
+  const { worker, close: closeWorker } = await createTestWorker({
+    taskQueue,
+    activities: {
+      ...createPaymentsActivities(payments),
+      ...createWebhookActivities({ payments, certificateHosts: ['localhost', '127.0.0.1'], listenerUrl }),
+    },
+  });
+  running = { worker, done: worker.run(), close: closeWorker };
+
+  const subscription = await ensureSubscription(client, taskQueue, { listenerUrl });
+  const localMode = await apiFor('local', subscription.webhookId);
+  const provider = axios.create({ baseURL: sandbox.url, validateStatus: () => true });
+
+  const createAuthorization = async (value: string, extra: Record<string, unknown> = {}) => {
+    const response = await provider.post<Authorization>('/sandbox/authorizations', {
+      amount: { currency_code: 'USD', value },
+      ...extra,
+    });
+    if (response.status !== 201) throw new Error(`sandbox refused: ${JSON.stringify(response.data)}`);
+    return response.data;
+  };
+
+  return {
+    sandbox,
+    signing,
+    client,
+    taskQueue,
+    payments,
+    webhookId: subscription.webhookId,
+    listenerUrl,
+    api: apiMode.http,
+    localApi: localMode.http,
+    provider,
+    createAuthorization,
+    async startLifecycle(value = '100.00', extra = {}) {
+      const authorization = await createAuthorization(value, extra);
+      const response = await apiMode.http.post('/v1/lifecycles', { authorizationId: authorization.id });
+      if (response.status !== 201) throw new Error(`lifecycle not started: ${JSON.stringify(response.data)}`);
+      return authorization.id;
+    },
+    sign(body, options = {}) {
+      const transmissionId = options.transmissionId ?? randomUUID();
+      const transmissionTime = new Date().toISOString();
+      const webhookId = options.webhookId ?? subscription.webhookId;
+      const message = signedMessage({ transmissionId, transmissionTime, webhookId, body });
+      return {
+        transmissionId,
+        body,
+        headers: {
+          'content-type': 'application/json',
+          'SERVICE-AUTH-ALGO': WEBHOOK_AUTH_ALGO,
+          'SERVICE-CERT-URL': options.certUrl ?? sandbox.certificateUrl,
+          'SERVICE-TRANSMISSION-ID': transmissionId,
+          'SERVICE-TRANSMISSION-SIG': signTransmission(message, signing.privateKeyPem),
+          'SERVICE-TRANSMISSION-TIME': transmissionTime,
+        },
+      };
+    },
+    deliver(delivery, mode = 'api') {
+      const http = mode === 'api' ? apiMode.http : localMode.http;
+      // The body goes out as the exact bytes given; axios would otherwise re-serialize a parsed value.
+      return http.post(WEBHOOK_ROUTE, Buffer.from(delivery.body, 'utf8'), {
+        headers: { ...delivery.headers, authorization: undefined },
+        transformRequest: (data: unknown) => data,
+      });
+    },
+    verification(transmissionId) {
+      return client.workflow
+        .getHandle(`webhook-${transmissionId}`)
+        .result() as Promise<WebhookVerificationResult>;
+    },
+    async signalsTo(authorizationId) {
+      const history = await client.workflow.getHandle(`authorization-${authorizationId}`).fetchHistory();
+      return (history.events ?? []).filter((event) => event.workflowExecutionSignaledEventAttributes).length;
+    },
+    async close() {
+      if (running) {
+        running.worker.shutdown();
+        await running.done;
+        await running.close();
+        running = undefined;
+      }
+      await apiMode.app.close();
+      await localMode.app.close();
+      await connection.close();
+      await sandbox.close();
+    },
+  };
+}
