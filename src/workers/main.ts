@@ -35,7 +35,9 @@ async function main() {
     connection,
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
-    workflowsPath: require.resolve('../workflows'),
+    ...(config.WORKFLOW_BUNDLE_PATH
+      ? { workflowBundle: { codePath: config.WORKFLOW_BUNDLE_PATH } }
+      : { workflowsPath: require.resolve('../workflows') }),
     activities: createActivities({
       payments: paymentsClientFromConfig(
         config,
@@ -45,6 +47,7 @@ async function main() {
       characters: charactersClientFromConfig(config),
       webhooks: { certificateHosts: config.WEBHOOK_CERT_HOSTS, listenerUrl: webhookListenerUrl(config) },
     }),
+    maxCachedWorkflows: config.WORKER_MAX_CACHED_WORKFLOWS,
     shutdownGraceTime: '10 seconds',
   });
   log.info(

@@ -6,6 +6,7 @@ import {
   currentUpdateInfo,
   log,
   proxyActivities,
+  proxyLocalActivities,
   setHandler,
   upsertSearchAttributes,
   workflowInfo,
@@ -43,9 +44,10 @@ const DAY = 24 * 60 * 60 * 1000;
 const DEFAULT_REAUTHORIZE_AFTER = 3 * DAY;
 const DEFAULT_EXPIRY_POLICY_AFTER = 29 * DAY - 60 * 60 * 1000;
 
-// Calls an order system waits on: a few quick retries, then the Update fails retryably and the caller
-// repeats it with the same idempotency key.
-const requested = proxyActivities<PaymentsActivities>({
+// Calls an order system waits on run as local activities: no extra round trip through the server, so a
+// capture answers about as fast as the provider does. A few quick retries, then the Update fails retryably
+// and the caller repeats it with the same idempotency key.
+const requested = proxyLocalActivities<PaymentsActivities>({
   startToCloseTimeout: '30 seconds',
   retry: {
     initialInterval: '500 ms',
@@ -147,7 +149,8 @@ export async function authorizationLifecycle(input: LifecycleInput): Promise<Lif
     (_request) =>
       once(async () => {
         assertOpen(state, 'void');
-        const voided = await requested.voidAuthorization(state.currentAuthorizationId);
+        // As at PayPal, a reauthorization cannot be voided itself: voiding the original voids both.
+        const voided = await requested.voidAuthorization(state.authorizationId);
         markEnded(state, 'VOIDED');
         publish();
         return voided;
@@ -248,7 +251,7 @@ async function fireTimer(state: LifecycleState, kind: 'reauthorize' | 'expiryPol
   }
   if (state.expiryPolicy === 'void') {
     try {
-      await scheduled.voidAuthorization(state.currentAuthorizationId);
+      await scheduled.voidAuthorization(state.authorizationId);
       markEnded(state, 'VOIDED');
       return;
     } catch (error) {

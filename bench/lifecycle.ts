@@ -1,0 +1,198 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import axios from 'axios';
+import { Client, Connection } from '@temporalio/client';
+import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { buildApi } from '../src/api/server';
+import { LifecycleClient } from '../src/client/lifecycle-client';
+import { runService, waitForLine } from '../src/dev/child-process';
+import { startDevServer } from '../src/dev/dev-server';
+import { findFreePort } from '../src/dev/ports';
+import { resolveTemporalCli } from '../src/dev/temporal-cli';
+import type { PaymentsActivities } from '../src/activities/payments';
+import { PaymentsClient } from '../src/payments/client';
+import type { Authorization, PaymentCapture } from '../src/payments/schemas';
+import { startSandbox } from '../src/sandbox/server';
+import { writeWorkflowBundle } from '../src/workers/workflow-bundle';
+import { lifecycleWorkflowId } from '../src/workflows/lifecycle/definitions';
+import { percentile, runBounded, summary, timed } from './stats';
+
+// `npm run bench:lifecycle`: lifecycles (start → capture → completed) through the API against the dev server
+// and the sandbox, beside the same workflow on no-op activities and a direct sandbox capture. Loopback only.
+
+const SIZES = (process.env.BENCH_SIZES ?? '100,1000').split(',').map(Number);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20);
+const OPEN_LIFECYCLES = Number(process.env.BENCH_OPEN_LIFECYCLES ?? 1000);
+const API_KEY = 'bench-key';
+
+function rssOf(pid: number): { rssMb: number; peakMb: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
+}
+
+const noopActivities: Pick<PaymentsActivities, 'getAuthorization' | 'captureAuthorization'> = {
+  getAuthorization: async (id: string): Promise<Authorization> => ({
+    id,
+    status: 'CREATED',
+    amount: { currency_code: 'USD', value: '10.00' },
+    create_time: new Date().toISOString(),
+  }),
+  captureAuthorization: async (input): Promise<PaymentCapture> => ({
+    id: `noop-${input.requestId}`,
+    status: 'COMPLETED',
+    amount: input.request.amount,
+    final_capture: true,
+  }),
+};
+
+async function main() {
+  Runtime.install({ logger: new DefaultLogger('ERROR') });
+  const cli = await resolveTemporalCli();
+  const server = await startDevServer({
+    cliPath: cli.path,
+    port: await findFreePort(),
+    namespace: 'default',
+  });
+  const sandbox = await startSandbox({ port: 0, logger: false });
+  const connection = await Connection.connect({ address: server.address });
+  const client = new Client({ connection });
+  const taskQueue = 'bench-lifecycle';
+  const lifecycles = new LifecycleClient(client, taskQueue);
+  const app = await buildApi({
+    lifecycles,
+    apiKeys: [API_KEY],
+    defaults: { reauthorizeAfter: '3 days', expiryPolicy: 'void' },
+    logger: false,
+  });
+  const api = axios.create({
+    baseURL: await app.listen({ port: 0, host: '127.0.0.1' }),
+    headers: { authorization: `Bearer ${API_KEY}` },
+  });
+  const provider = axios.create({ baseURL: sandbox.url });
+  const payments = new PaymentsClient({
+    baseUrl: sandbox.url,
+    credentials: { clientId: 'sandbox-client', clientSecret: 'sandbox-secret' },
+  });
+  // The real worker process on a prebuilt bundle, so its memory can be read on its own.
+  const bundlePath = join(mkdtempSync(join(tmpdir(), 'bench-')), 'workflow-bundle.js');
+  await writeWorkflowBundle(bundlePath);
+  const worker = runService('worker', 'src/workers/main.ts', {
+    WORKFLOW_BUNDLE_PATH: bundlePath,
+    TEMPORAL_ADDRESS: server.address,
+    TEMPORAL_TASK_QUEUE: taskQueue,
+    PAYMENTS_BASE_URL: sandbox.url,
+    WORKER_METRICS_PORT: String(await findFreePort()),
+  });
+  await waitForLine(worker, 'worker polling');
+  const idle = rssOf(worker.child.pid as number);
+  console.log(`Worker ready: RSS ${idle.rssMb.toFixed(0)} MB, peak so far ${idle.peakMb.toFixed(0)} MB`);
+
+  const noopWorker = await Worker.create({
+    connection: await NativeConnection.connect({ address: server.address }),
+    taskQueue: 'bench-noop',
+    workflowBundle: { codePath: bundlePath },
+    activities: noopActivities,
+  });
+  const noopRunning = noopWorker.run();
+  const noopLifecycles = new LifecycleClient(client, 'bench-noop');
+
+  const createAuthorization = async () =>
+    (
+      await provider.post<Authorization>('/sandbox/authorizations', {
+        amount: { currency_code: 'USD', value: '10.00' },
+      })
+    ).data.id;
+
+  const throughApi = async (count: number, concurrency = CONCURRENCY) => {
+    const ids = await Promise.all(Array.from({ length: count }, createAuthorization));
+    const captureMs: number[] = [];
+    const { ms } = await timed(() =>
+      runBounded(count, concurrency, async (i) => {
+        const id = ids[i] as string;
+        await api.post('/v1/lifecycles', { authorizationId: id });
+        const capture = await timed(() =>
+          api.post(`/v1/lifecycles/${id}/capture`, {}, { headers: { 'idempotency-key': `bench-${id}` } }),
+        );
+        captureMs.push(capture.ms);
+        await client.workflow.getHandle(lifecycleWorkflowId(id)).result();
+      }),
+    );
+    return { perSecond: (count / ms) * 1000, captureMs };
+  };
+
+  const noopShape = async (count: number, round: number) => {
+    const { ms } = await timed(() =>
+      runBounded(count, CONCURRENCY, async (i) => {
+        const id = `noop-${round}-${i}`;
+        await noopLifecycles.start({ authorizationId: id });
+        await noopLifecycles.capture(id, {}, `bench-${id}`);
+        await client.workflow.getHandle(lifecycleWorkflowId(id)).result();
+      }),
+    );
+    return (count / ms) * 1000;
+  };
+
+  const directCaptures = async (count: number, concurrency = CONCURRENCY) => {
+    const ids = await Promise.all(Array.from({ length: count }, createAuthorization));
+    const samples: number[] = [];
+    await runBounded(count, concurrency, async (i) => {
+      const id = ids[i] as string;
+      samples.push((await timed(() => payments.captureAuthorization(id, {}, `direct-${id}`))).ms);
+    });
+    return samples;
+  };
+
+  console.log(
+    `Lifecycle benchmark: dev server ${server.address}, sandbox ${sandbox.url}, concurrency ${CONCURRENCY}`,
+  );
+  await throughApi(10);
+  await noopShape(10, 0);
+  for (const [round, size] of SIZES.entries()) {
+    console.log(`\nN = ${size}`);
+    const real = await throughApi(size);
+    const noop = await noopShape(size, round + 1);
+    const direct = await directCaptures(Math.min(size, 200));
+    console.log(`  through the API:        ${real.perSecond.toFixed(1)} lifecycles/s`);
+    console.log(`  no-op activities:       ${noop.toFixed(1)} lifecycles/s`);
+    console.log(`  ratio:                  ${(real.perSecond / noop).toFixed(2)}x (target >= 0.8x)`);
+    console.log(`  capture via the API:    ${summary(real.captureMs)}`);
+    console.log(`  direct sandbox capture: ${summary(direct)}`);
+    console.log(
+      `  capture p99 overhead:   ${(percentile(real.captureMs, 99) - percentile(direct, 99)).toFixed(1)} ms (target <= 100 ms)`,
+    );
+  }
+
+  console.log('\nOne lifecycle at a time (capture latency without queueing), N = 50');
+  const alone = await throughApi(50, 1);
+  const directAlone = await directCaptures(50, 1);
+  console.log(`  capture via the API:    ${summary(alone.captureMs)}`);
+  console.log(`  direct sandbox capture: ${summary(directAlone)}`);
+  console.log(
+    `  capture p99 overhead:   ${(percentile(alone.captureMs, 99) - percentile(directAlone, 99)).toFixed(1)} ms (target <= 100 ms)`,
+  );
+
+  console.log(`\nOpening ${OPEN_LIFECYCLES} lifecycles that wait on their timers…`);
+  const openIds = await Promise.all(Array.from({ length: OPEN_LIFECYCLES }, createAuthorization));
+  await runBounded(OPEN_LIFECYCLES, CONCURRENCY, async (i) => {
+    await api.post('/v1/lifecycles', { authorizationId: openIds[i] });
+  });
+  const memory = rssOf(worker.child.pid as number);
+  console.log(
+    `  worker RSS ${memory.rssMb.toFixed(0)} MB, peak ${memory.peakMb.toFixed(0)} MB with ${OPEN_LIFECYCLES} open (target < 400 MB)`,
+  );
+
+  noopWorker.shutdown();
+  await noopRunning;
+  await worker.stop();
+  await app.close();
+  await connection.close();
+  await sandbox.close();
+  await server.stop();
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

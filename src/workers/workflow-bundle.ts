@@ -1,0 +1,27 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { bundleWorkflowCode } from '@temporalio/worker';
+
+/**
+ * Bundles the workflow code once, ahead of the worker. A worker that loads a prebuilt bundle skips webpack
+ * at start-up and stays about 100 MB smaller: `tsx src/workers/workflow-bundle.ts dist/workflow-bundle.js`.
+ */
+export async function writeWorkflowBundle(path: string): Promise<void> {
+  const { code } = await bundleWorkflowCode({
+    workflowsPath: require.resolve('../workflows'),
+    logger: { trace() {}, debug() {}, info() {}, log() {}, warn: console.warn, error: console.error },
+  });
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, code);
+}
+
+if (require.main === module) {
+  const path = process.argv[2] ?? 'dist/workflow-bundle.js';
+  writeWorkflowBundle(path).then(
+    () => console.log(`Workflow bundle written to ${path}`),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}
