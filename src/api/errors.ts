@@ -1,5 +1,5 @@
 import { ServiceError, WorkflowUpdateFailedError } from '@temporalio/client';
-import { ActivityFailure, ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
+import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
 import { LifecycleEndedError, LifecycleStartFailedError } from '../client/lifecycle-client';
 import { LifecycleFailure } from '../workflows/lifecycle/definitions';
 
@@ -53,23 +53,24 @@ function isTemporalUnreachable(error: unknown): boolean {
   return error instanceof ServiceError || code === 14 || code === 4;
 }
 
+/** The lifecycle's own refusals; any other failure type is the provider's issue. */
+const lifecycleFailureCodes: Record<string, ApiErrorCode> = {
+  [LifecycleFailure.invalidRequest]: 'VALIDATION_FAILED',
+  [LifecycleFailure.notManageable]: 'AUTHORIZATION_NOT_MANAGEABLE',
+  [LifecycleFailure.stateForbids]: 'LIFECYCLE_STATE_FORBIDS',
+};
+
 /** Maps what the lifecycle client threw to the API's error shape. */
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof LifecycleEndedError) return new ApiError('LIFECYCLE_STATE_FORBIDS', error.message);
-  if (error instanceof WorkflowNotFoundError)
+  if (error instanceof WorkflowNotFoundError) {
     return new ApiError('NOT_FOUND', 'no lifecycle for this authorization');
+  }
   if (error instanceof WorkflowUpdateFailedError || error instanceof LifecycleStartFailedError) {
     const failure = applicationCause(error);
-    const inActivity = error.cause instanceof ActivityFailure;
-    if (failure && !inActivity) {
-      if (failure.type === LifecycleFailure.invalidRequest)
-        return new ApiError('VALIDATION_FAILED', failure.message);
-      if (failure.type === LifecycleFailure.notManageable) {
-        return new ApiError('AUTHORIZATION_NOT_MANAGEABLE', failure.message);
-      }
-      return new ApiError('LIFECYCLE_STATE_FORBIDS', failure.message);
-    }
+    const lifecycleCode = failure && lifecycleFailureCodes[failure.type ?? ''];
+    if (failure && lifecycleCode) return new ApiError(lifecycleCode, failure.message);
     if (failure?.nonRetryable) {
       return new ApiError('PROVIDER_REFUSED', failure.message, {
         issue: failure.type,

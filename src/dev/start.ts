@@ -63,7 +63,7 @@ async function main() {
     await assertPortFree(config.CHARACTERS_PORT, 'the characters service', 'CHARACTERS_PORT');
     const characters = runService('characters', 'src/characters/main.ts', env);
     services.push(characters);
-    await waitForHttp(`http://127.0.0.1:${config.CHARACTERS_PORT}/graphql`, characters);
+    await waitForHttp(`http://127.0.0.1:${config.CHARACTERS_PORT}/healthz`, characters);
     console.log(
       `Characters:        http://localhost:${config.CHARACTERS_PORT}/graphql (GraphiQL: /graphiql)`,
     );
