@@ -21,7 +21,7 @@ export function ensureSubscription(
   input: WebhookSubscriptionInput,
 ): Promise<WebhookSubscriptionResult> {
   return client.workflow.execute<typeof ensureWebhookSubscription>(ensureWebhookSubscriptionWorkflowType, {
-    workflowId: webhookSubscriptionWorkflowId,
+    workflowId: webhookSubscriptionWorkflowId(input.listenerUrl),
     workflowIdConflictPolicy: 'USE_EXISTING',
     taskQueue,
     args: [input],
@@ -35,7 +35,7 @@ export function removeSubscription(
   input: WebhookSubscriptionInput,
 ): Promise<WebhookSubscriptionRemoval> {
   return client.workflow.execute<typeof removeWebhookSubscription>(removeWebhookSubscriptionWorkflowType, {
-    workflowId: webhookSubscriptionWorkflowId,
+    workflowId: webhookSubscriptionWorkflowId(input.listenerUrl),
     workflowIdConflictPolicy: 'FAIL',
     taskQueue,
     args: [input],

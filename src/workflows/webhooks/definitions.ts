@@ -17,7 +17,10 @@ export function paymentEventDeliveryWorkflowId(eventId: string): string {
   return `payment-event-${eventId}`;
 }
 
-export const webhookSubscriptionWorkflowId = 'webhook-subscription';
+/** One subscription run at a time per listener; a concurrent ensure joins the run under way. */
+export function webhookSubscriptionWorkflowId(listenerUrl: string): string {
+  return `webhook-subscription-${listenerUrl}`;
+}
 
 /** Failure type of a paymentEventDelivery run that found no running lifecycle for its event. */
 export const PAYMENT_EVENT_UNROUTED = 'PAYMENT_EVENT_UNROUTED';
