@@ -20,15 +20,33 @@ const ownServices = Object.entries(services).filter(([, service]) => service.bui
 
 describe('docker-compose.yml', () => {
   it('has the production-like topology', () => {
-    for (const name of ['postgresql', 'temporal', 'temporal-admin-tools', 'temporal-ui', 'worker']) {
+    for (const name of [
+      'postgresql',
+      'temporal',
+      'temporal-admin-tools',
+      'temporal-ui',
+      'worker',
+      'api',
+      'characters',
+    ]) {
       expect(services).toHaveProperty(name);
     }
     expect(services.temporal?.environment).toMatchObject({ DB: 'postgres12', POSTGRES_SEEDS: 'postgresql' });
   });
 
-  it('builds the worker from the Dockerfile and points it at the compose Temporal server', () => {
-    expect(services.worker?.build).toBe('.');
-    expect(services.worker?.environment).toMatchObject({ TEMPORAL_ADDRESS: 'temporal:7233' });
+  it('builds the service processes from the Dockerfile and points them at the compose Temporal server', () => {
+    for (const name of ['worker', 'api']) {
+      expect(services[name]?.build).toBe('.');
+      expect(services[name]?.environment).toMatchObject({ TEMPORAL_ADDRESS: 'temporal:7233' });
+    }
+  });
+
+  it('runs the characters store on the compose PostgreSQL and wires the worker to its services', () => {
+    expect(services.characters?.environment?.DATABASE_URL).toMatch(/^postgres:\/\/.*@postgresql:5432\//);
+    expect(services.worker?.environment).toMatchObject({
+      CHARACTERS_URL: 'http://characters:8070/graphql',
+      PAYMENTS_BASE_URL: 'http://sandbox:8090',
+    });
   });
 
   it.each(ownServices)('%s sets only variables the config schema knows', (_name, service) => {
