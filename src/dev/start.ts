@@ -3,6 +3,7 @@ import { runService, waitForHttp, waitForLine, type ServiceProcess } from './chi
 import { startDevServer, type DevServer } from './dev-server';
 import { assertPortFree } from './ports';
 import { resolveTemporalCli } from './temporal-cli';
+import { subscribeListener } from '../webhooks/subscribe-listener';
 
 /**
  * `npm start`: the whole local stack on the embedded defaults. A Temporal dev server persisted under .data/
@@ -80,6 +81,9 @@ async function main() {
     services.push(api);
     await waitForHttp(`http://127.0.0.1:${config.API_PORT}/health`, api);
     console.log(`API:               http://localhost:${config.API_PORT} (docs: /docs, key: API_KEYS)`);
+
+    // Webhooks (src/webhooks/subscribe-listener.ts): the provider delivers to the API's /webhooks/payments.
+    await subscribeListener({ ...config, TEMPORAL_ADDRESS: temporalAddress });
 
     console.log('The local stack is up. Ctrl-C stops it.');
     for (const service of services) {
