@@ -39,8 +39,9 @@ function holdsMoney(capture: CaptureRecord): boolean {
 }
 
 /** Status and captured amount follow from the captures, once money was authorized and not voided. */
-function settle(state: LifecycleState, finalCaptureMade: boolean): void {
+function settle(state: LifecycleState): void {
   if (isTerminal(state) && state.status !== 'CAPTURED') return;
+  const finalCaptureMade = state.captures.some((capture) => capture.finalCapture && holdsMoney(capture));
   const captured = state.captures
     .filter(holdsMoney)
     .reduce((sum, capture) => sum + (minor(state, capture.amount.value) ?? 0), 0);
@@ -117,10 +118,7 @@ export function applyCapture(
     }
   }
   if (record.finalCapture && holdsMoney(record)) state.remainingAmount = money(state, 0).value;
-  settle(
-    state,
-    state.captures.some((c) => c.finalCapture && holdsMoney(c)),
-  );
+  settle(state);
 }
 
 export function applyReauthorization(
@@ -209,10 +207,7 @@ function decide(state: LifecycleState, event: PaymentEvent): string | undefined 
         state.remainingAmount = money(state, back).value;
         known.finalCapture = false;
       }
-      settle(
-        state,
-        state.captures.some((c) => c.finalCapture && holdsMoney(c)),
-      );
+      settle(state);
       return undefined;
     }
     if (!event.amount) return 'capture event without an amount';
