@@ -22,7 +22,8 @@ import { percentile, runBounded, summary, timed } from './stats';
 // and the sandbox, beside the same workflow on no-op activities and a direct sandbox capture. Loopback only.
 
 const SIZES = (process.env.BENCH_SIZES ?? '100,1000').split(',').map(Number);
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20);
+// Four in flight saturate a 2-core machine (dev server, worker, API, sandbox); more only adds queueing.
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
 const OPEN_LIFECYCLES = Number(process.env.BENCH_OPEN_LIFECYCLES ?? 1000);
 const API_KEY = 'bench-key';
 

@@ -116,28 +116,24 @@ export async function authorizationLifecycle(input: LifecycleInput): Promise<Lif
     captureUpdate,
     (request) =>
       once(async () => {
-        const amount = captureAmount(state, request);
+        // Normalized to the authorization's scale: "5" becomes "5.00".
+        const amount = money(state, minor(state, captureAmount(state, request)) ?? 0);
         state.captureSequence += 1;
         const requestId = request.idempotencyKey
           ? `${state.authorizationId}-${request.idempotencyKey}`
           : `${workflowId}-capture-${state.captureSequence}`;
-        const finalCapture =
-          request.finalCapture ?? minor(state, amount) === minor(state, state.remainingAmount);
+        const finalCapture = request.finalCapture ?? amount.value === state.remainingAmount;
         const capture: PaymentCapture = await requested.captureAuthorization({
           authorizationId: state.currentAuthorizationId,
           requestId,
           request: {
-            amount: money(state, minor(state, amount) ?? 0),
+            amount,
             final_capture: finalCapture,
             ...(request.invoiceId ? { invoice_id: request.invoiceId } : {}),
             ...(request.noteToPayer ? { note_to_payer: request.noteToPayer } : {}),
           },
         });
-        applyCapture(state, capture, {
-          amount: money(state, minor(state, amount) ?? 0),
-          finalCapture,
-          requestId,
-        });
+        applyCapture(state, capture, { amount, finalCapture, requestId });
         publish();
         return capture;
       }),
@@ -280,20 +276,25 @@ function assertOpen(state: LifecycleState, what: string): void {
     refuse(LifecycleFailure.stateForbids, `cannot ${what}: the lifecycle is ${state.status}`);
 }
 
+/** Minor units of a requested amount; an amount that is not positive in the lifecycle's currency is refused. */
+function positiveAmount(state: LifecycleState, amount: string): number {
+  const wanted = minor(state, amount);
+  if (wanted === undefined || wanted <= 0) {
+    refuse(
+      LifecycleFailure.invalidRequest,
+      `amount: "${amount}" is not a positive amount in ${state.currency}`,
+    );
+  }
+  return wanted;
+}
+
 /** The amount to capture, validated against what remains; throws before anything enters history. */
 function captureAmount(state: LifecycleState, request: CaptureInput): string {
   assertOpen(state, 'capture');
   const remaining = minor(state, state.remainingAmount) ?? 0;
   if (remaining === 0) refuse(LifecycleFailure.stateForbids, 'cannot capture: nothing remains to capture');
   if (request.amount === undefined) return state.remainingAmount;
-  const wanted = minor(state, request.amount);
-  if (wanted === undefined || wanted <= 0) {
-    refuse(
-      LifecycleFailure.invalidRequest,
-      `amount: "${request.amount}" is not a positive amount in ${state.currency}`,
-    );
-  }
-  if (wanted > remaining) {
+  if (positiveAmount(state, request.amount) > remaining) {
     refuse(
       LifecycleFailure.stateForbids,
       `amount: ${request.amount} ${state.currency} is more than the ${state.remainingAmount} that remains`,
@@ -305,12 +306,6 @@ function captureAmount(state: LifecycleState, request: CaptureInput): string {
 function reauthorizeAmount(state: LifecycleState, request: ReauthorizeInput): string {
   assertOpen(state, 'reauthorize');
   if (request.amount === undefined) return state.remainingAmount;
-  const wanted = minor(state, request.amount);
-  if (wanted === undefined || wanted <= 0) {
-    refuse(
-      LifecycleFailure.invalidRequest,
-      `amount: "${request.amount}" is not a positive amount in ${state.currency}`,
-    );
-  }
+  positiveAmount(state, request.amount);
   return request.amount;
 }
