@@ -305,3 +305,20 @@ describe('API errors', () => {
     expect(docs.status).toBe(200);
   });
 });
+
+describe('the state the API shows', () => {
+  it('leaves the workflow bookkeeping out', async () => {
+    const authorizationId = await startLifecycle('8.00');
+    await stack.api.post(
+      `/v1/lifecycles/${authorizationId}/capture`,
+      { amount: '1.00' },
+      {
+        headers: { 'idempotency-key': randomUUID() },
+      },
+    );
+    const state = (await stack.api.get(`/v1/lifecycles/${authorizationId}`)).data;
+    expect(state).toMatchObject({ capturedAmount: '1.00', authorizationCreateTime: expect.any(String) });
+    expect(state).not.toHaveProperty('answeredKeys');
+    expect(state).not.toHaveProperty('seenEventIds');
+  });
+});

@@ -53,8 +53,11 @@ export const errorBody = z.object({
 
 const amountOut = z.looseObject({ currency_code: z.string(), value: z.string() });
 
-/** The lifecycle's state as the API shows it; LifecycleState in src/workflows/lifecycle/definitions.ts. */
-export const lifecycleStateBody = z.looseObject({
+/**
+ * The lifecycle's state as the API shows it (LifecycleState in src/workflows/lifecycle/definitions.ts, less
+ * its bookkeeping: remembered answers and seen event ids stay inside the workflow).
+ */
+export const lifecycleStateBody = z.object({
   workflowId: z.string(),
   authorizationId: z.string(),
   currentAuthorizationId: z.string(),
@@ -64,6 +67,8 @@ export const lifecycleStateBody = z.looseObject({
   authorizedAmount: z.string(),
   capturedAmount: z.string(),
   remainingAmount: z.string(),
+  authorizationCreateTime: z.string(),
+  expirationTime: z.string().optional(),
   reauthorizeAt: z.string().optional(),
   expiryPolicyAt: z.string(),
   expiryPolicy: z.enum(['void', 'expire']),
