@@ -113,6 +113,29 @@ describe('lifecycle state transitions', () => {
     expect(state.captures[0]?.status).toBe('DECLINED');
   });
 
+  it('records the webhook that confirms a capture the lifecycle made, without counting it again', () => {
+    const state = newState();
+    applyCapture(
+      state,
+      { id: 'C1', status: 'COMPLETED', amount: usd('40.00') },
+      { amount: usd('40.00'), finalCapture: false },
+    );
+    const confirmation = applyEvent(
+      state,
+      {
+        id: 'WH-9',
+        eventType: 'PAYMENT.CAPTURE.COMPLETED',
+        authorizationId: 'A1',
+        captureId: 'C1',
+        amount: usd('40.00'),
+      },
+      'now',
+    );
+    expect(confirmation).toMatchObject({ applied: false, note: 'capture C1 is already COMPLETED' });
+    expect(state).toMatchObject({ capturedAmount: '40.00', remainingAmount: '60.00' });
+    expect(state.recentEvents).toHaveLength(1);
+  });
+
   it('ignores a duplicate event, a void after a capture, and a void of a replaced authorization', () => {
     const state = newState();
     applyCapture(

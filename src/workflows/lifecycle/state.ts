@@ -197,6 +197,7 @@ function decide(state: LifecycleState, event: PaymentEvent): string | undefined 
     if (!known && event.authorizationId !== state.currentAuthorizationId) {
       return `capture of authorization ${event.authorizationId}, not the current one`;
     }
+    if (known?.status === captureStatus) return `capture ${known.id} is already ${captureStatus}`;
     if (known && !canMove(known.status, captureStatus)) {
       return `capture ${known.id} is ${known.status}; ${captureStatus} would move it backwards`;
     }
