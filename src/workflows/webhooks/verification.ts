@@ -4,7 +4,7 @@ import {
   WorkflowIdReusePolicy,
   executeChild,
   log,
-  proxyActivities,
+  proxyLocalActivities,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
@@ -20,9 +20,11 @@ import {
 } from './definitions';
 import { paymentEventDelivery } from './event-delivery';
 
-// Nobody waits on these: retry until the provider (or the certificate host) answers.
-const provider = proxyActivities<PaymentsActivities & WebhookActivities>({
+// Local activities: short calls recorded as markers in the run's own workflow task, so a delivery costs the
+// server a few history events rather than an activity task each. Retried until the provider answers.
+const provider = proxyLocalActivities<PaymentsActivities & WebhookActivities>({
   startToCloseTimeout: '30 seconds',
+  localRetryThreshold: '10 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
 
