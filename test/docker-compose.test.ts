@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { configVariableNames } from '../src/config';
+import { cliSearchAttributeType } from '../src/dev/dev-server';
 import { customSearchAttributes } from '../src/workflows/search-attributes';
 
 // No Docker engine runs here, so the compose file is checked as data: the topology and its wiring.
@@ -65,6 +66,8 @@ describe('docker-compose.yml', () => {
 
   it('registers every custom search attribute the workflows use', () => {
     const admin = JSON.stringify(services['temporal-admin-tools']?.command);
-    for (const key of customSearchAttributes) expect(admin).toContain(key.name);
+    for (const key of customSearchAttributes) {
+      expect(admin).toMatch(new RegExp(`\\b${key.name}=${cliSearchAttributeType[key.type]}\\b`));
+    }
   });
 });

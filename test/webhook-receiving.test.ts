@@ -7,6 +7,7 @@ import { specDialect } from '../src/payments/dialects';
 import { EMPTY_DELIVERY_BODY_MESSAGE } from '../src/payments/webhook-verification-request';
 import { findFreePort } from '../src/dev/ports';
 import { VerificationStarter } from '../src/webhooks/verification-starter';
+import type { WebhookVerificationResult } from '../src/workflows/webhooks/definitions';
 import { BODY_LIMIT_BYTES, startWebhookStack, type WebhookStack } from './helpers/webhook-stack';
 
 let stack: WebhookStack;
@@ -212,6 +213,37 @@ describe('provider deliveries reach the lifecycles, verified', () => {
     expect(state.currentAuthorizationId).toBe(reauthorized.data.id);
     expect(state.recentEvents).toContainEqual(
       expect.objectContaining({ eventType: 'PAYMENT.AUTHORIZATION.VOIDED', applied: false }),
+    );
+  });
+
+  it('an event about a reauthorization reaches the lifecycle that holds it', async () => {
+    const authorizationId = await stack.startLifecycle('30.00');
+    const reauthorized = await stack.api.post(`/v1/lifecycles/${authorizationId}/reauthorize`, {});
+    expect(reauthorized.status).toBe(200);
+    const capture = await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, { amount: '10.00' });
+    expect(capture.status).toBe(200);
+
+    await stack.sandbox.deliveriesSettled();
+    const captureDeliveries = stack.sandbox
+      .deliveries()
+      .filter(
+        (record) => record.eventType === 'PAYMENT.CAPTURE.COMPLETED' && record.webhookId === stack.webhookId,
+      );
+    let routed: WebhookVerificationResult | undefined;
+    for (const record of captureDeliveries) {
+      const result = await stack.verification(record.transmissionId);
+      if (result.outcome === 'delivered' && result.event.captureId === capture.data.id) routed = result;
+    }
+    expect(routed).toMatchObject({
+      lifecycleWorkflowId: `authorization-${authorizationId}`,
+      event: { authorizationId: reauthorized.data.id },
+    });
+    const state = await lifecycleState(authorizationId);
+    expect(state.recentEvents).toContainEqual(
+      expect.objectContaining({
+        eventType: 'PAYMENT.CAPTURE.COMPLETED',
+        authorizationId: reauthorized.data.id,
+      }),
     );
   });
 

@@ -1,3 +1,4 @@
+import { Context } from '@temporalio/activity';
 import type { PaymentsClient } from '../payments/client';
 import { CertificateCache } from '../webhooks/certificate-cache';
 import { verifyDeliveryLocally } from '../webhooks/local-verification';
@@ -31,6 +32,18 @@ export function createWebhookActivities(options: WebhookActivityOptions) {
 
     /** Parsing (zod) stays out of the workflow sandbox; the result is plain JSON. */
     parsePaymentEvent: async (body: string): Promise<ParsedPaymentEvent> => parsePaymentEvent(body),
+
+    /**
+     * The running lifecycle that holds an authorization id, when it is not the one the lifecycle started
+     * with (a reauthorization): found through the AuthorizationIds search attribute.
+     */
+    findLifecycleOfAuthorization: async (authorizationId: string): Promise<string | null> => {
+      const query = `AuthorizationIds = '${authorizationId.replace(/'/g, '')}' AND ExecutionStatus = 'Running'`;
+      for await (const run of Context.current().client.workflow.list({ query, pageSize: 1 })) {
+        return run.workflowId;
+      }
+      return null;
+    },
 
     /** The id of the listener's subscription, or null when there is none; remembered for a short while. */
     subscribedWebhookId: async (): Promise<string | null> => {

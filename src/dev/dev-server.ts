@@ -29,8 +29,9 @@ const dynamicConfig = [
 ];
 
 // The CLI spells the types in CamelCase.
-const searchAttributeType: Record<string, string> = {
+export const cliSearchAttributeType: Record<string, string> = {
   KEYWORD: 'Keyword',
+  KEYWORD_LIST: 'KeywordList',
   TEXT: 'Text',
   INT: 'Int',
   DOUBLE: 'Double',
@@ -44,7 +45,7 @@ export function devServerArgs(options: DevServerOptions): string[] {
   else args.push('--headless');
   if (options.dbFile) args.push('--db-filename', options.dbFile);
   for (const key of customSearchAttributes) {
-    const type = searchAttributeType[key.type] ?? key.type;
+    const type = cliSearchAttributeType[key.type] ?? key.type;
     args.push('--search-attribute', `${key.name}=${type}`);
   }
   for (const value of dynamicConfig) args.push('--dynamic-config-value', value);

@@ -4,6 +4,11 @@ import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/commo
 // this list at start; the admin step of docker-compose.yml registers the same names.
 export const AuthorizationIdKey = defineSearchAttributeKey('AuthorizationId', SearchAttributeType.KEYWORD);
 export const OrderIdKey = defineSearchAttributeKey('OrderId', SearchAttributeType.KEYWORD);
+/** Every authorization id a lifecycle has held (the original and its reauthorizations): routes their events. */
+export const AuthorizationIdsKey = defineSearchAttributeKey(
+  'AuthorizationIds',
+  SearchAttributeType.KEYWORD_LIST,
+);
 export const PaymentStatusKey = defineSearchAttributeKey('PaymentStatus', SearchAttributeType.KEYWORD);
 export const WebhookVerificationKey = defineSearchAttributeKey(
   'WebhookVerification',
@@ -12,6 +17,7 @@ export const WebhookVerificationKey = defineSearchAttributeKey(
 
 export const customSearchAttributes = [
   AuthorizationIdKey,
+  AuthorizationIdsKey,
   OrderIdKey,
   PaymentStatusKey,
   WebhookVerificationKey,

@@ -14,7 +14,7 @@ import {
 import { msToNumber } from '@temporalio/common/lib/time';
 import type { PaymentsActivities } from '../../activities/payments';
 import type { Authorization, PaymentCapture } from '../../payments/schemas';
-import { AuthorizationIdKey, OrderIdKey, PaymentStatusKey } from '../search-attributes';
+import { AuthorizationIdKey, AuthorizationIdsKey, OrderIdKey, PaymentStatusKey } from '../search-attributes';
 import {
   LifecycleFailure,
   captureUpdate,
@@ -89,10 +89,14 @@ export async function authorizationLifecycle(input: LifecycleInput): Promise<Lif
 
   const publish = () => {
     changes += 1;
-    upsertSearchAttributes([{ key: PaymentStatusKey, value: state.status }]);
+    upsertSearchAttributes([
+      { key: PaymentStatusKey, value: state.status },
+      { key: AuthorizationIdsKey, value: heldAuthorizationIds(state) },
+    ]);
   };
   upsertSearchAttributes([
     { key: AuthorizationIdKey, value: state.authorizationId },
+    { key: AuthorizationIdsKey, value: heldAuthorizationIds(state) },
     { key: PaymentStatusKey, value: state.status },
     ...(state.orderId ? [{ key: OrderIdKey, value: state.orderId }] : []),
   ]);
@@ -218,6 +222,10 @@ async function startState(workflowId: string, input: LifecycleInput): Promise<Li
       expiryPolicyAt: new Date(made + expiryAfter).toISOString(),
     },
   );
+}
+
+function heldAuthorizationIds(state: LifecycleState): string[] {
+  return [state.authorizationId, ...state.reauthorizations.map((record) => record.toAuthorizationId)];
 }
 
 function nextTimer(state: LifecycleState): { kind: 'reauthorize' | 'expiryPolicy'; at: number } {
