@@ -45,6 +45,8 @@ export const configSchema = z.object({
   PAYMENTS_ACCESS_TOKEN: z.string().min(1).optional(),
   PAYMENTS_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   SANDBOX_PORT: port.default(8090),
+  /** The URL others reach the sandbox at (its links and cert_url), when not the one it listens on. */
+  SANDBOX_PUBLIC_URL: optionalUrl,
   SANDBOX_AUTHORIZATION_VALIDITY_DAYS: z.coerce.number().positive().default(29),
 
   // HTTP API for order systems and webhook deliveries

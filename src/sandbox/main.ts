@@ -12,6 +12,7 @@ async function main() {
     clientSecret: config.PAYMENTS_CLIENT_SECRET,
     staticTokens: config.PAYMENTS_ACCESS_TOKEN ? [config.PAYMENTS_ACCESS_TOKEN] : [],
     authorizationValidityDays: config.SANDBOX_AUTHORIZATION_VALIDITY_DAYS,
+    ...(config.SANDBOX_PUBLIC_URL && { publicUrl: config.SANDBOX_PUBLIC_URL }),
     logger: log,
   });
   console.log(`Payments sandbox: ${sandbox.url} (control API: ${sandbox.url}/sandbox)`);
