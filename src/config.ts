@@ -92,3 +92,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
 /** The names the schema knows; docker-compose.yml is checked against them. */
 export const configVariableNames = Object.keys(configSchema.shape);
+
+/** The Temporal server to use: TEMPORAL_ADDRESS, or the dev server `npm start` runs. */
+export function temporalAddress(config: Pick<Config, 'TEMPORAL_ADDRESS' | 'TEMPORAL_DEV_PORT'>): string {
+  return config.TEMPORAL_ADDRESS ?? `127.0.0.1:${config.TEMPORAL_DEV_PORT}`;
+}

@@ -1,6 +1,6 @@
 import { Client, Connection } from '@temporalio/client';
 import { LifecycleClient } from '../client/lifecycle-client';
-import { loadConfig } from '../config';
+import { loadConfig, temporalAddress } from '../config';
 import { createLogger } from '../logger';
 import { paymentsDialect } from '../payments/dialects';
 import { VerificationStarter } from '../webhooks/verification-starter';
@@ -10,7 +10,7 @@ import { buildApi } from './server';
 async function main() {
   const config = loadConfig();
   const logger = createLogger(config, 'api');
-  const address = config.TEMPORAL_ADDRESS ?? `127.0.0.1:${config.TEMPORAL_DEV_PORT}`;
+  const address = temporalAddress(config);
   const connection = await Connection.connect({ address });
   const client = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
   const app = await buildApi({

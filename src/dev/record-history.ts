@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { Client, Connection } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
-import { loadConfig } from '../config';
+import { loadConfig, temporalAddress } from '../config';
 
 /**
  * Saves a workflow's event history as JSON for the replay suite:
@@ -13,7 +13,7 @@ async function main() {
   if (!workflowId || !file) throw new Error('usage: npm run history:record -- <workflowId> <file.json>');
   const config = loadConfig();
   const connection = await Connection.connect({
-    address: config.TEMPORAL_ADDRESS ?? `127.0.0.1:${config.TEMPORAL_DEV_PORT}`,
+    address: temporalAddress(config),
   });
   try {
     const client = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });

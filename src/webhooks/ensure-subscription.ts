@@ -1,5 +1,5 @@
 import { Client, Connection } from '@temporalio/client';
-import { loadConfig, type Config } from '../config';
+import { loadConfig, type Config, temporalAddress } from '../config';
 import type {
   ensureWebhookSubscription,
   removeWebhookSubscription,
@@ -48,7 +48,7 @@ export async function manageSubscriptionFromConfig(
   action: 'ensure' | 'remove' = 'ensure',
 ): Promise<{ listenerUrl: string } & (WebhookSubscriptionResult | WebhookSubscriptionRemoval)> {
   const connection = await Connection.connect({
-    address: config.TEMPORAL_ADDRESS ?? `127.0.0.1:${config.TEMPORAL_DEV_PORT}`,
+    address: temporalAddress(config),
   });
   try {
     const client = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });

@@ -6,7 +6,7 @@ import {
   makeTelemetryFilterString,
 } from '@temporalio/worker';
 import { createActivities } from '../activities';
-import { loadConfig } from '../config';
+import { loadConfig, temporalAddress } from '../config';
 import { createLogger } from '../logger';
 import { charactersClientFromConfig } from '../characters/client';
 import { paymentsClientFromConfig } from '../payments/client';
@@ -29,7 +29,7 @@ async function main() {
     },
   });
 
-  const address = config.TEMPORAL_ADDRESS ?? `127.0.0.1:${config.TEMPORAL_DEV_PORT}`;
+  const address = temporalAddress(config);
   const connection = await NativeConnection.connect({ address });
   const worker = await Worker.create({
     connection,
