@@ -12,6 +12,7 @@ import {
   startRecordingProvider,
   type RecordingProvider,
 } from './helpers/recording-provider';
+import { rejectionOf } from './helpers/rejection';
 
 let provider: RecordingProvider;
 let activities: PaymentsActivities;
@@ -28,14 +29,8 @@ afterEach(async () => {
   await provider.close();
 });
 
-async function failure(promise: Promise<unknown>): Promise<ApplicationFailure> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ApplicationFailure);
-    return error as ApplicationFailure;
-  }
-  throw new Error('expected the activity to fail');
+function failure(promise: Promise<unknown>): Promise<ApplicationFailure> {
+  return rejectionOf(promise, ApplicationFailure);
 }
 
 const captureInput = {

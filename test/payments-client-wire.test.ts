@@ -11,6 +11,7 @@ import {
   type ProviderHandler,
   type RecordingProvider,
 } from './helpers/recording-provider';
+import { rejectionOf } from './helpers/rejection';
 
 // What the client puts on the wire, pinned against a bare HTTP server that records exact bytes and headers.
 
@@ -39,14 +40,8 @@ function client(options: Partial<PaymentsClientOptions> = {}) {
   });
 }
 
-async function rejection(promise: Promise<unknown>): Promise<PaymentsApiError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(PaymentsApiError);
-    return error as PaymentsApiError;
-  }
-  throw new Error('expected the operation to fail');
+function rejection(promise: Promise<unknown>): Promise<PaymentsApiError> {
+  return rejectionOf(promise, PaymentsApiError);
 }
 
 function onlyApiRequest() {

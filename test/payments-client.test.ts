@@ -5,6 +5,7 @@ import type { Authorization, PaymentCapture } from '../src/payments/schemas';
 import type { WebhookDelivery } from '../src/payments/webhook-delivery';
 import { startSandbox, type Sandbox } from '../src/sandbox/server';
 import { startRecordingProvider, type RecordingProvider } from './helpers/recording-provider';
+import { rejectionOf } from './helpers/rejection';
 
 // The client against the local provider over real HTTP: every operation, the provider's refusals, token
 // refresh, idempotent captures under concurrency and dropped connections, and signed webhook deliveries.
@@ -78,14 +79,8 @@ function armFault(fault: {
   return control('POST', '/sandbox/faults', { count: 1, ...fault });
 }
 
-async function rejection(promise: Promise<unknown>): Promise<PaymentsApiError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(PaymentsApiError);
-    return error as PaymentsApiError;
-  }
-  throw new Error('expected the operation to fail');
+function rejection(promise: Promise<unknown>): Promise<PaymentsApiError> {
+  return rejectionOf(promise, PaymentsApiError);
 }
 
 describe('interface A against the sandbox', () => {
