@@ -113,6 +113,11 @@ describe('capture', () => {
 
     const result = await stack.client.workflow.getHandle(lifecycleWorkflowId(authorizationId)).result();
     expect(result).toMatchObject({ status: 'CAPTURED', capturedAmount: '100.00', remainingAmount: '0.00' });
+
+    // Starting it again answers the lifecycle as it ended; no second run reads the captured authorization.
+    const again = await stack.api.post('/v1/lifecycles', { authorizationId });
+    expect(again.status).toBe(200);
+    expect(again.data.state.status).toBe('CAPTURED');
   });
 
   it('captures partially, never above what remains', async () => {

@@ -1,8 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import {
+  WithStartWorkflowOperation,
   WorkflowExecutionAlreadyStartedError,
   WorkflowFailedError,
   type Client,
   type WorkflowHandle,
+  type WorkflowHandleWithFirstExecutionRunId,
 } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import {
@@ -10,6 +13,7 @@ import {
   lifecycleWorkflowId,
   lifecycleWorkflowType,
   reauthorizeUpdate,
+  startedUpdate,
   stateQuery,
   voidUpdate,
   type CaptureInput,
@@ -61,43 +65,58 @@ export class LifecycleClient {
     return this.client.workflow.getHandle(lifecycleWorkflowId(authorizationId));
   }
 
-  /** Starts the lifecycle of an authorization, or returns the one that exists; resolves once it has read it. */
-  async start(input: LifecycleInput, waitMs = 15_000): Promise<StartedLifecycle> {
+  /**
+   * Starts the lifecycle of an authorization, or returns the one that exists, in one call: update-with-start
+   * sends the `started` update with the start, and it answers once the lifecycle has read the authorization.
+   * A lifecycle that failed may be started again; one that ended otherwise is returned as it ended.
+   */
+  async start(input: LifecycleInput): Promise<StartedLifecycle> {
     const workflowId = lifecycleWorkflowId(input.authorizationId);
-    let created = true;
-    try {
-      await this.client.workflow.start<typeof authorizationLifecycle>(lifecycleWorkflowType, {
+    const startRequestId = randomUUID();
+    const startWorkflowOperation = new WithStartWorkflowOperation<typeof authorizationLifecycle>(
+      lifecycleWorkflowType,
+      {
         workflowId,
         taskQueue: this.taskQueue,
-        args: [input],
+        args: [{ ...input, startRequestId }],
+        workflowIdConflictPolicy: 'USE_EXISTING',
+        workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
+      },
+    );
+    try {
+      const started = await this.client.workflow.executeUpdateWithStart(startedUpdate, {
+        startWorkflowOperation,
       });
+      // The handle carries the run id the start answered (the existing run's, when it joined one).
+      const handle = (await startWorkflowOperation.workflowHandle()) as WorkflowHandleWithFirstExecutionRunId;
+      const runId = handle.firstExecutionRunId || (await handle.describe()).runId;
+      return { workflowId, runId, state: started.state, created: started.startRequestId === startRequestId };
     } catch (error) {
-      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
-      created = false;
+      if (error instanceof WorkflowExecutionAlreadyStartedError) return this.ended(input.authorizationId);
+      throw (await this.startFailure(workflowId)) ?? error;
     }
-    const handle = this.handle(input.authorizationId);
-    const state = await this.waitForState(handle, waitMs);
-    const { runId } = await handle.describe();
-    return { workflowId, runId, state, created };
   }
 
-  private async waitForState(handle: WorkflowHandle, waitMs: number): Promise<LifecycleState> {
-    const deadline = Date.now() + waitMs;
-    for (;;) {
-      const state = await handle.query(stateQuery);
-      if (state) return state;
-      const { status } = await handle.describe();
-      if (status.name !== 'RUNNING') {
-        const failure = await handle.result().then(
-          () => undefined,
-          (error: unknown) => (error instanceof WorkflowFailedError ? error.cause : error),
-        );
-        throw new LifecycleStartFailedError(`the lifecycle ended at start: ${String(failure)}`, failure);
-      }
-      if (Date.now() > deadline)
-        throw new Error(`the lifecycle ${handle.workflowId} did not start within ${waitMs} ms`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+  /** A lifecycle that has ended (e.g. CAPTURED): its final state. */
+  private async ended(authorizationId: string): Promise<StartedLifecycle> {
+    const handle = this.handle(authorizationId);
+    const [state, { runId }] = await Promise.all([handle.query(stateQuery), handle.describe()]);
+    if (!state) throw new Error(`the lifecycle ${handle.workflowId} ended without a state`);
+    return { workflowId: handle.workflowId, runId, state, created: false };
+  }
+
+  /** Why a lifecycle failed before it answered, e.g. AUTHORIZATION_NOT_MANAGEABLE; undefined if it did not. */
+  private async startFailure(workflowId: string): Promise<LifecycleStartFailedError | undefined> {
+    const failure = await this.client.workflow
+      .getHandle(workflowId)
+      .result()
+      .then(
+        () => undefined,
+        (error: unknown) => (error instanceof WorkflowFailedError ? error.cause : undefined),
+      );
+    return (
+      failure && new LifecycleStartFailedError(`the lifecycle ended at start: ${failure.message}`, failure)
+    );
   }
 
   /** The lifecycle's state, or null when no lifecycle exists for the authorization. */

@@ -21,6 +21,8 @@ export type LifecycleInput = {
   /** When the expiry policy runs, measured from when the authorization was made. Default: 1 hour before 29 days. */
   expiryPolicyAfter?: Duration;
   expiryPolicy?: ExpiryPolicy;
+  /** A fresh id per start request: the `started` update tells the caller whether its request started the run. */
+  startRequestId?: string;
   /** Set by continue-as-new: the state carried over from the previous run. */
   carriedState?: LifecycleState;
 };
@@ -122,6 +124,8 @@ export const captureUpdate = defineUpdate<PaymentCapture, [CaptureInput]>('captu
 export const voidUpdate = defineUpdate<Authorization | null, [VoidInput]>('void');
 /** Answers the new authorization, which becomes current. */
 export const reauthorizeUpdate = defineUpdate<Authorization, [ReauthorizeInput]>('reauthorize');
+/** Answers once the lifecycle has read its authorization; sent with the start (update-with-start). */
+export const startedUpdate = defineUpdate<{ state: LifecycleState; startRequestId?: string }>('started');
 export const paymentEventSignal = defineSignal<[PaymentEvent]>('paymentEvent');
 /** The lifecycle's state; null while it is still reading the authorization at start. */
 export const stateQuery = defineQuery<LifecycleState | null>('state');

@@ -20,6 +20,7 @@ import {
   captureUpdate,
   paymentEventSignal,
   reauthorizeUpdate,
+  startedUpdate,
   stateQuery,
   voidUpdate,
   type CaptureInput,
@@ -82,6 +83,10 @@ export async function authorizationLifecycle(input: LifecycleInput): Promise<Lif
   // The query answers null until the authorization has been read, so a caller can wait for the start.
   let started: LifecycleState | null = input.carriedState ?? null;
   setHandler(stateQuery, () => started);
+  setHandler(startedUpdate, async () => {
+    await condition(() => started !== null);
+    return { state: started as LifecycleState, startRequestId: input.startRequestId };
+  });
   const state = started ?? (await startState(workflowId, input));
   started = state;
   const serial = new Serial();
