@@ -94,6 +94,11 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   });
   child.on('error', (error) => (exit = error.message));
 
+  // However the parent ends (a failed setup, an uncaught error), it does not leave the server behind.
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  void exitedPromise.then(() => process.off('exit', killOnExit));
+
   const address = `127.0.0.1:${options.port}`;
   const stop = async () => {
     if (exit) return;
