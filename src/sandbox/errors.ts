@@ -78,6 +78,11 @@ export function invalidRequest(details: ErrorDetail[]): ProviderError {
   });
 }
 
+/** 400 for a body that is not well-formed JSON. */
+export function malformedRequestJson(description = 'The request JSON is not well formed.'): ProviderError {
+  return invalidRequest([{ field: '/', location: 'body', issue: 'MALFORMED_REQUEST_JSON', description }]);
+}
+
 export function resourceNotFound(description: string): ProviderError {
   return new ProviderError(404, {
     name: 'RESOURCE_NOT_FOUND',

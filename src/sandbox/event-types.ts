@@ -11,8 +11,6 @@ export const webhookEventTypes = [
   { name: 'PAYMENT.CAPTURE.PENDING', description: 'The state of a payment capture changes to pending.' },
 ] as const;
 
-export type WebhookEventTypeName = (typeof webhookEventTypes)[number]['name'];
-
 /** Subscribing to `*` means every event type, present and future. */
 export const allEventTypes = '*';
 

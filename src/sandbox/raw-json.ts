@@ -74,34 +74,12 @@ class Scanner {
   }
 
   array(depth: number): void {
-    this.expect('[');
-    this.skipWhitespace();
-    if (this.text.charAt(this.position) === ']') {
-      this.position += 1;
-      return;
-    }
-    for (;;) {
-      this.skipWhitespace();
-      this.value(depth + 1);
-      this.skipWhitespace();
-      if (this.text.charAt(this.position) === ']') {
-        this.position += 1;
-        return;
-      }
-      this.expect(',');
-    }
+    this.sequence('[', ']', () => this.value(depth + 1));
   }
 
   /** Skips an object, telling `onMember` the decoded key and raw span of each member's value. */
   object(depth: number, onMember: (key: string, start: number, end: number) => void): void {
-    this.expect('{');
-    this.skipWhitespace();
-    if (this.text.charAt(this.position) === '}') {
-      this.position += 1;
-      return;
-    }
-    for (;;) {
-      this.skipWhitespace();
+    this.sequence('{', '}', () => {
       const keyStart = this.position;
       this.string();
       const key = JSON.parse(this.text.slice(keyStart, this.position)) as string;
@@ -111,8 +89,22 @@ class Scanner {
       const valueStart = this.position;
       this.value(depth + 1);
       onMember(key, valueStart, this.position);
+    });
+  }
+
+  /** `open`, then comma-separated items (each skipped by `item`) up to `close`. */
+  private sequence(open: string, close: string, item: () => void): void {
+    this.expect(open);
+    this.skipWhitespace();
+    if (this.text.charAt(this.position) === close) {
+      this.position += 1;
+      return;
+    }
+    for (;;) {
       this.skipWhitespace();
-      if (this.text.charAt(this.position) === '}') {
+      item();
+      this.skipWhitespace();
+      if (this.text.charAt(this.position) === close) {
         this.position += 1;
         return;
       }

@@ -67,6 +67,3 @@ export function captureResource(record: CaptureRecord, authorization: Authorizat
     ...relatedIds({ authorization_id: record.authorizationId, order_id: authorization.orderId }),
   };
 }
-
-export type AuthorizationResource = ReturnType<typeof authorizationResource>;
-export type CaptureResource = ReturnType<typeof captureResource>;

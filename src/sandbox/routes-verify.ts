@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { verifyTransmission } from '../payments/webhook-signature';
 import type { SandboxContext } from './context';
-import { invalidRequest, parseRequest, resourceNotFound } from './errors';
+import { invalidRequest, malformedRequestJson, parseRequest, resourceNotFound } from './errors';
 import { RawJsonError, rawMemberValue } from './raw-json';
 import { answer } from './replies';
 
@@ -17,17 +17,15 @@ const verifyRequestSchema = z.object({
   webhook_id: z.string().min(1),
 });
 
-function malformed(description: string) {
-  return invalidRequest([{ field: '/', location: 'body', issue: 'MALFORMED_REQUEST_JSON', description }]);
-}
-
 /** The exact text of `webhook_event` in the raw body: the signature covers those bytes, not a re-serialization. */
 function rawWebhookEvent(raw: string): string {
   let event: string | undefined;
   try {
     event = rawMemberValue(raw, 'webhook_event');
   } catch (error) {
-    throw malformed(error instanceof RawJsonError ? error.message : 'The request body is not JSON.');
+    throw malformedRequestJson(
+      error instanceof RawJsonError ? error.message : 'The request body is not JSON.',
+    );
   }
   if (event === undefined) {
     throw invalidRequest([
@@ -58,7 +56,7 @@ export function registerVerifyRoute(app: FastifyInstance, context: SandboxContex
     try {
       parsed = JSON.parse(raw);
     } catch {
-      throw malformed('The request body is not JSON.');
+      throw malformedRequestJson('The request body is not JSON.');
     }
     const fields = parseRequest(verifyRequestSchema, parsed);
     const webhookEvent = rawWebhookEvent(raw);

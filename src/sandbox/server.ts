@@ -4,7 +4,7 @@ import { AccessTokens } from './access-tokens';
 import { createSigningCertificate, type SigningCertificate } from './certificate';
 import type { SandboxContext } from './context';
 import { WebhookDeliveries, type DeliveryRecord, type DeliveryRetry } from './deliveries';
-import { ProviderError, debugId, invalidRequest } from './errors';
+import { ProviderError, debugId, malformedRequestJson } from './errors';
 import { webhookEvent } from './events';
 import { FaultInjector } from './faults';
 import { RequestIdempotency } from './idempotency';
@@ -60,14 +60,7 @@ function parseJson(body: string): unknown {
   try {
     return JSON.parse(body);
   } catch {
-    throw invalidRequest([
-      {
-        field: '/',
-        location: 'body',
-        issue: 'MALFORMED_REQUEST_JSON',
-        description: 'The request JSON is not well formed.',
-      },
-    ]);
+    throw malformedRequestJson();
   }
 }
 
