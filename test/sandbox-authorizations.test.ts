@@ -1,15 +1,16 @@
 import axios from 'axios';
 import {
   anyString,
+  authorizationPath as path,
+  capturesOf,
   createAuthorization,
   firstIssue,
   requestToken,
   startHarness,
+  usd,
+  withHarness,
   type SandboxHarness,
 } from './sandbox-fixtures';
-
-const usd = (value: string) => ({ currency_code: 'USD', value });
-const path = (id: string, action = '') => `/v2/payments/authorizations/${id}${action && `/${action}`}`;
 
 describe('payments sandbox: authentication', () => {
   let harness: SandboxHarness;
@@ -71,15 +72,12 @@ describe('payments sandbox: authentication', () => {
 
   it('lets a token lapse after expires_in', async () => {
     let now = new Date('2026-03-01T10:00:00Z');
-    const timed = await startHarness({ now: () => now, tokenTtlSeconds: 60 });
-    try {
+    await withHarness({ now: () => now, tokenTtlSeconds: 60 }, async (timed) => {
       const { id } = await createAuthorization(timed);
       expect((await timed.api.get(path(id))).status).toBe(200);
       now = new Date(now.getTime() + 61_000);
       expect((await timed.api.get(path(id))).status).toBe(401);
-    } finally {
-      await timed.close();
-    }
+    });
   });
 });
 
@@ -143,8 +141,7 @@ describe('payments sandbox: authorization state machine', () => {
     expect(again.data).toMatchObject({ name: 'UNPROCESSABLE_ENTITY', debug_id: anyString });
     expect(firstIssue(again.data)).toBe('AUTHORIZATION_ALREADY_CAPTURED');
 
-    const captures = await harness.anonymous.get(`/sandbox/authorizations/${id}/captures`);
-    expect((captures.data as { captures: unknown[] }).captures).toHaveLength(2);
+    expect(await capturesOf(harness, id)).toHaveLength(2);
   });
 
   it('captures the remainder as final when no amount is given, in exact minor units', async () => {
@@ -170,8 +167,7 @@ describe('payments sandbox: authorization state machine', () => {
     const response = await harness.api.post(path(id, 'capture'), {});
     expect(response.status).toBe(422);
     expect(firstIssue(response.data)).toBe('ACTION_DOES_NOT_MATCH_INTENT');
-    const captures = await harness.anonymous.get(`/sandbox/authorizations/${id}/captures`);
-    expect((captures.data as { captures: unknown[] }).captures).toHaveLength(0);
+    expect(await capturesOf(harness, id)).toHaveLength(0);
   });
 
   it('refuses money it cannot take: other currency, too many decimals, zero, unsupported currency', async () => {
@@ -325,12 +321,8 @@ describe('payments sandbox: authorization state machine', () => {
 describe('payments sandbox: expiry by the clock', () => {
   it('expires an authorization once its validity days have passed', async () => {
     let now = new Date('2026-03-01T10:00:00Z');
-    const harness = await startHarness({
-      now: () => now,
-      authorizationValidityDays: 3,
-      tokenTtlSeconds: 30 * 86_400,
-    });
-    try {
+    const options = { now: () => now, authorizationValidityDays: 3, tokenTtlSeconds: 30 * 86_400 };
+    await withHarness(options, async (harness) => {
       const { id } = await createAuthorization(harness);
       expect((await harness.api.get(path(id))).data).toMatchObject({
         expiration_time: '2026-03-04T10:00:00Z',
@@ -342,9 +334,7 @@ describe('payments sandbox: expiry by the clock', () => {
       expect(firstIssue((await harness.api.post(path(id, 'capture'), {})).data)).toBe(
         'AUTHORIZATION_EXPIRED',
       );
-    } finally {
-      await harness.close();
-    }
+    });
   });
 });
 
@@ -355,13 +345,6 @@ describe('payments sandbox: Service-Request-Id idempotency', () => {
   });
   afterAll(() => harness.close());
 
-  const capturesOf = async (id: string) =>
-    (
-      (await harness.anonymous.get(`/sandbox/authorizations/${id}/captures`)).data as {
-        captures: Array<{ id: string }>;
-      }
-    ).captures;
-
   it('returns the first result for a repeated id and captures nothing again', async () => {
     const { id } = await createAuthorization(harness);
     const headers = { 'Service-Request-Id': 'capture-1' };
@@ -369,7 +352,7 @@ describe('payments sandbox: Service-Request-Id idempotency', () => {
     const second = await harness.api.post(path(id, 'capture'), { amount: usd('10.00') }, { headers });
     expect(second.status).toBe(201);
     expect(second.data).toEqual(first.data);
-    expect(await capturesOf(id)).toHaveLength(1);
+    expect(await capturesOf(harness, id)).toHaveLength(1);
 
     const fresh = await harness.api.post(
       path(id, 'capture'),
@@ -377,7 +360,7 @@ describe('payments sandbox: Service-Request-Id idempotency', () => {
       { headers: { 'Service-Request-Id': 'capture-2' } },
     );
     expect((fresh.data as { id: string }).id).not.toBe((first.data as { id: string }).id);
-    expect(await capturesOf(id)).toHaveLength(2);
+    expect(await capturesOf(harness, id)).toHaveLength(2);
   });
 
   it('accepts PayPal-Request-Id too, and an empty id means no idempotency', async () => {
@@ -385,11 +368,11 @@ describe('payments sandbox: Service-Request-Id idempotency', () => {
     const headers = { 'PayPal-Request-Id': 'pp-1' };
     await harness.api.post(path(id, 'capture'), { amount: usd('1.00') }, { headers });
     await harness.api.post(path(id, 'capture'), { amount: usd('1.00') }, { headers });
-    expect(await capturesOf(id)).toHaveLength(1);
+    expect(await capturesOf(harness, id)).toHaveLength(1);
     const empty = { 'Service-Request-Id': '' };
     await harness.api.post(path(id, 'capture'), { amount: usd('1.00') }, { headers: empty });
     await harness.api.post(path(id, 'capture'), { amount: usd('1.00') }, { headers: empty });
-    expect(await capturesOf(id)).toHaveLength(3);
+    expect(await capturesOf(harness, id)).toHaveLength(3);
   });
 
   it('replays a refusal for a repeated id instead of processing the request again', async () => {
@@ -398,7 +381,7 @@ describe('payments sandbox: Service-Request-Id idempotency', () => {
     const first = await harness.api.post(path(id, 'capture'), { amount: usd('6.00') }, { headers });
     const second = await harness.api.post(path(id, 'capture'), { amount: usd('5.00') }, { headers });
     expect([first.status, second.status]).toEqual([422, 422]);
-    expect(await capturesOf(id)).toHaveLength(0);
+    expect(await capturesOf(harness, id)).toHaveLength(0);
   });
 
   it('captures exactly once when concurrent requests carry one id', async () => {
@@ -418,7 +401,7 @@ describe('payments sandbox: Service-Request-Id idempotency', () => {
     );
     expect(responses.map((response) => response.status)).toEqual([201, 201, 201, 201, 201]);
     expect(new Set(responses.map((response) => (response.data as { id: string }).id)).size).toBe(1);
-    expect(await capturesOf(id)).toHaveLength(1);
+    expect(await capturesOf(harness, id)).toHaveLength(1);
     expect((await harness.api.get(path(id))).data).toMatchObject({ status: 'PARTIALLY_CAPTURED' });
   });
 });

@@ -1,8 +1,13 @@
 import { isAxiosError } from 'axios';
-import { anyString, createAuthorization, startHarness, type SandboxHarness } from './sandbox-fixtures';
-
-const usd = (value: string) => ({ currency_code: 'USD', value });
-const path = (id: string, action = '') => `/v2/payments/authorizations/${id}${action && `/${action}`}`;
+import {
+  anyString,
+  authorizationPath as path,
+  capturesOf,
+  createAuthorization,
+  startHarness,
+  usd,
+  type SandboxHarness,
+} from './sandbox-fixtures';
 
 describe('payments sandbox: injected faults', () => {
   let harness: SandboxHarness;
@@ -18,9 +23,7 @@ describe('payments sandbox: injected faults', () => {
     const response = await harness.anonymous.post('/sandbox/faults', fault);
     expect(response.status).toBe(201);
   };
-  const captureCount = async (id: string) =>
-    ((await harness.anonymous.get(`/sandbox/authorizations/${id}/captures`)).data as { captures: unknown[] })
-      .captures.length;
+  const captureCount = async (id: string) => (await capturesOf(harness, id)).length;
 
   it('http500: the next N matching calls fail with nothing captured, then calls succeed', async () => {
     const { id } = await createAuthorization(harness);

@@ -37,6 +37,25 @@ export async function startHarness(options: SandboxOptions = {}): Promise<Sandbo
   return { sandbox, api, anonymous, close: () => sandbox.close() };
 }
 
+/** Starts a harness for one test and closes it afterwards, whatever happens. */
+export async function withHarness<T>(
+  options: SandboxOptions,
+  use: (harness: SandboxHarness) => Promise<T>,
+): Promise<T> {
+  const harness = await startHarness(options);
+  try {
+    return await use(harness);
+  } finally {
+    await harness.close();
+  }
+}
+
+export const usd = (value: string) => ({ currency_code: 'USD', value });
+
+/** `/v2/payments/authorizations/:id`, or one of its actions (`capture`, `void`, `reauthorize`). */
+export const authorizationPath = (id: string, action = '') =>
+  `/v2/payments/authorizations/${id}${action && `/${action}`}`;
+
 export async function createAuthorization(
   harness: SandboxHarness,
   body: Record<string, unknown> = {},
@@ -48,6 +67,20 @@ export async function createAuthorization(
   if (response.status !== 201)
     throw new Error(`create authorization: ${response.status} ${JSON.stringify(response.data)}`);
   return response.data as { id: string; status: string; amount: { currency_code: string; value: string } };
+}
+
+/** The captures of an authorization, as the control API lists them. */
+export async function capturesOf(harness: SandboxHarness, id: string): Promise<Array<{ id: string }>> {
+  const response = await harness.anonymous.get(`/sandbox/authorizations/${id}/captures`);
+  return (response.data as { captures: Array<{ id: string }> }).captures;
+}
+
+/** POSTs a raw body (sent byte for byte) to the verify endpoint. */
+export function postVerifyRequest(harness: SandboxHarness, body: string | Buffer) {
+  return harness.api.post('/v1/notifications/verify-webhook-signature', body, {
+    headers: { 'content-type': 'application/json' },
+    transformRequest: [(data: string | Buffer) => data],
+  });
 }
 
 export function firstIssue(data: unknown): string | undefined {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { signTransmission, signedMessage } from '../src/payments/webhook-signature';
 import { createSigningCertificate, type SigningCertificate } from '../src/sandbox/certificate';
-import { startHarness, type SandboxHarness } from './sandbox-fixtures';
+import { postVerifyRequest, startHarness, type SandboxHarness } from './sandbox-fixtures';
 
 /**
  * The verify endpoint must check the signature over the embedded `webhook_event` exactly as sent. Each body
@@ -41,13 +41,7 @@ describe('payments sandbox: verify endpoint over raw bytes', () => {
   }
 
   async function verify(raw: string): Promise<string> {
-    const response = await harness.api.post(
-      '/v1/notifications/verify-webhook-signature',
-      Buffer.from(raw, 'utf8'),
-      {
-        headers: { 'content-type': 'application/json' },
-      },
-    );
+    const response = await postVerifyRequest(harness, raw);
     expect(response.status).toBe(200);
     return (response.data as { verification_status: string }).verification_status;
   }

@@ -1,17 +1,21 @@
 import axios from 'axios';
+import { specDialect } from '../src/payments/dialects';
+import { webhookVerificationRequestBody } from '../src/payments/webhook-verification-request';
 import { verifyTransmission } from '../src/payments/webhook-signature';
 import {
   anyString,
+  authorizationPath,
   createAuthorization,
   firstIssue,
+  postVerifyRequest,
   startHarness,
   startWebhookListener,
+  usd,
+  withHarness,
   type ReceivedDelivery,
   type SandboxHarness,
   type WebhookListener,
 } from './sandbox-fixtures';
-
-const usd = (value: string) => ({ currency_code: 'USD', value });
 const hooks = '/v1/notifications/webhooks';
 const eventTypes = (...names: string[]) => names.map((name) => ({ name }));
 
@@ -28,22 +32,9 @@ function header(delivery: ReceivedDelivery, name: string): string {
   return value;
 }
 
-/** The verify request of spec 2.3, with the delivery body spliced in byte for byte. */
-function verifyRequestBody(
-  delivery: ReceivedDelivery,
-  webhookId: string,
-  body: Buffer = delivery.body,
-): Buffer {
-  const fields = {
-    auth_algo: header(delivery, 'service-auth-algo'),
-    cert_url: header(delivery, 'service-cert-url'),
-    transmission_id: header(delivery, 'service-transmission-id'),
-    transmission_sig: header(delivery, 'service-transmission-sig'),
-    transmission_time: header(delivery, 'service-transmission-time'),
-    webhook_id: webhookId,
-  };
-  const head = JSON.stringify(fields).slice(0, -1);
-  return Buffer.concat([Buffer.from(`${head},"webhook_event":`), body, Buffer.from('}')]);
+/** The verify request of spec 2.3, with the delivery body (or `body` instead) spliced in byte for byte. */
+function verifyRequestBody(delivery: ReceivedDelivery, webhookId: string, body = delivery.body): Buffer {
+  return webhookVerificationRequestBody({ ...delivery, body }, webhookId, specDialect.transmissionHeaders);
 }
 
 describe('payments sandbox: webhook management', () => {
@@ -201,15 +192,11 @@ describe('payments sandbox: signed webhook deliveries', () => {
   });
 
   const verifyAtSandbox = async (body: Buffer) =>
-    (
-      await harness.api.post('/v1/notifications/verify-webhook-signature', body, {
-        headers: { 'content-type': 'application/json' },
-      })
-    ).data as { verification_status: string };
+    (await postVerifyRequest(harness, body)).data as { verification_status: string };
 
   it('delivers a capture event, signed so that both local checking and the verify endpoint accept it', async () => {
     const { id } = await createAuthorization(harness);
-    const capture = await harness.api.post(`/v2/payments/authorizations/${id}/capture`, {
+    const capture = await harness.api.post(authorizationPath(id, 'capture'), {
       amount: usd('12.50'),
     });
     const [delivery] = await listener.waitFor(1);
@@ -254,7 +241,7 @@ describe('payments sandbox: signed webhook deliveries', () => {
 
   it('says FAILURE for a tampered body, locally and at the verify endpoint', async () => {
     const { id } = await createAuthorization(harness);
-    await harness.api.post(`/v2/payments/authorizations/${id}/void`);
+    await harness.api.post(authorizationPath(id, 'void'));
     const [delivery] = await listener.waitFor(1);
     if (!delivery) throw new Error('no delivery');
     expect(JSON.parse(delivery.body.toString('utf8'))).toMatchObject({
@@ -283,7 +270,7 @@ describe('payments sandbox: signed webhook deliveries', () => {
 
   it('delivers only the event types a webhook subscribed to', async () => {
     const { id } = await createAuthorization(harness);
-    await harness.api.post(`/v2/payments/authorizations/${id}/reauthorize`, {});
+    await harness.api.post(authorizationPath(id, 'reauthorize'), {});
     await harness.sandbox.deliveriesSettled();
     expect(listener.received).toHaveLength(0);
     const log = await harness.anonymous.get('/sandbox/deliveries', { params: { webhook_id: webhookId } });
@@ -295,7 +282,7 @@ describe('payments sandbox: signed webhook deliveries', () => {
       { op: 'replace', path: '/event_types', value: eventTypes('*') },
     ]);
     const pending = await createAuthorization(harness, { capture_status: 'PENDING' });
-    const capture = await harness.api.post(`/v2/payments/authorizations/${pending.id}/capture`, {});
+    const capture = await harness.api.post(authorizationPath(pending.id, 'capture'), {});
     expect(capture.data).toMatchObject({ status: 'PENDING', status_details: { reason: 'PENDING_REVIEW' } });
     const captureId = (capture.data as { id: string }).id;
     const completed = await harness.anonymous.post(`/sandbox/captures/${captureId}/complete`);
@@ -303,9 +290,9 @@ describe('payments sandbox: signed webhook deliveries', () => {
     expect((await harness.anonymous.post(`/sandbox/captures/${captureId}/complete`)).status).toBe(422);
 
     const declined = await createAuthorization(harness, { capture_status: 'DECLINED' });
-    const refused = await harness.api.post(`/v2/payments/authorizations/${declined.id}/capture`, {});
+    const refused = await harness.api.post(authorizationPath(declined.id, 'capture'), {});
     expect(refused.data).toMatchObject({ status: 'DECLINED' });
-    expect((await harness.api.get(`/v2/payments/authorizations/${declined.id}`)).data).toMatchObject({
+    expect((await harness.api.get(authorizationPath(declined.id))).data).toMatchObject({
       status: 'CREATED',
     });
 
@@ -325,7 +312,7 @@ describe('payments sandbox: signed webhook deliveries', () => {
   it('retries a delivery the listener refused, with the same transmission, and logs each attempt', async () => {
     listener.answerWith(500, 503);
     const { id } = await createAuthorization(harness);
-    await harness.api.post(`/v2/payments/authorizations/${id}/capture`, {});
+    await harness.api.post(authorizationPath(id, 'capture'), {});
     const received = await listener.waitFor(3);
     const transmissionIds = received.map((delivery) => header(delivery, 'service-transmission-id'));
     expect(new Set(transmissionIds).size).toBe(1);
@@ -351,7 +338,7 @@ describe('payments sandbox: signed webhook deliveries', () => {
   it('gives up after the configured attempts', async () => {
     listener.answerWith(500, 500, 500);
     const { id } = await createAuthorization(harness);
-    await harness.api.post(`/v2/payments/authorizations/${id}/capture`, {});
+    await harness.api.post(authorizationPath(id, 'capture'), {});
     await listener.waitFor(3);
     await harness.sandbox.deliveriesSettled();
     const entry = harness.sandbox.deliveries().find((delivery) => delivery.webhookId === webhookId);
@@ -362,8 +349,7 @@ describe('payments sandbox: signed webhook deliveries', () => {
 
 describe('payments sandbox: delivery to an unreachable listener', () => {
   it('records network errors as failed attempts', async () => {
-    const harness = await startHarness({ deliveryRetry: { attempts: 2, initialDelayMs: 10 } });
-    try {
+    await withHarness({ deliveryRetry: { attempts: 2, initialDelayMs: 10 } }, async (harness) => {
       const listener = await startWebhookListener();
       const url = listener.url;
       await listener.close();
@@ -373,9 +359,7 @@ describe('payments sandbox: delivery to an unreachable listener', () => {
       const [entry] = harness.sandbox.deliveries();
       expect(entry).toMatchObject({ delivered: false, gaveUp: true, lastStatus: null, lastError: anyString });
       expect(entry?.attempts).toHaveLength(2);
-    } finally {
-      await harness.close();
-    }
+    });
   });
 });
 
@@ -386,11 +370,7 @@ describe('payments sandbox: verify endpoint input', () => {
   });
   afterAll(() => harness.close());
 
-  const post = (raw: string) =>
-    harness.api.post('/v1/notifications/verify-webhook-signature', raw, {
-      headers: { 'content-type': 'application/json' },
-      transformRequest: [(data: string) => data],
-    });
+  const post = (raw: string) => postVerifyRequest(harness, raw);
 
   it('refuses a body that is not JSON, or lacks webhook_event or a signature field', async () => {
     const fields = {
