@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { durationSchema } from './duration';
 
 const port = z.coerce.number().int().min(1).max(65535);
 const optionalUrl = z.url().optional();
@@ -59,7 +60,7 @@ export const configSchema = z.object({
   WEBHOOK_CERT_HOSTS: commaList.default(['localhost', '127.0.0.1']),
 
   // Lifecycle defaults
-  REAUTHORIZE_AFTER: z.string().min(1).default('3 days'),
+  REAUTHORIZE_AFTER: durationSchema.default('3 days'),
   EXPIRY_POLICY: z.enum(['void', 'expire']).default('void'),
 
   // Characters (interface C)

@@ -21,6 +21,7 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ TEMPORAL_ADDRESS: 'localhost' })).toThrow(ConfigError);
     expect(() => loadConfig({ TEMPORAL_ADDRESS: 'localhost' })).toThrow(/TEMPORAL_ADDRESS: .*host:port/);
     expect(() => loadConfig({ API_PORT: 'eighty' })).toThrow(/API_PORT/);
+    expect(() => loadConfig({ REAUTHORIZE_AFTER: 'soon' })).toThrow(/REAUTHORIZE_AFTER: a duration such as/);
     expect(() => loadConfig({ PAYMENTS_DIALECT: 'stripe' })).toThrow(/PAYMENTS_DIALECT: .*"spec"\|"paypal"/);
   });
 });

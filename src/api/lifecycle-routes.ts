@@ -1,4 +1,6 @@
+import type { Duration } from '@temporalio/common';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
 import type { LifecycleClient } from '../client/lifecycle-client';
 import type { ExpiryPolicy } from '../workflows/lifecycle/definitions';
 import { requireApiKey } from './api-keys';
@@ -19,7 +21,7 @@ import {
 export interface LifecycleRoutesOptions {
   lifecycles: LifecycleClient;
   apiKeys: readonly string[];
-  defaults: { reauthorizeAfter: string; expiryPolicy: ExpiryPolicy };
+  defaults: { reauthorizeAfter: Duration; expiryPolicy: ExpiryPolicy };
 }
 
 const security = [{ apiKey: [] }];
@@ -31,6 +33,18 @@ const errors = {
   422: errorBody,
   503: errorBody,
 };
+
+/** A command on one lifecycle: the authorization in the path, an optional Idempotency-Key, a body. */
+function commandSchema<Body extends z.ZodType, Answer extends z.ZodType>(body: Body, answer: Answer) {
+  return {
+    tags: ['lifecycles'],
+    security,
+    params: authorizationParams,
+    headers: idempotencyHeaders,
+    body,
+    response: { 200: answer, ...errors },
+  };
+}
 
 /** The HTTP face of the lifecycle for order systems; every route is a thin call of LifecycleClient. */
 export const lifecycleRoutes: FastifyPluginAsyncZod<LifecycleRoutesOptions> = async (app, options) => {
@@ -48,12 +62,10 @@ export const lifecycleRoutes: FastifyPluginAsyncZod<LifecycleRoutesOptions> = as
       },
     },
     async (request, reply) => {
-      const body = request.body;
       const started = await lifecycles.start({
-        ...body,
-        reauthorizeAfter: (body.reauthorizeAfter ?? defaults.reauthorizeAfter) as never,
-        expiryPolicyAfter: body.expiryPolicyAfter as never,
-        expiryPolicy: body.expiryPolicy ?? defaults.expiryPolicy,
+        ...request.body,
+        reauthorizeAfter: request.body.reauthorizeAfter ?? defaults.reauthorizeAfter,
+        expiryPolicy: request.body.expiryPolicy ?? defaults.expiryPolicy,
       });
       const { created, ...answer } = started;
       return reply.code(created ? 201 : 200).send(answer);
@@ -80,47 +92,20 @@ export const lifecycleRoutes: FastifyPluginAsyncZod<LifecycleRoutesOptions> = as
 
   app.post(
     '/v1/lifecycles/:authorizationId/capture',
-    {
-      schema: {
-        tags: ['lifecycles'],
-        security,
-        params: authorizationParams,
-        headers: idempotencyHeaders,
-        body: captureBody.default({}),
-        response: { 200: paymentCaptureSchema, ...errors },
-      },
-    },
+    { schema: commandSchema(captureBody.default({}), paymentCaptureSchema) },
     async (request) =>
       lifecycles.capture(request.params.authorizationId, request.body, request.headers['idempotency-key']),
   );
 
   app.post(
     '/v1/lifecycles/:authorizationId/void',
-    {
-      schema: {
-        tags: ['lifecycles'],
-        security,
-        params: authorizationParams,
-        headers: idempotencyHeaders,
-        body: voidBody,
-        response: { 200: authorizationSchema.nullable(), ...errors },
-      },
-    },
+    { schema: commandSchema(voidBody, authorizationSchema.nullable()) },
     async (request) => lifecycles.void(request.params.authorizationId, request.headers['idempotency-key']),
   );
 
   app.post(
     '/v1/lifecycles/:authorizationId/reauthorize',
-    {
-      schema: {
-        tags: ['lifecycles'],
-        security,
-        params: authorizationParams,
-        headers: idempotencyHeaders,
-        body: reauthorizeBody.default({}),
-        response: { 200: authorizationSchema, ...errors },
-      },
-    },
+    { schema: commandSchema(reauthorizeBody.default({}), authorizationSchema) },
     async (request) =>
       lifecycles.reauthorize(
         request.params.authorizationId,

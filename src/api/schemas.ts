@@ -1,5 +1,5 @@
-import { msToNumber } from '@temporalio/common/lib/time';
 import { z } from 'zod';
+import { durationSchema } from '../duration';
 
 const identifier = z
   .string()
@@ -9,20 +9,12 @@ const identifier = z
 
 const amount = z.string().regex(/^\d+(\.\d{1,3})?$/, 'a positive decimal amount as a string, e.g. "10.00"');
 
-const duration = z.string().refine((value) => {
-  try {
-    return msToNumber(value as never) > 0;
-  } catch {
-    return false;
-  }
-}, 'a duration such as "3 days", "12h" or "90s"');
-
 export const startLifecycleBody = z.strictObject({
   authorizationId: identifier,
   orderId: z.string().min(1).max(127).optional(),
-  reauthorizeAfter: duration.optional(),
+  reauthorizeAfter: durationSchema.optional(),
   expiryPolicy: z.enum(['void', 'expire']).optional(),
-  expiryPolicyAfter: duration.optional(),
+  expiryPolicyAfter: durationSchema.optional(),
 });
 
 export const authorizationParams = z.object({ authorizationId: identifier });

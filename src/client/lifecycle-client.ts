@@ -7,7 +7,7 @@ import {
   type WorkflowHandle,
   type WorkflowHandleWithFirstExecutionRunId,
 } from '@temporalio/client';
-import { WorkflowNotFoundError } from '@temporalio/common';
+import { WorkflowNotFoundError, type UpdateDefinition } from '@temporalio/common';
 import {
   captureUpdate,
   lifecycleWorkflowId,
@@ -130,21 +130,11 @@ export class LifecycleClient {
   }
 
   capture(authorizationId: string, input: CaptureInput, idempotencyKey?: string): Promise<PaymentCapture> {
-    return this.update(authorizationId, idempotencyKey, () =>
-      this.handle(authorizationId).executeUpdate(captureUpdate, {
-        args: [{ ...input, idempotencyKey }],
-        updateId: idempotencyKey,
-      }),
-    );
+    return this.update(authorizationId, captureUpdate, input, idempotencyKey);
   }
 
   void(authorizationId: string, idempotencyKey?: string): Promise<Authorization | null> {
-    return this.update(authorizationId, idempotencyKey, () =>
-      this.handle(authorizationId).executeUpdate(voidUpdate, {
-        args: [{ idempotencyKey }],
-        updateId: idempotencyKey,
-      }),
-    );
+    return this.update(authorizationId, voidUpdate, {}, idempotencyKey);
   }
 
   reauthorize(
@@ -152,25 +142,25 @@ export class LifecycleClient {
     input: ReauthorizeInput,
     idempotencyKey?: string,
   ): Promise<Authorization> {
-    return this.update(authorizationId, idempotencyKey, () =>
-      this.handle(authorizationId).executeUpdate(reauthorizeUpdate, {
-        args: [{ ...input, idempotencyKey }],
-        updateId: idempotencyKey,
-      }),
-    );
+    return this.update(authorizationId, reauthorizeUpdate, input, idempotencyKey);
   }
 
   /**
    * A retried request whose first attempt ended the lifecycle (e.g. the final capture) meets a closed
    * workflow; the answer it is owed is in the final state, remembered under its key.
    */
-  private async update<T>(
+  private async update<T, Input extends { idempotencyKey?: string }>(
     authorizationId: string,
+    definition: UpdateDefinition<T, [Input]>,
+    input: Input,
     key: string | undefined,
-    send: () => Promise<T>,
   ): Promise<T> {
     try {
-      return await send();
+      // The caller's key is the Update id (Temporal dedupes it) and travels in the input to the provider.
+      return await this.handle(authorizationId).executeUpdate(definition, {
+        args: [{ ...input, idempotencyKey: key }],
+        updateId: key,
+      });
     } catch (error) {
       if (!(error instanceof WorkflowNotFoundError)) throw error;
       const state = await this.state(authorizationId).catch(() => null);

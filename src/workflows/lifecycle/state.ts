@@ -143,7 +143,6 @@ export function applyReauthorization(
 export function markEnded(state: LifecycleState, status: 'VOIDED' | 'EXPIRED' | 'DENIED'): void {
   state.status = status;
   state.remainingAmount = money(state, 0).value;
-  state.nextTimer = undefined;
 }
 
 export function rememberAnswer(state: LifecycleState, key: string, answer: unknown): void {

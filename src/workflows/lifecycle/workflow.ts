@@ -101,8 +101,6 @@ export async function authorizationLifecycle(input: LifecycleInput): Promise<Lif
   };
   upsertSearchAttributes([
     { key: AuthorizationIdKey, value: state.authorizationId },
-    { key: AuthorizationIdsKey, value: heldAuthorizationIds(state) },
-    { key: PaymentStatusKey, value: state.status },
     ...(state.orderId ? [{ key: OrderIdKey, value: state.orderId }] : []),
   ]);
 
