@@ -1,23 +1,14 @@
-import type { AddressInfo } from 'node:net';
 import { ApplicationFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { createCharactersActivities, type CharactersActivities } from '../src/activities/characters';
 import type { CharacterInput } from '../src/characters/character';
 import { createCharactersClient } from '../src/characters/client';
-import { buildCharactersServer } from '../src/characters/server';
+import { findFreePort } from '../src/dev/ports';
 import { characterFailureTypes } from '../src/workflows/character-import-definitions';
 import { startCharactersService } from './characters-fixtures';
+import { rejectionOf } from './helpers/rejection';
 
 type Service = Awaited<ReturnType<typeof startCharactersService>>;
-
-async function failureOf(run: () => Promise<unknown>): Promise<ApplicationFailure> {
-  const error = await run().then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(ApplicationFailure);
-  return error as ApplicationFailure;
-}
 
 describe('characters activities', () => {
   let service: Service;
@@ -47,30 +38,29 @@ describe('characters activities', () => {
   });
 
   it('fails an upsert of an unknown id for good, as CHARACTER_NOT_FOUND', async () => {
-    const failure = await failureOf(() =>
+    const failure = await rejectionOf(
       run(activities.upsertCharacter, { id: 'no-such-character', name: 'Ward', cliqueType: 'KOOKS' }),
+      ApplicationFailure,
     );
     expect(failure).toMatchObject({ type: characterFailureTypes.notFound, nonRetryable: true });
     expect(failure.message).toBe('character not found: no-such-character');
   });
 
   it('fails invalid input for good, as an invalid request', async () => {
-    const failure = await failureOf(() =>
+    const failure = await rejectionOf(
       run(activities.upsertCharacter, { name: 'x', cliqueType: 'TOURISTS' } as unknown as CharacterInput),
+      ApplicationFailure,
     );
     expect(failure).toMatchObject({ type: characterFailureTypes.invalidRequest, nonRetryable: true });
     expect(failure.message).toMatch(/"TOURISTS" does not exist in "CliqueType" enum/);
   });
 
   it('leaves an unreachable service retryable', async () => {
-    const app = await buildCharactersServer({ store: service.store });
-    await app.listen({ host: '127.0.0.1', port: 0 });
-    const { port } = app.server.address() as AddressInfo;
-    await app.close();
+    const port = await findFreePort();
     const unreachable = createCharactersActivities(
       createCharactersClient({ url: `http://127.0.0.1:${port}/graphql` }),
     );
-    const failure = await failureOf(() => run(unreachable.getCharacter, 'x'));
+    const failure = await rejectionOf(run(unreachable.getCharacter, 'x'), ApplicationFailure);
     expect(failure).toMatchObject({ type: characterFailureTypes.unavailable, nonRetryable: false });
   });
 });

@@ -11,7 +11,9 @@ import { createCharactersClient, type CharactersClient } from '../src/characters
 import { CharactersGraphQLError, CharactersTransportError } from '../src/characters/client-errors';
 import { buildCharactersServer } from '../src/characters/server';
 import type { CharacterStore } from '../src/characters/store';
+import { findFreePort } from '../src/dev/ports';
 import { startCharactersService, storeKinds } from './characters-fixtures';
+import { rejectionOf } from './helpers/rejection';
 
 type Service = Awaited<ReturnType<typeof startCharactersService>>;
 
@@ -66,11 +68,10 @@ describe.each(storeKinds)('characters client and server over HTTP, %s store', (k
 
   it('refuses an upsert of an unknown id with a typed "character not found" error and stores nothing', async () => {
     const before = await everyCharacter(client);
-    const error = await client
-      .upsertCharacter({ id: 'no-such-character', name: 'Ward', cliqueType: 'KOOKS' })
-      .catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(CharactersGraphQLError);
-    const graphQLError = error as CharactersGraphQLError;
+    const graphQLError = await rejectionOf(
+      client.upsertCharacter({ id: 'no-such-character', name: 'Ward', cliqueType: 'KOOKS' }),
+      CharactersGraphQLError,
+    );
     expect(graphQLError.message).toBe('character not found: no-such-character');
     expect(graphQLError.path).toEqual(['upsertCharacter']);
     expect(graphQLError.notFound).toBe(true);
@@ -93,9 +94,7 @@ describe.each(storeKinds)('characters client and server over HTTP, %s store', (k
     ['a wrong type for name', { name: 42, cliqueType: 'KOOKS' }, /String cannot represent/],
   ])('answers %s with a GraphQL validation error and stores nothing', async (_case, input, message) => {
     const before = await everyCharacter(client);
-    const error = await client.upsertCharacter(input as never).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(CharactersGraphQLError);
-    const graphQLError = error as CharactersGraphQLError;
+    const graphQLError = await rejectionOf(client.upsertCharacter(input as never), CharactersGraphQLError);
     expect(graphQLError.message).toMatch(message);
     expect(graphQLError.status).toBe(400);
     expect(graphQLError.notFound).toBe(false);
@@ -229,10 +228,10 @@ describe('characters server protections', () => {
           },
         ],
       });
-      const error = await createCharactersClient({ url })
-        .upsertCharacter({ name: 'x', cliqueType: 'KOOKS' })
-        .catch((caught: unknown) => caught);
-      expect(error).toBeInstanceOf(CharactersGraphQLError);
+      const error = await rejectionOf(
+        createCharactersClient({ url }).upsertCharacter({ name: 'x', cliqueType: 'KOOKS' }),
+        CharactersGraphQLError,
+      );
       expect(error).toMatchObject({
         message: 'Internal server error',
         retryable: true,
@@ -244,14 +243,11 @@ describe('characters server protections', () => {
   });
 
   it('reports an unreachable service as a retryable transport error', async () => {
-    const app = await buildCharactersServer({ store: service.store });
-    await app.listen({ host: '127.0.0.1', port: 0 });
-    const { port } = app.server.address() as AddressInfo;
-    await app.close();
-    const error = await createCharactersClient({ url: `http://127.0.0.1:${port}/graphql` })
-      .getCharacter('x')
-      .catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(CharactersTransportError);
+    const port = await findFreePort();
+    const error = await rejectionOf(
+      createCharactersClient({ url: `http://127.0.0.1:${port}/graphql` }).getCharacter('x'),
+      CharactersTransportError,
+    );
     expect(error).toMatchObject({
       retryable: true,
       message: expect.stringMatching(/ECONNREFUSED/) as unknown,
