@@ -32,7 +32,7 @@ async function callCharacters<T>(call: () => Promise<T>): Promise<T> {
  * the same way on every attempt, so it is non-retryable; no answer or a failure inside the service is
  * retryable under the activity's retry policy.
  */
-export function charactersFailure(error: unknown): unknown {
+function charactersFailure(error: unknown): unknown {
   if (!(error instanceof CharactersClientError)) return error;
   const details =
     error instanceof CharactersGraphQLError

@@ -1,3 +1,5 @@
+import { characterErrorCodes } from './errors';
+
 /** Every failure of the characters client; `retryable` tells whether the same call may succeed later. */
 export abstract class CharactersClientError extends Error {
   abstract readonly retryable: boolean;
@@ -28,11 +30,11 @@ export class CharactersGraphQLError extends CharactersClientError {
     super(errors.map((error) => error.message).join('; ') || `GraphQL request failed with HTTP ${status}`);
     this.path = errors[0]?.path;
     this.code = errors[0]?.code;
-    this.retryable = errors.some((error) => error.code === 'INTERNAL_SERVER_ERROR') || status >= 500;
+    this.retryable = errors.some((error) => error.code === characterErrorCodes.internal) || status >= 500;
   }
 
   get notFound(): boolean {
-    return this.code === 'CHARACTER_NOT_FOUND';
+    return this.code === characterErrorCodes.notFound;
   }
 }
 

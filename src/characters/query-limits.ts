@@ -81,7 +81,6 @@ function measure(
           : { cost: 0, depth: 0 };
       total.cost += 1;
       add(below, fieldType && isListType(getNullableType(fieldType)) ? listSize : 1, 1);
-      total.depth = Math.max(total.depth, 1);
     } else if (selection.kind === Kind.INLINE_FRAGMENT) {
       const typeName = selection.typeCondition?.name.value;
       const type = (typeName && context.getSchema().getType(typeName)) || parentType;

@@ -88,7 +88,7 @@ export async function importCharacters(input: CharacterImportInput): Promise<Cha
       progress.ids[index] = character.id;
       progress.statuses[index] = id ? 'updated' : 'created';
     } catch (error) {
-      const cause = error instanceof ActivityFailure ? error.cause : error;
+      const cause = causeOf(error);
       progress.failed++;
       progress.statuses[index] = 'failed';
       progress.failures.push({
@@ -106,8 +106,13 @@ function naturalKey(character: { cliqueType: CliqueType; name: string }): string
   return `${character.cliqueType}\u0000${character.name}`;
 }
 
+/** What the activity threw, unwrapped from the ActivityFailure a workflow sees. */
+function causeOf(error: unknown): unknown {
+  return error instanceof ActivityFailure ? error.cause : error;
+}
+
 // Non-retryable: the service refused the request (unknown id, invalid input); anything else may pass later.
 function isRetryable(error: unknown): boolean {
-  const cause = error instanceof ActivityFailure ? error.cause : error;
+  const cause = causeOf(error);
   return !(cause instanceof ApplicationFailure && cause.nonRetryable);
 }
