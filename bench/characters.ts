@@ -15,6 +15,7 @@ import type { Character, CharacterInput } from '../src/characters/character';
 import { createCharactersClient, type CharactersClient } from '../src/characters/client';
 import { buildCharactersServer } from '../src/characters/server';
 import { openCharacterStore, type CharacterStore, type StoredCharacter } from '../src/characters/store';
+import { runBounded, timed } from './stats';
 
 const durationMs = Number(process.env.BENCH_DURATION_MS ?? 3_000);
 const maxRequests = Number(process.env.BENCH_MAX_REQUESTS ?? 20_000);
@@ -69,13 +70,15 @@ async function serve(store: CharacterStore) {
 async function measure(client: CharactersClient, ids: string[], operation: Operation): Promise<number> {
   for (let n = 0; n < 100; n++) await operation.run(client, ids, n); // warm-up: connections, JIT, caches
   let issued = 0;
-  const started = performance.now();
-  const deadline = started + durationMs;
-  const worker = async () => {
-    while (issued < maxRequests && performance.now() < deadline) await operation.run(client, ids, issued++);
-  };
-  await Promise.all(Array.from({ length: concurrency }, worker));
-  return issued / ((performance.now() - started) / 1000);
+  const deadline = performance.now() + durationMs;
+  const { ms } = await timed(() =>
+    runBounded(maxRequests, concurrency, async (n) => {
+      if (performance.now() >= deadline) return;
+      issued++;
+      await operation.run(client, ids, n);
+    }),
+  );
+  return issued / (ms / 1000);
 }
 
 async function seed(client: CharactersClient): Promise<string[]> {
