@@ -26,6 +26,11 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  */
 export const webhookRoutes: FastifyPluginAsyncZod<WebhookRoutesOptions> = async (app, options) => {
   const headerNames: TransmissionHeaderNames = options.headerNames;
+  // Resolved once: the delivery path only looks the headers up (Node lower-cases incoming header names).
+  const expectedHeaders = (Object.values(headerNames) as string[]).map((name) => ({
+    name,
+    key: name.toLowerCase(),
+  }));
   // Scoped to this plugin: every content type arrives as the raw bytes, never parsed and re-serialized.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
@@ -45,8 +50,8 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRoutesOptions> = async 
       const body = deliveryText(request.body);
       const headers: Record<string, string> = {};
       const missing: string[] = [];
-      for (const name of Object.values(headerNames) as string[]) {
-        const value = request.headers[name.toLowerCase()];
+      for (const { name, key } of expectedHeaders) {
+        const value = request.headers[key];
         const text = Array.isArray(value) ? value[0] : value;
         if (text) headers[name] = text;
         else missing.push(name);

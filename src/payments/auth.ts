@@ -1,4 +1,4 @@
-import { describeIssues, PaymentsApiError, providerError } from './errors';
+import { describeIssues, parseJsonOrUndefined, PaymentsApiError, providerError } from './errors';
 import { sendToProvider, type ProviderHttp } from './http-transport';
 import { accessTokenResponseSchema } from './schemas';
 
@@ -34,7 +34,7 @@ function staticAccessToken(token: string): AccessTokenSource {
  * OAuth2 client credentials grant (RFC 6749 section 4.4). The token is cached until shortly before
  * `expires_in` runs out, and concurrent callers share one refresh instead of each asking for a token.
  */
-export class ClientCredentialsTokenSource implements AccessTokenSource {
+class ClientCredentialsTokenSource implements AccessTokenSource {
   private cached: { token: string; refreshAt: number } | undefined;
   private refreshing: Promise<string> | undefined;
 
@@ -77,7 +77,7 @@ export class ClientCredentialsTokenSource implements AccessTokenSource {
     if (response.status < 200 || response.status >= 300) {
       throw providerError(operation, response.status, response.headers, response.body);
     }
-    const parsed = accessTokenResponseSchema.safeParse(parseJson(response.body));
+    const parsed = accessTokenResponseSchema.safeParse(parseJsonOrUndefined(response.body));
     if (!parsed.success) {
       throw new PaymentsApiError({
         kind: 'invalid-response',
@@ -90,13 +90,5 @@ export class ClientCredentialsTokenSource implements AccessTokenSource {
     const refreshAt = requestedAt + lifetimeMs - Math.min(MAX_REFRESH_MARGIN_MS, lifetimeMs / 10);
     this.cached = { token: parsed.data.access_token, refreshAt };
     return parsed.data.access_token;
-  }
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
   }
 }

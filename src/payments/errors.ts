@@ -51,10 +51,6 @@ export class PaymentsApiError extends Error {
   }
 }
 
-export function isPaymentsApiError(error: unknown): error is PaymentsApiError {
-  return error instanceof PaymentsApiError;
-}
-
 /** The most specific reason the provider gave: the first detail's issue, else the error name. */
 export function providerIssue(error: PaymentsApiError): string {
   return error.details[0]?.issue ?? error.name;
@@ -159,7 +155,8 @@ function headerText(value: unknown): string | undefined {
   return undefined;
 }
 
-function parseJsonOrUndefined(text: string): unknown {
+/** The parsed JSON text, or undefined when it is not JSON. */
+export function parseJsonOrUndefined(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {

@@ -1,5 +1,5 @@
 import type { TransmissionHeaderNames } from '../payments/dialects';
-import { deliveryHeader, type WebhookDelivery } from '../payments/webhook-delivery';
+import { deliveryBodyBytes, deliveryHeader, type WebhookDelivery } from '../payments/webhook-delivery';
 import { EMPTY_DELIVERY_BODY_MESSAGE } from '../payments/webhook-verification-request';
 import { verifyTransmission } from '../payments/webhook-signature';
 import type { SignatureCheck } from '../workflows/webhooks/definitions';
@@ -16,7 +16,7 @@ export async function verifyDeliveryLocally(
   certificates: CertificateCache,
 ): Promise<SignatureCheck> {
   const failure = (reason: string): SignatureCheck => ({ verification_status: 'FAILURE', reason });
-  const body = typeof delivery.body === 'string' ? Buffer.from(delivery.body, 'utf8') : delivery.body;
+  const body = deliveryBodyBytes(delivery);
   if (body.length === 0) return failure(EMPTY_DELIVERY_BODY_MESSAGE);
   const header = (name: keyof TransmissionHeaderNames) => deliveryHeader(delivery, headerNames[name]);
   const [authAlgo, certUrl, transmissionId, transmissionSig, transmissionTime] = [
