@@ -14,7 +14,11 @@ import { createSigningCertificate } from '../src/sandbox/certificate';
 import { startSandbox } from '../src/sandbox/server';
 import { WEBHOOK_ROUTE } from '../src/webhooks/listener-url';
 import { VerificationStarter } from '../src/webhooks/verification-starter';
-import type { WebhookVerificationResult, WebhookVerifyMode } from '../src/workflows/webhooks/definitions';
+import {
+  webhookVerificationWorkflowId,
+  type WebhookVerificationResult,
+  type WebhookVerifyMode,
+} from '../src/workflows/webhooks/definitions';
 import { percentile, runBounded, timed } from './stats';
 
 // `npm run bench:webhooks`: signed deliveries POSTed to the API at increasing rates, each verified and
@@ -119,7 +123,7 @@ async function main() {
     let lost = 0;
     const deadline = Date.now() + SETTLE_MS;
     await runBounded(transmissionIds.length, 64, async (i) => {
-      const handle = client.workflow.getHandle(`webhook-${transmissionIds[i]}`);
+      const handle = client.workflow.getHandle(webhookVerificationWorkflowId(transmissionIds[i] as string));
       const result = (await Promise.race([
         handle.result(),
         new Promise((resolve) => setTimeout(resolve, Math.max(0, deadline - Date.now()))),
@@ -168,15 +172,15 @@ async function main() {
   for (const rate of RATES) {
     const count = Math.round(rate * STAGE_SECONDS);
     const accepted: string[] = [];
-    const started = performance.now();
-    await Promise.all(
-      Array.from({ length: count }, async (_, i) => {
-        await new Promise((resolve) => setTimeout(resolve, (i / rate) * 1000));
-        const { status, transmissionId } = await deliver(i);
-        if (status === 202) accepted.push(transmissionId);
-      }),
+    const { ms } = await timed(() =>
+      Promise.all(
+        Array.from({ length: count }, async (_, i) => {
+          await new Promise((resolve) => setTimeout(resolve, (i / rate) * 1000));
+          const { status, transmissionId } = await deliver(i);
+          if (status === 202) accepted.push(transmissionId);
+        }),
+      ),
     );
-    const ms = performance.now() - started;
     const settled = await settle(accepted);
     lostTotal += settled.lost;
     report(`${rate}/s offered`, count, accepted, ms, settled);

@@ -7,7 +7,10 @@ import { specDialect } from '../src/payments/dialects';
 import { EMPTY_DELIVERY_BODY_MESSAGE } from '../src/payments/webhook-verification-request';
 import { findFreePort } from '../src/dev/ports';
 import { VerificationStarter } from '../src/webhooks/verification-starter';
-import type { WebhookVerificationResult } from '../src/workflows/webhooks/definitions';
+import {
+  webhookVerificationWorkflowId,
+  type WebhookVerificationResult,
+} from '../src/workflows/webhooks/definitions';
 import { BODY_LIMIT_BYTES, startWebhookStack, type WebhookStack } from './helpers/webhook-stack';
 
 let stack: WebhookStack;
@@ -32,7 +35,7 @@ const voidedEvent = (authorizationId: string, eventId = `WH-${randomUUID()}`) =>
 
 async function verificationExists(transmissionId: string): Promise<boolean> {
   try {
-    await stack.client.workflow.getHandle(`webhook-${transmissionId}`).describe();
+    await stack.client.workflow.getHandle(webhookVerificationWorkflowId(transmissionId)).describe();
     return true;
   } catch (error) {
     if (error instanceof WorkflowNotFoundError) return false;
@@ -170,7 +173,9 @@ describe('provider deliveries reach the lifecycles, verified', () => {
     expect((await stack.deliver(tampered)).status).toBe(202);
     const result = await stack.verification(tampered.transmissionId);
     expect(result).toMatchObject({ outcome: 'rejected', verification: 'FAILURE' });
-    const described = await stack.client.workflow.getHandle(`webhook-${tampered.transmissionId}`).describe();
+    const described = await stack.client.workflow
+      .getHandle(webhookVerificationWorkflowId(tampered.transmissionId))
+      .describe();
     expect(
       described.typedSearchAttributes.get({ name: 'WebhookVerification', type: 'KEYWORD' } as never),
     ).toBe('FAILURE');

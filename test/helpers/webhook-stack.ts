@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import axios, { type AxiosInstance, type AxiosResponse } from 'axios';
-import { Client, Connection } from '@temporalio/client';
-import type { Worker } from '@temporalio/worker';
+import type { Client } from '@temporalio/client';
 import { createPaymentsActivities } from '../../src/activities/payments';
 import { createWebhookActivities } from '../../src/activities/webhooks';
 import { buildApi } from '../../src/api/server';
@@ -15,10 +14,15 @@ import { startSandbox, type Sandbox } from '../../src/sandbox/server';
 import { ensureSubscription } from '../../src/webhooks/ensure-subscription';
 import { WEBHOOK_ROUTE } from '../../src/webhooks/listener-url';
 import { VerificationStarter } from '../../src/webhooks/verification-starter';
-import type { WebhookVerificationResult, WebhookVerifyMode } from '../../src/workflows/webhooks/definitions';
-import { createTestWorker, temporalAddress, uniqueTaskQueue } from './temporal';
+import { lifecycleWorkflowId } from '../../src/workflows/lifecycle/definitions';
+import {
+  webhookVerificationWorkflowId,
+  type WebhookVerificationResult,
+  type WebhookVerifyMode,
+} from '../../src/workflows/webhooks/definitions';
+import { API_KEY } from './lifecycle-stack';
+import { connectClient, createTestWorker, uniqueTaskQueue } from './temporal';
 
-export const API_KEY = 'test-api-key';
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
 export interface SignedDelivery {
@@ -73,8 +77,7 @@ export async function startWebhookStack(): Promise<WebhookStack> {
     timeoutMs: 2_000,
   });
   const taskQueue = uniqueTaskQueue('webhooks');
-  const connection = await Connection.connect({ address: temporalAddress() });
-  const client = new Client({ connection });
+  const { client, close: closeClient } = await connectClient();
   const lifecycles = new LifecycleClient(client, taskQueue);
 
   const apiFor = async (mode: WebhookVerifyMode, webhookId?: string) => {
@@ -100,7 +103,6 @@ export async function startWebhookStack(): Promise<WebhookStack> {
   const apiMode = await apiFor('api');
   const listenerUrl = `${apiMode.url}${WEBHOOK_ROUTE}`;
 
-  let running: { worker: Worker; done: Promise<void>; close: () => Promise<void> } | undefined;
   const { worker, close: closeWorker } = await createTestWorker({
     taskQueue,
     activities: {
@@ -108,7 +110,7 @@ export async function startWebhookStack(): Promise<WebhookStack> {
       ...createWebhookActivities({ payments, certificateHosts: ['localhost', '127.0.0.1'], listenerUrl }),
     },
   });
-  running = { worker, done: worker.run(), close: closeWorker };
+  const workerDone = worker.run();
 
   const subscription = await ensureSubscription(client, taskQueue, { listenerUrl });
   const localMode = await apiFor('local', subscription.webhookId);
@@ -169,23 +171,20 @@ export async function startWebhookStack(): Promise<WebhookStack> {
     },
     verification(transmissionId) {
       return client.workflow
-        .getHandle(`webhook-${transmissionId}`)
+        .getHandle(webhookVerificationWorkflowId(transmissionId))
         .result() as Promise<WebhookVerificationResult>;
     },
     async signalsTo(authorizationId) {
-      const history = await client.workflow.getHandle(`authorization-${authorizationId}`).fetchHistory();
+      const history = await client.workflow.getHandle(lifecycleWorkflowId(authorizationId)).fetchHistory();
       return (history.events ?? []).filter((event) => event.workflowExecutionSignaledEventAttributes).length;
     },
     async close() {
-      if (running) {
-        running.worker.shutdown();
-        await running.done;
-        await running.close();
-        running = undefined;
-      }
+      worker.shutdown();
+      await workerDone;
+      await closeWorker();
       await apiMode.app.close();
       await localMode.app.close();
-      await connection.close();
+      await closeClient();
       await sandbox.close();
     },
   };
