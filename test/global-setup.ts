@@ -1,10 +1,10 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bundleWorkflowCode } from '@temporalio/worker';
 import { startDevServer, type DevServer } from '../src/dev/dev-server';
 import { findFreePort } from '../src/dev/ports';
 import { resolveTemporalCli } from '../src/dev/temporal-cli';
+import { writeWorkflowBundle } from '../src/workers/workflow-bundle';
 
 declare global {
   var temporalDevServer: DevServer | undefined;
@@ -23,12 +23,8 @@ export default async function globalSetup(): Promise<void> {
   console.log(`\nTemporal dev server (${cli.source}: ${cli.path}) serving at ${server.address}`);
 
   const started = Date.now();
-  const bundle = await bundleWorkflowCode({
-    workflowsPath: require.resolve('./workflows'),
-    logger: { info() {}, warn() {}, error: console.error, debug() {}, trace() {}, log() {} },
-  });
   const bundlePath = join(mkdtempSync(join(tmpdir(), 'workflow-bundle-')), 'workflows.js');
-  writeFileSync(bundlePath, bundle.code);
+  await writeWorkflowBundle(bundlePath, require.resolve('./workflows'));
   process.env.TEST_WORKFLOW_BUNDLE = bundlePath;
   console.log(`Workflow code bundled once in ${Date.now() - started} ms`);
 }

@@ -45,8 +45,7 @@ export async function buildApi(options: ApiOptions) {
     let apiError: ApiError;
     if (error.validation) apiError = validationError(error);
     else if (error.statusCode === 413) apiError = new ApiError('PAYLOAD_TOO_LARGE', error.message);
-    else if (error.statusCode === 400 && !(error instanceof ApiError))
-      apiError = new ApiError('VALIDATION_FAILED', error.message);
+    else if (error.statusCode === 400) apiError = new ApiError('VALIDATION_FAILED', error.message);
     else apiError = toApiError(error);
     if (apiError.status >= 500) request.log.error({ err: error }, apiError.message);
     return reply.code(apiError.status).send(apiError.toBody());

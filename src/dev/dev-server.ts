@@ -38,7 +38,7 @@ export const cliSearchAttributeType: Record<string, string> = {
   BOOL: 'Bool',
 };
 
-export function devServerArgs(options: DevServerOptions): string[] {
+function devServerArgs(options: DevServerOptions): string[] {
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(options.port)];
   args.push('--namespace', options.namespace, '--log-level', 'warn', '--log-format', 'pretty');
   if (options.uiPort) args.push('--ui-port', String(options.uiPort));

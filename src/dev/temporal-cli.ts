@@ -48,7 +48,7 @@ function findSdkDownload(dir: string): string | undefined {
 }
 
 /** Builds the pinned CLI with the Go toolchain into the cache, printing progress as packages compile. */
-export async function buildWithGo(targetDir: string, log: Log): Promise<string> {
+async function buildWithGo(targetDir: string, log: Log): Promise<string> {
   mkdirSync(targetDir, { recursive: true });
   log(`Building Temporal CLI ${TEMPORAL_CLI_VERSION} with Go into ${targetDir}`);
   log('The first build downloads modules and compiles ~1000 packages: it takes several minutes.');

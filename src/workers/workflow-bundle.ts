@@ -6,9 +6,12 @@ import { bundleWorkflowCode } from '@temporalio/worker';
  * Bundles the workflow code once, ahead of the worker. A worker that loads a prebuilt bundle skips webpack
  * at start-up and stays about 100 MB smaller: `tsx src/workers/workflow-bundle.ts dist/workflow-bundle.js`.
  */
-export async function writeWorkflowBundle(path: string): Promise<void> {
+export async function writeWorkflowBundle(
+  path: string,
+  workflowsPath = require.resolve('../workflows'),
+): Promise<void> {
   const { code } = await bundleWorkflowCode({
-    workflowsPath: require.resolve('../workflows'),
+    workflowsPath,
     logger: { trace() {}, debug() {}, info() {}, log() {}, warn: console.warn, error: console.error },
   });
   mkdirSync(dirname(path), { recursive: true });
