@@ -9,7 +9,7 @@ import { findFreePort } from '../src/dev/ports';
 import { resolveTemporalCli } from '../src/dev/temporal-cli';
 import { specDialect } from '../src/payments/dialects';
 import type { Authorization } from '../src/payments/schemas';
-import { WEBHOOK_AUTH_ALGO, signTransmission, signedMessage } from '../src/payments/webhook-signature';
+import { signedDeliveryHeaders } from '../src/payments/webhook-signature';
 import { createSigningCertificate } from '../src/sandbox/certificate';
 import { startSandbox } from '../src/sandbox/server';
 import { WEBHOOK_ROUTE } from '../src/webhooks/listener-url';
@@ -102,15 +102,17 @@ async function main() {
     });
     const transmissionId = randomUUID();
     const transmissionTime = new Date().toISOString();
-    const message = signedMessage({ transmissionId, transmissionTime, webhookId: WEBHOOK_ID, body });
     const response = await listener.post(WEBHOOK_ROUTE, body, {
       headers: {
         'content-type': 'application/json',
-        'SERVICE-AUTH-ALGO': WEBHOOK_AUTH_ALGO,
-        'SERVICE-CERT-URL': sandbox.certificateUrl,
-        'SERVICE-TRANSMISSION-ID': transmissionId,
-        'SERVICE-TRANSMISSION-SIG': signTransmission(message, signing.privateKeyPem),
-        'SERVICE-TRANSMISSION-TIME': transmissionTime,
+        ...signedDeliveryHeaders({
+          transmissionId,
+          transmissionTime,
+          webhookId: WEBHOOK_ID,
+          body,
+          certUrl: sandbox.certificateUrl,
+          privateKeyPem: signing.privateKeyPem,
+        }),
       },
       transformRequest: (data: unknown) => data,
     });

@@ -45,6 +45,19 @@ export function signTransmission(message: string, privateKeyPem: string): string
   return createSign('RSA-SHA256').update(message, 'utf8').sign(privateKeyPem, 'base64');
 }
 
+/** The five SERVICE-* headers of a delivery of `body`, signed as the provider signs (spec section 6). */
+export function signedDeliveryHeaders(
+  fields: TransmissionFields & { certUrl: string; privateKeyPem: string },
+): Record<string, string> {
+  return {
+    'SERVICE-AUTH-ALGO': WEBHOOK_AUTH_ALGO,
+    'SERVICE-CERT-URL': fields.certUrl,
+    'SERVICE-TRANSMISSION-ID': fields.transmissionId,
+    'SERVICE-TRANSMISSION-SIG': signTransmission(signedMessage(fields), fields.privateKeyPem),
+    'SERVICE-TRANSMISSION-TIME': fields.transmissionTime,
+  };
+}
+
 /**
  * True only when the signature matches the fields and body under the certificate's key, the algorithm is
  * the expected one and the certificate is valid now. A bad signature, certificate or algorithm is `false`,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { request as httpRequest, type ClientRequest, type OutgoingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { Logger } from 'pino';
-import { WEBHOOK_AUTH_ALGO, signTransmission, signedMessage } from '../payments/webhook-signature';
+import { signedDeliveryHeaders } from '../payments/webhook-signature';
 import type { SigningCertificate } from './certificate';
 import type { WebhookEvent } from './events';
 import type { WebhookRegistry } from './webhooks';
@@ -74,16 +74,18 @@ export class WebhookDeliveries {
     for (const webhook of this.options.webhooks.subscribersOf(event.event_type)) {
       const transmissionId = randomUUID();
       const transmissionTime = this.options.now().toISOString();
-      const message = signedMessage({ transmissionId, transmissionTime, webhookId: webhook.id, body });
       const headers: OutgoingHttpHeaders = {
         'content-type': 'application/json',
         'content-length': body.length,
         'user-agent': 'payments-sandbox/1.0',
-        'service-auth-algo': WEBHOOK_AUTH_ALGO,
-        'service-cert-url': this.options.certificateUrl(),
-        'service-transmission-id': transmissionId,
-        'service-transmission-sig': signTransmission(message, this.options.certificate.privateKeyPem),
-        'service-transmission-time': transmissionTime,
+        ...signedDeliveryHeaders({
+          transmissionId,
+          transmissionTime,
+          webhookId: webhook.id,
+          body,
+          certUrl: this.options.certificateUrl(),
+          privateKeyPem: this.options.certificate.privateKeyPem,
+        }),
       };
       const record: DeliveryRecord = {
         eventId: event.id,

@@ -8,7 +8,7 @@ import { LifecycleClient } from '../../src/client/lifecycle-client';
 import { PaymentsClient } from '../../src/payments/client';
 import { specDialect } from '../../src/payments/dialects';
 import type { Authorization } from '../../src/payments/schemas';
-import { WEBHOOK_AUTH_ALGO, signTransmission, signedMessage } from '../../src/payments/webhook-signature';
+import { signedDeliveryHeaders } from '../../src/payments/webhook-signature';
 import { createSigningCertificate, type SigningCertificate } from '../../src/sandbox/certificate';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server';
 import { ensureSubscription } from '../../src/webhooks/ensure-subscription';
@@ -147,17 +147,20 @@ export async function startWebhookStack(): Promise<WebhookStack> {
       const transmissionId = options.transmissionId ?? randomUUID();
       const transmissionTime = new Date().toISOString();
       const webhookId = options.webhookId ?? subscription.webhookId;
-      const message = signedMessage({ transmissionId, transmissionTime, webhookId, body });
+      const certUrl = options.certUrl ?? sandbox.certificateUrl;
       return {
         transmissionId,
         body,
         headers: {
           'content-type': 'application/json',
-          'SERVICE-AUTH-ALGO': WEBHOOK_AUTH_ALGO,
-          'SERVICE-CERT-URL': options.certUrl ?? sandbox.certificateUrl,
-          'SERVICE-TRANSMISSION-ID': transmissionId,
-          'SERVICE-TRANSMISSION-SIG': signTransmission(message, signing.privateKeyPem),
-          'SERVICE-TRANSMISSION-TIME': transmissionTime,
+          ...signedDeliveryHeaders({
+            transmissionId,
+            transmissionTime,
+            webhookId,
+            body,
+            certUrl,
+            privateKeyPem: signing.privateKeyPem,
+          }),
         },
       };
     },
