@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import axios from 'axios';
+import { Client, Connection } from '@temporalio/client';
+import { LifecycleClient } from '../src/client/lifecycle-client';
 import { lifecycleWorkflowId, paymentEventSignal } from '../src/workflows/lifecycle/definitions';
-import { API_KEY, startLifecycleStack, type LifecycleStack } from './helpers/lifecycle-stack';
+import { startLifecycleStack, startTestApi, type LifecycleStack } from './helpers/lifecycle-stack';
 
 let stack: LifecycleStack;
 
@@ -277,22 +278,12 @@ describe('API errors', () => {
   });
 
   it('answers 503 when Temporal cannot be reached', async () => {
-    const { Client, Connection } = await import('@temporalio/client');
-    const { LifecycleClient } = await import('../src/client/lifecycle-client');
-    const { buildApi } = await import('../src/api/server');
     const connection = Connection.lazy({ address: '127.0.0.1:1', connectTimeout: 500 });
-    const app = await buildApi({
+    const { app, http } = await startTestApi({
       lifecycles: new LifecycleClient(new Client({ connection }), 'nowhere'),
-      apiKeys: [API_KEY],
-      defaults: { reauthorizeAfter: '3 days', expiryPolicy: 'void' },
-      logger: false,
     });
-    const url = await app.listen({ port: 0, host: '127.0.0.1' });
     try {
-      const response = await axios.get(`${url}/v1/lifecycles/abc`, {
-        headers: { authorization: `Bearer ${API_KEY}` },
-        validateStatus: () => true,
-      });
+      const response = await http.get('/v1/lifecycles/abc');
       expect(response.status).toBe(503);
       expect(response.data.error.code).toBe('TEMPORAL_UNAVAILABLE');
     } finally {

@@ -1,13 +1,13 @@
 import axios, { type AxiosInstance } from 'axios';
-import { Client, Connection } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import type { Worker } from '@temporalio/worker';
 import { createPaymentsActivities } from '../../src/activities/payments';
-import { buildApi } from '../../src/api/server';
+import { buildApi, type ApiOptions } from '../../src/api/server';
 import { LifecycleClient } from '../../src/client/lifecycle-client';
 import { PaymentsClient } from '../../src/payments/client';
 import type { Authorization } from '../../src/payments/schemas';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server';
-import { createTestWorker, temporalAddress, uniqueTaskQueue } from './temporal';
+import { connectClient, createTestWorker, uniqueTaskQueue } from './temporal';
 
 export const API_KEY = 'test-api-key';
 
@@ -28,29 +28,53 @@ export interface LifecycleStack {
   close(): Promise<void>;
 }
 
-export async function startLifecycleStack(options: { timeoutMs?: number } = {}): Promise<LifecycleStack> {
-  const sandbox = await startSandbox({ port: 0, logger: false });
-  const payments = new PaymentsClient({
+/** The client for the sandbox's interfaces A and B, with its default credentials. */
+export function sandboxPaymentsClient(sandbox: Sandbox, timeoutMs = 2_000): PaymentsClient {
+  return new PaymentsClient({
     baseUrl: sandbox.url,
     credentials: { clientId: 'sandbox-client', clientSecret: 'sandbox-secret' },
-    timeoutMs: options.timeoutMs ?? 2_000,
+    timeoutMs,
   });
-  const taskQueue = uniqueTaskQueue('lifecycle');
-  const connection = await Connection.connect({ address: temporalAddress() });
-  const client = new Client({ connection });
-  const lifecycles = new LifecycleClient(client, taskQueue);
+}
+
+/** Authorizes a payment at the sandbox through its control API. */
+export async function createSandboxAuthorization(
+  provider: AxiosInstance,
+  value: string,
+  extra: Record<string, unknown> = {},
+): Promise<Authorization> {
+  const response = await provider.post<Authorization>('/sandbox/authorizations', {
+    amount: { currency_code: 'USD', value },
+    ...extra,
+  });
+  if (response.status !== 201) throw new Error(`sandbox refused: ${JSON.stringify(response.data)}`);
+  return response.data;
+}
+
+/** The HTTP API on a free port with the test key, and an axios instance that sends it. */
+export async function startTestApi(options: Pick<ApiOptions, 'lifecycles' | 'webhooks'>) {
   const app = await buildApi({
-    lifecycles,
+    ...options,
     apiKeys: [API_KEY],
     defaults: { reauthorizeAfter: '3 days', expiryPolicy: 'void' },
     logger: false,
   });
-  const apiUrl = await app.listen({ port: 0, host: '127.0.0.1' });
-  const api = axios.create({
-    baseURL: apiUrl,
+  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  const http = axios.create({
+    baseURL: url,
     headers: { authorization: `Bearer ${API_KEY}` },
     validateStatus: () => true,
   });
+  return { app, url, http };
+}
+
+export async function startLifecycleStack(options: { timeoutMs?: number } = {}): Promise<LifecycleStack> {
+  const sandbox = await startSandbox({ port: 0, logger: false });
+  const payments = sandboxPaymentsClient(sandbox, options.timeoutMs);
+  const taskQueue = uniqueTaskQueue('lifecycle');
+  const { client, close: closeClient } = await connectClient();
+  const lifecycles = new LifecycleClient(client, taskQueue);
+  const { app, http: api } = await startTestApi({ lifecycles });
   const provider = axios.create({ baseURL: sandbox.url, validateStatus: () => true });
 
   let running: { worker: Worker; done: Promise<void>; close: () => Promise<void> } | undefined;
@@ -79,18 +103,11 @@ export async function startLifecycleStack(options: { timeoutMs?: number } = {}):
     provider,
     startWorker,
     stopWorker,
-    async createAuthorization(value, extra = {}) {
-      const response = await provider.post<Authorization>('/sandbox/authorizations', {
-        amount: { currency_code: 'USD', value },
-        ...extra,
-      });
-      if (response.status !== 201) throw new Error(`sandbox refused: ${JSON.stringify(response.data)}`);
-      return response.data;
-    },
+    createAuthorization: (value, extra) => createSandboxAuthorization(provider, value, extra),
     async close() {
       await stopWorker();
       await app.close();
-      await connection.close();
+      await closeClient();
       await sandbox.close();
     },
   };

@@ -3,7 +3,6 @@ import axios, { type AxiosInstance, type AxiosResponse } from 'axios';
 import type { Client } from '@temporalio/client';
 import { createPaymentsActivities } from '../../src/activities/payments';
 import { createWebhookActivities } from '../../src/activities/webhooks';
-import { buildApi } from '../../src/api/server';
 import { LifecycleClient } from '../../src/client/lifecycle-client';
 import { PaymentsClient } from '../../src/payments/client';
 import { specDialect } from '../../src/payments/dialects';
@@ -20,7 +19,7 @@ import {
   type WebhookVerificationResult,
   type WebhookVerifyMode,
 } from '../../src/workflows/webhooks/definitions';
-import { API_KEY } from './lifecycle-stack';
+import { createSandboxAuthorization, sandboxPaymentsClient, startTestApi } from './lifecycle-stack';
 import { connectClient, createTestWorker, uniqueTaskQueue } from './temporal';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -71,35 +70,20 @@ export async function startWebhookStack(): Promise<WebhookStack> {
     signingCertificate: signing,
     deliveryRetry: { attempts: 5, initialDelayMs: 200 },
   });
-  const payments = new PaymentsClient({
-    baseUrl: sandbox.url,
-    credentials: { clientId: 'sandbox-client', clientSecret: 'sandbox-secret' },
-    timeoutMs: 2_000,
-  });
+  const payments = sandboxPaymentsClient(sandbox);
   const taskQueue = uniqueTaskQueue('webhooks');
   const { client, close: closeClient } = await connectClient();
   const lifecycles = new LifecycleClient(client, taskQueue);
 
-  const apiFor = async (mode: WebhookVerifyMode, webhookId?: string) => {
-    const app = await buildApi({
+  const apiFor = (mode: WebhookVerifyMode, webhookId?: string) =>
+    startTestApi({
       lifecycles,
-      apiKeys: [API_KEY],
-      defaults: { reauthorizeAfter: '3 days', expiryPolicy: 'void' },
-      logger: false,
       webhooks: {
         verifications: new VerificationStarter({ client, taskQueue, mode, webhookId }),
         bodyLimitBytes: BODY_LIMIT_BYTES,
         headerNames: specDialect.transmissionHeaders,
       },
     });
-    const url = await app.listen({ port: 0, host: '127.0.0.1' });
-    const http = axios.create({
-      baseURL: url,
-      headers: { authorization: `Bearer ${API_KEY}` },
-      validateStatus: () => true,
-    });
-    return { app, url, http };
-  };
   const apiMode = await apiFor('api');
   const listenerUrl = `${apiMode.url}${WEBHOOK_ROUTE}`;
 
@@ -116,14 +100,8 @@ export async function startWebhookStack(): Promise<WebhookStack> {
   const localMode = await apiFor('local', subscription.webhookId);
   const provider = axios.create({ baseURL: sandbox.url, validateStatus: () => true });
 
-  const createAuthorization = async (value: string, extra: Record<string, unknown> = {}) => {
-    const response = await provider.post<Authorization>('/sandbox/authorizations', {
-      amount: { currency_code: 'USD', value },
-      ...extra,
-    });
-    if (response.status !== 201) throw new Error(`sandbox refused: ${JSON.stringify(response.data)}`);
-    return response.data;
-  };
+  const createAuthorization = (value: string, extra?: Record<string, unknown>) =>
+    createSandboxAuthorization(provider, value, extra);
 
   return {
     sandbox,
