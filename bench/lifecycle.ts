@@ -64,7 +64,7 @@ async function main() {
   const app = await buildApi({
     lifecycles,
     apiKeys: [API_KEY],
-    defaults: { reauthorizeAfter: '3 days', expiryPolicy: 'void' },
+    defaults: { reauthorizeAfter: '3 days', expiryPolicy: 'void', lateEventWindow: '3 days' },
     logger: false,
   });
   const api = axios.create({

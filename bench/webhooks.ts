@@ -50,7 +50,7 @@ async function main() {
   const app = await buildApi({
     lifecycles,
     apiKeys: ['bench-key'],
-    defaults: { reauthorizeAfter: '3 days', expiryPolicy: 'void' },
+    defaults: { reauthorizeAfter: '3 days', expiryPolicy: 'void', lateEventWindow: '3 days' },
     logger: false,
     webhooks: {
       verifications: new VerificationStarter({

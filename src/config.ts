@@ -62,6 +62,7 @@ export const configSchema = z.object({
   // Lifecycle defaults
   REAUTHORIZE_AFTER: durationSchema.default('3 days'),
   EXPIRY_POLICY: z.enum(['void', 'expire']).default('void'),
+  LATE_EVENT_WINDOW: durationSchema.default('3 days'),
 
   // Characters (interface C)
   CHARACTERS_PORT: port.default(8070),

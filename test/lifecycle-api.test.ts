@@ -88,32 +88,37 @@ describe('starting a lifecycle', () => {
 });
 
 describe('capture', () => {
-  it('captures in full once per Idempotency-Key and ends the lifecycle CAPTURED', async () => {
-    const authorizationId = await startLifecycle('100.00');
+  it('captures in full once per Idempotency-Key, ends CAPTURED and closes after its late-event window', async () => {
+    const authorizationId = await startLifecycle('100.00', { lateEventWindow: '3 seconds' });
     const key = randomUUID();
-    const capture = await stack.api.post(
-      `/v1/lifecycles/${authorizationId}/capture`,
-      {},
-      {
-        headers: { 'idempotency-key': key },
-      },
-    );
+    const captureOnce = () =>
+      stack.api.post(
+        `/v1/lifecycles/${authorizationId}/capture`,
+        {},
+        { headers: { 'idempotency-key': key } },
+      );
+    const capture = await captureOnce();
     expect(capture.status).toBe(200);
     expect(capture.data).toMatchObject({ status: 'COMPLETED', amount: { value: '100.00' } });
 
-    const retried = await stack.api.post(
-      `/v1/lifecycles/${authorizationId}/capture`,
-      {},
-      {
-        headers: { 'idempotency-key': key },
-      },
-    );
+    // Ended, the run stays open for late provider events; a retry still gets the first answer.
+    const ended = (await stack.api.get(`/v1/lifecycles/${authorizationId}`)).data;
+    expect(ended).toMatchObject({ status: 'CAPTURED', nextTimer: { kind: 'close' } });
+    const retried = await captureOnce();
     expect(retried.status).toBe(200);
     expect(retried.data.id).toBe(capture.data.id);
-    expect(await capturesAtProvider(authorizationId)).toHaveLength(1);
+    const another = await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, {});
+    expect(another.status).toBe(409);
 
     const result = await stack.client.workflow.getHandle(lifecycleWorkflowId(authorizationId)).result();
     expect(result).toMatchObject({ status: 'CAPTURED', capturedAmount: '100.00', remainingAmount: '0.00' });
+    expect(result.nextTimer).toBeUndefined();
+
+    // Closed, the run answers a retry from its final state.
+    const retriedAfterClose = await captureOnce();
+    expect(retriedAfterClose.status).toBe(200);
+    expect(retriedAfterClose.data.id).toBe(capture.data.id);
+    expect(await capturesAtProvider(authorizationId)).toHaveLength(1);
 
     // Starting it again answers the lifecycle as it ended; no second run reads the captured authorization.
     const again = await stack.api.post('/v1/lifecycles', { authorizationId });

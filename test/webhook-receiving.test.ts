@@ -11,6 +11,8 @@ import {
   webhookVerificationWorkflowId,
   type WebhookVerificationResult,
 } from '../src/workflows/webhooks/definitions';
+import type { LifecycleState } from '../src/workflows/lifecycle/definitions';
+import { PaymentEventRoutingKey, WebhookVerificationKey } from '../src/workflows/search-attributes';
 import { BODY_LIMIT_BYTES, startWebhookStack, type WebhookStack } from './helpers/webhook-stack';
 
 let stack: WebhookStack;
@@ -43,7 +45,7 @@ async function verificationExists(transmissionId: string): Promise<boolean> {
   }
 }
 
-async function lifecycleState(authorizationId: string): Promise<any> {
+async function lifecycleState(authorizationId: string): Promise<LifecycleState> {
   return (await stack.api.get(`/v1/lifecycles/${authorizationId}`)).data;
 }
 
@@ -96,7 +98,7 @@ describe('POST /webhooks/payments refuses what cannot be verified, and starts no
     const app = await buildApi({
       lifecycles: new LifecycleClient(client, stack.taskQueue),
       apiKeys: ['unused'],
-      defaults: { reauthorizeAfter: '3 days', expiryPolicy: 'void' },
+      defaults: { reauthorizeAfter: '3 days', expiryPolicy: 'void', lateEventWindow: '3 days' },
       logger: false,
       webhooks: {
         verifications: new VerificationStarter({
@@ -176,9 +178,7 @@ describe('provider deliveries reach the lifecycles, verified', () => {
     const described = await stack.client.workflow
       .getHandle(webhookVerificationWorkflowId(tampered.transmissionId))
       .describe();
-    expect(
-      described.typedSearchAttributes.get({ name: 'WebhookVerification', type: 'KEYWORD' } as never),
-    ).toBe('FAILURE');
+    expect(described.typedSearchAttributes.get(WebhookVerificationKey)).toBe('FAILURE');
     expect(await stack.signalsTo(authorizationId)).toBe(0);
     expect((await lifecycleState(authorizationId)).status).toBe('AUTHORIZED');
 
@@ -197,12 +197,50 @@ describe('provider deliveries reach the lifecycles, verified', () => {
     expect([first.status, second.status]).toEqual([202, 202]);
     expect([first.data.status, second.data.status]).toEqual(['accepted', 'duplicate']);
     expect(await stack.verification(delivery.transmissionId)).toMatchObject({ outcome: 'delivered' });
-
-    // The same event in another transmission is skipped as already delivered.
-    const again = stack.sign(delivery.body);
-    expect((await stack.deliver(again)).data.status).toBe('accepted');
-    expect(await stack.verification(again.transmissionId)).toMatchObject({ outcome: 'duplicate' });
     expect(await stack.signalsTo(authorizationId)).toBe(1);
+    expect(await lifecycleState(authorizationId)).toMatchObject({
+      status: 'VOIDED',
+      nextTimer: { kind: 'close' },
+    });
+  });
+
+  it('the same event in another transmission reaches the lifecycle, which skips it as already delivered', async () => {
+    const authorizationId = await stack.startLifecycle('10.00');
+    const body = voidedEvent(authorizationId);
+    const eventId = JSON.parse(body).id as string;
+    for (const delivery of [stack.sign(body), stack.sign(body)]) {
+      expect((await stack.deliver(delivery)).data.status).toBe('accepted');
+      expect(await stack.verification(delivery.transmissionId)).toMatchObject({ outcome: 'delivered' });
+    }
+    expect(await stack.signalsTo(authorizationId)).toBe(2);
+    const state = await lifecycleState(authorizationId);
+    expect(state.status).toBe('VOIDED');
+    expect(state.recentEvents.filter((event) => event.id === eventId)).toEqual([
+      expect.objectContaining({ applied: true }),
+    ]);
+  });
+
+  it('an event after the lifecycle ended is recorded by it during its late-event window', async () => {
+    const authorizationId = await stack.startLifecycle('20.00');
+    const capture = await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, {});
+    expect(capture.status).toBe(200);
+    expect((await lifecycleState(authorizationId)).status).toBe('CAPTURED');
+
+    // The provider's PAYMENT.CAPTURE.COMPLETED for the capture that ended the lifecycle arrives afterwards.
+    await stack.sandbox.deliveriesSettled();
+    const routed: WebhookVerificationResult[] = [];
+    for (const record of stack.sandbox.deliveries()) {
+      if (record.eventType !== 'PAYMENT.CAPTURE.COMPLETED' || record.webhookId !== stack.webhookId) continue;
+      const result = await stack.verification(record.transmissionId);
+      if (result.outcome === 'delivered' && result.event.captureId === capture.data.id) routed.push(result);
+    }
+    expect(routed).toEqual([
+      expect.objectContaining({ lifecycleWorkflowId: `authorization-${authorizationId}` }),
+    ]);
+    const state = await lifecycleState(authorizationId);
+    expect(state.recentEvents).toContainEqual(
+      expect.objectContaining({ eventType: 'PAYMENT.CAPTURE.COMPLETED', authorizationId }),
+    );
   });
 
   it('a stale PAYMENT.AUTHORIZATION.VOIDED for the old id after a reauthorization is ignored', async () => {
@@ -259,5 +297,10 @@ describe('provider deliveries reach the lifecycles, verified', () => {
     const result = await stack.verification(delivery.transmissionId);
     expect(result).toMatchObject({ outcome: 'unrouted', verification: 'SUCCESS' });
     expect(result.outcome === 'unrouted' && result.reason).toContain(`authorization-${authorization.id}`);
+    const described = await stack.client.workflow
+      .getHandle(webhookVerificationWorkflowId(delivery.transmissionId))
+      .describe();
+    expect(described.typedSearchAttributes.get(PaymentEventRoutingKey)).toBe('UNROUTED');
+    expect(described.typedSearchAttributes.get(WebhookVerificationKey)).toBe('SUCCESS');
   });
 });

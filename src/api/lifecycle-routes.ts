@@ -1,8 +1,7 @@
-import type { Duration } from '@temporalio/common';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import type { LifecycleClient } from '../client/lifecycle-client';
-import type { ExpiryPolicy } from '../workflows/lifecycle/definitions';
+import type { LifecycleInput } from '../workflows/lifecycle/definitions';
 import { requireApiKey } from './api-keys';
 import { ApiError } from './errors';
 import { authorizationSchema, paymentCaptureSchema } from '../payments/schemas';
@@ -21,7 +20,8 @@ import {
 export interface LifecycleRoutesOptions {
   lifecycles: LifecycleClient;
   apiKeys: readonly string[];
-  defaults: { reauthorizeAfter: Duration; expiryPolicy: ExpiryPolicy };
+  /** What a start request leaves out. */
+  defaults: Required<Pick<LifecycleInput, 'reauthorizeAfter' | 'expiryPolicy' | 'lateEventWindow'>>;
 }
 
 const security = [{ apiKey: [] }];
@@ -62,11 +62,7 @@ export const lifecycleRoutes: FastifyPluginAsyncZod<LifecycleRoutesOptions> = as
       },
     },
     async (request, reply) => {
-      const started = await lifecycles.start({
-        ...request.body,
-        reauthorizeAfter: request.body.reauthorizeAfter ?? defaults.reauthorizeAfter,
-        expiryPolicy: request.body.expiryPolicy ?? defaults.expiryPolicy,
-      });
+      const started = await lifecycles.start({ ...defaults, ...request.body });
       const { created, ...answer } = started;
       return reply.code(created ? 201 : 200).send(answer);
     },

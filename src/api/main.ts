@@ -16,7 +16,11 @@ async function main() {
   const app = await buildApi({
     lifecycles: new LifecycleClient(client, config.TEMPORAL_TASK_QUEUE),
     apiKeys: config.API_KEYS,
-    defaults: { reauthorizeAfter: config.REAUTHORIZE_AFTER, expiryPolicy: config.EXPIRY_POLICY },
+    defaults: {
+      reauthorizeAfter: config.REAUTHORIZE_AFTER,
+      expiryPolicy: config.EXPIRY_POLICY,
+      lateEventWindow: config.LATE_EVENT_WINDOW,
+    },
     logger,
     webhooks: {
       verifications: new VerificationStarter({

@@ -15,6 +15,7 @@ export const startLifecycleBody = z.strictObject({
   reauthorizeAfter: durationSchema.optional(),
   expiryPolicy: z.enum(['void', 'expire']).optional(),
   expiryPolicyAfter: durationSchema.optional(),
+  lateEventWindow: durationSchema.optional(),
 });
 
 export const authorizationParams = z.object({ authorizationId: identifier });

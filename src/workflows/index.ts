@@ -2,5 +2,4 @@
 export { authorizationLifecycle } from './lifecycle/workflow';
 export * from './character-import';
 export { webhookVerification } from './webhooks/verification';
-export { paymentEventDelivery } from './webhooks/event-delivery';
 export { ensureWebhookSubscription, removeWebhookSubscription } from './webhooks/subscription';

@@ -14,6 +14,11 @@ export const WebhookVerificationKey = defineSearchAttributeKey(
   'WebhookVerification',
   SearchAttributeType.KEYWORD,
 );
+/** DELIVERED or UNROUTED: whether a verified event reached a running lifecycle. */
+export const PaymentEventRoutingKey = defineSearchAttributeKey(
+  'PaymentEventRouting',
+  SearchAttributeType.KEYWORD,
+);
 
 export const customSearchAttributes = [
   AuthorizationIdKey,
@@ -21,4 +26,5 @@ export const customSearchAttributes = [
   OrderIdKey,
   PaymentStatusKey,
   WebhookVerificationKey,
+  PaymentEventRoutingKey,
 ];

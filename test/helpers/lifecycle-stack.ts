@@ -56,7 +56,7 @@ export async function startTestApi(options: Pick<ApiOptions, 'lifecycles' | 'web
   const app = await buildApi({
     ...options,
     apiKeys: [API_KEY],
-    defaults: { reauthorizeAfter: '3 days', expiryPolicy: 'void' },
+    defaults: { reauthorizeAfter: '3 days', expiryPolicy: 'void', lateEventWindow: '3 days' },
     logger: false,
   });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });

@@ -21,6 +21,8 @@ export type LifecycleInput = {
   /** When the expiry policy runs, measured from when the authorization was made. Default: 1 hour before 29 days. */
   expiryPolicyAfter?: Duration;
   expiryPolicy?: ExpiryPolicy;
+  /** How long an ended lifecycle stays open to record late provider events. Default: 3 days. */
+  lateEventWindow?: Duration;
   /** A fresh id per start request: the `started` update tells the caller whether its request started the run. */
   startRequestId?: string;
   /** Set by continue-as-new: the state carried over from the previous run. */
@@ -87,7 +89,8 @@ export type LifecycleState = {
   reauthorizeAt?: string;
   expiryPolicyAt: string;
   expiryPolicy: ExpiryPolicy;
-  nextTimer?: { kind: 'reauthorize' | 'expiryPolicy'; at: string };
+  /** The next thing the lifecycle's timer does; `close` ends the run after its late-event window. */
+  nextTimer?: { kind: 'reauthorize' | 'expiryPolicy' | 'close'; at: string };
   captures: CaptureRecord[];
   reauthorizations: ReauthorizationRecord[];
   recentEvents: RecordedEvent[];

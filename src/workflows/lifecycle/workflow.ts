@@ -5,6 +5,7 @@ import {
   continueAsNew,
   currentUpdateInfo,
   log,
+  patched,
   proxyActivities,
   proxyLocalActivities,
   setHandler,
@@ -44,6 +45,8 @@ import {
 const DAY = 24 * 60 * 60 * 1000;
 const DEFAULT_REAUTHORIZE_AFTER = 3 * DAY;
 const DEFAULT_EXPIRY_POLICY_AFTER = 29 * DAY - 60 * 60 * 1000;
+// PayPal redelivers an unacknowledged webhook for up to 3 days.
+const DEFAULT_LATE_EVENT_WINDOW = 3 * DAY;
 
 // Calls an order system waits on run as local activities: no extra round trip through the server, so a
 // capture answers about as fast as the provider does. A few quick retries, then the Update fails retryably
@@ -118,6 +121,13 @@ export async function authorizationLifecycle(input: LifecycleInput): Promise<Lif
     if (key) rememberAnswer(state, key, answer);
     return answer;
   };
+  /** A key already answered passes validation whatever the state now: `once` gives it the first answer. */
+  const unlessAnswered =
+    <I>(check: (request: I) => void) =>
+    (request: I) => {
+      const key = currentUpdateInfo()?.id;
+      if (!(key && key in state.answeredKeys)) check(request);
+    };
 
   setHandler(
     captureUpdate,
@@ -144,7 +154,7 @@ export async function authorizationLifecycle(input: LifecycleInput): Promise<Lif
         publish();
         return capture;
       }),
-    { validator: (request: CaptureInput) => void captureAmount(state, request) },
+    { validator: unlessAnswered((request: CaptureInput) => void captureAmount(state, request)) },
   );
 
   setHandler(
@@ -158,7 +168,7 @@ export async function authorizationLifecycle(input: LifecycleInput): Promise<Lif
         publish();
         return voided;
       }),
-    { validator: (_request) => assertOpen(state, 'void') },
+    { validator: unlessAnswered(() => assertOpen(state, 'void')) },
   );
 
   setHandler(
@@ -174,7 +184,7 @@ export async function authorizationLifecycle(input: LifecycleInput): Promise<Lif
         publish();
         return authorization;
       }),
-    { validator: (request: ReauthorizeInput) => void reauthorizeAmount(state, request) },
+    { validator: unlessAnswered((request: ReauthorizeInput) => void reauthorizeAmount(state, request)) },
   );
 
   publish();
@@ -191,6 +201,21 @@ export async function authorizationLifecycle(input: LifecycleInput): Promise<Lif
       publish();
     }
     if (workflowInfo().continueAsNewSuggested && !isTerminal(state)) {
+      await condition(allHandlersFinished);
+      await continueAsNew<typeof authorizationLifecycle>({ ...input, carriedState: state });
+    }
+  }
+  // Events about an ended authorization still arrive: the capture that ended it, refunds, redeliveries.
+  // Runs recorded before this window existed ended at once; they replay without it.
+  if (patched('late-event-window')) {
+    if (state.nextTimer?.kind !== 'close') {
+      const lateEventWindow =
+        input.lateEventWindow === undefined ? DEFAULT_LATE_EVENT_WINDOW : msToNumber(input.lateEventWindow);
+      state.nextTimer = { kind: 'close', at: new Date(Date.now() + lateEventWindow).toISOString() };
+    }
+    const closeAt = Date.parse(state.nextTimer.at);
+    await condition(() => workflowInfo().continueAsNewSuggested, Math.max(closeAt - Date.now(), 1));
+    if (workflowInfo().continueAsNewSuggested) {
       await condition(allHandlersFinished);
       await continueAsNew<typeof authorizationLifecycle>({ ...input, carriedState: state });
     }

@@ -3,7 +3,6 @@ import type { PaymentEvent } from '../lifecycle/definitions';
 // The webhook workflows' public contract, shared by the workflows, the activities, the API and the tools.
 
 export const webhookVerificationWorkflowType = 'webhookVerification';
-export const paymentEventDeliveryWorkflowType = 'paymentEventDelivery';
 export const ensureWebhookSubscriptionWorkflowType = 'ensureWebhookSubscription';
 export const removeWebhookSubscriptionWorkflowType = 'removeWebhookSubscription';
 
@@ -12,18 +11,10 @@ export function webhookVerificationWorkflowId(transmissionId: string): string {
   return `webhook-${transmissionId}`;
 }
 
-/** One delivery to a lifecycle per provider event, whatever transmission carried it. */
-export function paymentEventDeliveryWorkflowId(eventId: string): string {
-  return `payment-event-${eventId}`;
-}
-
 /** One subscription run at a time per listener; a concurrent ensure joins the run under way. */
 export function webhookSubscriptionWorkflowId(listenerUrl: string): string {
   return `webhook-subscription-${listenerUrl}`;
 }
-
-/** Failure type of a paymentEventDelivery run that found no running lifecycle for its event. */
-export const PAYMENT_EVENT_UNROUTED = 'PAYMENT_EVENT_UNROUTED';
 
 export type WebhookVerifyMode = 'api' | 'local';
 
@@ -59,12 +50,14 @@ export type PaymentEventDelivered = {
   signalledAt: string;
 };
 
+export type PaymentEventRouted =
+  ({ routed: true } & PaymentEventDelivered) | { routed: false; reason: string };
+
 type Verified = { verification: 'SUCCESS'; webhookId: string; receivedAt: string };
 
 export type WebhookVerificationResult =
   | { outcome: 'rejected'; verification: 'FAILURE'; webhookId?: string; receivedAt: string; reason: string }
   | (Verified & { outcome: 'delivered'; event: PaymentEvent } & PaymentEventDelivered)
-  | (Verified & { outcome: 'duplicate'; event: PaymentEvent })
   | (Verified & { outcome: 'unrouted'; eventId?: string; eventType?: string; reason: string });
 
 export type WebhookSubscriptionInput = {

@@ -1,24 +1,9 @@
-import {
-  ApplicationFailure,
-  ChildWorkflowFailure,
-  WorkflowIdReusePolicy,
-  executeChild,
-  log,
-  proxyLocalActivities,
-  upsertSearchAttributes,
-} from '@temporalio/workflow';
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import { ApplicationFailure, log, proxyLocalActivities, upsertSearchAttributes } from '@temporalio/workflow';
 import type { PaymentsActivities } from '../../activities/payments';
 import type { WebhookActivities } from '../../activities/webhooks';
-import { WebhookVerificationKey } from '../search-attributes';
-import {
-  PAYMENT_EVENT_UNROUTED,
-  paymentEventDeliveryWorkflowId,
-  type SignatureCheck,
-  type WebhookVerificationInput,
-  type WebhookVerificationResult,
-} from './definitions';
-import { paymentEventDelivery } from './event-delivery';
+import { PaymentEventRoutingKey, WebhookVerificationKey } from '../search-attributes';
+import type { SignatureCheck, WebhookVerificationInput, WebhookVerificationResult } from './definitions';
+import { routePaymentEvent } from './event-routing';
 
 // Local activities: short calls recorded as markers in the run's own workflow task, so a delivery costs the
 // server a few history events rather than an activity task each. Retried until the provider answers.
@@ -59,34 +44,38 @@ export async function webhookVerification(
   if (check.verification_status !== 'SUCCESS') {
     return rejected(check.reason ?? 'the signature does not match', webhookId);
   }
-  upsertSearchAttributes([{ key: WebhookVerificationKey, value: 'SUCCESS' }]);
   const verified = { verification: 'SUCCESS' as const, webhookId, receivedAt };
 
   const parsed = await provider.parsePaymentEvent(delivery.body);
   if (!parsed.routable) {
     const { eventId, eventType, reason } = parsed;
+    markVerified('UNROUTED');
     return { ...verified, outcome: 'unrouted', eventId, eventType, reason };
   }
   const { event } = parsed;
-  try {
-    const delivered = await executeChild(paymentEventDelivery, {
-      workflowId: paymentEventDeliveryWorkflowId(event.id),
-      args: [event],
-      // A failed delivery (no lifecycle then) may be tried again by a later transmission of the event.
-      workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE_FAILED_ONLY,
-    });
-    return { ...verified, outcome: 'delivered', event, ...delivered };
-  } catch (error) {
-    if (error instanceof WorkflowExecutionAlreadyStartedError) {
-      return { ...verified, outcome: 'duplicate', event };
-    }
-    const cause = error instanceof ChildWorkflowFailure ? error.cause : undefined;
-    if (cause instanceof ApplicationFailure && cause.type === PAYMENT_EVENT_UNROUTED) {
-      const { id: eventId, eventType } = event;
-      return { ...verified, outcome: 'unrouted', eventId, eventType, reason: cause.message };
-    }
-    throw error;
+  const routed = await routePaymentEvent(event);
+  if (!routed.routed) {
+    log.warn('verified payment event reached no lifecycle', { eventId: event.id, reason: routed.reason });
+    markVerified('UNROUTED');
+    return {
+      ...verified,
+      outcome: 'unrouted',
+      eventId: event.id,
+      eventType: event.eventType,
+      reason: routed.reason,
+    };
   }
+  markVerified('DELIVERED');
+  const { lifecycleWorkflowId, signalledAt } = routed;
+  return { ...verified, outcome: 'delivered', event, lifecycleWorkflowId, signalledAt };
+}
+
+/** One search-attribute change per genuine delivery, made with the run's last commands. */
+function markVerified(routing: 'DELIVERED' | 'UNROUTED'): void {
+  upsertSearchAttributes([
+    { key: WebhookVerificationKey, value: 'SUCCESS' },
+    { key: PaymentEventRoutingKey, value: routing },
+  ]);
 }
 
 function refusalOf(error: unknown): ApplicationFailure | undefined {

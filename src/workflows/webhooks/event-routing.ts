@@ -1,18 +1,14 @@
-import {
-  ApplicationFailure,
-  getExternalWorkflowHandle,
-  isCancellation,
-  proxyLocalActivities,
-} from '@temporalio/workflow';
+import { getExternalWorkflowHandle, isCancellation, proxyLocalActivities } from '@temporalio/workflow';
 import type { WebhookActivities } from '../../activities/webhooks';
 import { lifecycleWorkflowId, paymentEventSignal, type PaymentEvent } from '../lifecycle/definitions';
-import { PAYMENT_EVENT_UNROUTED, type PaymentEventDelivered } from './definitions';
+import type { PaymentEventRouted } from './definitions';
 
 const { findLifecycleOfAuthorization } = proxyLocalActivities<WebhookActivities>({
   startToCloseTimeout: '10 seconds',
   retry: { maximumAttempts: 5 },
 });
 
+/** Signals the event to one lifecycle; the failure's message when that lifecycle is not running. */
 async function signalLifecycle(workflowId: string, event: PaymentEvent): Promise<string | undefined> {
   try {
     await getExternalWorkflowHandle(workflowId).signal(paymentEventSignal, event);
@@ -25,15 +21,14 @@ async function signalLifecycle(workflowId: string, event: PaymentEvent): Promise
 }
 
 /**
- * Signals one verified provider event to the lifecycle of its authorization. Runs as a child with the
- * event's id as workflow id, so a second transmission of the same event is refused at start. With no
- * running lifecycle it fails as PAYMENT_EVENT_UNROUTED, once: operators list these runs by type and status.
+ * Signals a verified provider event to the lifecycle that holds its authorization: `authorization-<id>`, or,
+ * for an event about a reauthorization, the lifecycle whose AuthorizationIds list that id. The lifecycle
+ * skips an event id it has already seen, so a second transmission of the same event changes nothing.
  */
-export async function paymentEventDelivery(event: PaymentEvent): Promise<PaymentEventDelivered> {
+export async function routePaymentEvent(event: PaymentEvent): Promise<PaymentEventRouted> {
   let workflowId = lifecycleWorkflowId(event.authorizationId);
   let failure = await signalLifecycle(workflowId, event);
   if (failure) {
-    // An event about a reauthorization: the lifecycle carries the original authorization's id.
     const holder = await findLifecycleOfAuthorization(event.authorizationId);
     if (holder) {
       workflowId = holder;
@@ -41,11 +36,10 @@ export async function paymentEventDelivery(event: PaymentEvent): Promise<Payment
     }
   }
   if (failure) {
-    throw ApplicationFailure.create({
-      type: PAYMENT_EVENT_UNROUTED,
-      message: `no running lifecycle holds authorization ${event.authorizationId} (tried ${lifecycleWorkflowId(event.authorizationId)} and AuthorizationIds) for ${event.eventType} ${event.id}: ${failure}`,
-      nonRetryable: true,
-    });
+    return {
+      routed: false,
+      reason: `no running lifecycle holds authorization ${event.authorizationId} (tried ${lifecycleWorkflowId(event.authorizationId)} and AuthorizationIds) for ${event.eventType} ${event.id}: ${failure}`,
+    };
   }
-  return { lifecycleWorkflowId: workflowId, signalledAt: new Date().toISOString() };
+  return { routed: true, lifecycleWorkflowId: workflowId, signalledAt: new Date().toISOString() };
 }
