@@ -1,8 +1,10 @@
 import { Context } from '@temporalio/activity';
+import { WorkflowNotFoundError } from '@temporalio/client';
 import type { PaymentsClient } from '../payments/client';
 import { CertificateCache } from '../webhooks/certificate-cache';
 import { verifyDeliveryLocally } from '../webhooks/local-verification';
 import { parsePaymentEvent } from '../webhooks/payment-event';
+import { paymentEventSignal, type PaymentEvent } from '../workflows/lifecycle/definitions';
 import type { ParsedPaymentEvent, ReceivedDelivery, SignatureCheck } from '../workflows/webhooks/definitions';
 import { paymentsFailure } from './payments';
 
@@ -32,6 +34,19 @@ export function createWebhookActivities(options: WebhookActivityOptions) {
 
     /** Parsing (zod) stays out of the workflow sandbox; the result is plain JSON. */
     parsePaymentEvent: async (body: string): Promise<ParsedPaymentEvent> => parsePaymentEvent(body),
+
+    /** Signals a verified event to a lifecycle; false when that lifecycle is not running (never, or no more). */
+    signalPaymentEvent: async (input: { workflowId: string; event: PaymentEvent }): Promise<boolean> => {
+      try {
+        await Context.current()
+          .client.workflow.getHandle(input.workflowId)
+          .signal(paymentEventSignal, input.event);
+        return true;
+      } catch (error) {
+        if (error instanceof WorkflowNotFoundError) return false;
+        throw error;
+      }
+    },
 
     /**
      * The running lifecycle that holds an authorization id, when it is not the one the lifecycle started

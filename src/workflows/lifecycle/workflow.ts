@@ -95,11 +95,18 @@ export async function authorizationLifecycle(input: LifecycleInput): Promise<Lif
   const serial = new Serial();
   let changes = 0;
 
+  let published = '';
+  /** Wakes the main loop; tells visibility only what changed (each upsert is a history event and a write). */
   const publish = () => {
     changes += 1;
+    const heldIds = heldAuthorizationIds(state);
+    const next = [state.status, ...heldIds].join(' ');
+    // Runs recorded before this check upserted on every change; they replay that way.
+    if (next === published && patched('publish-only-changes')) return;
+    published = next;
     upsertSearchAttributes([
       { key: PaymentStatusKey, value: state.status },
-      { key: AuthorizationIdsKey, value: heldAuthorizationIds(state) },
+      { key: AuthorizationIdsKey, value: heldIds },
     ]);
   };
   upsertSearchAttributes([
