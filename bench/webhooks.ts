@@ -26,7 +26,7 @@ import { percentile, runBounded, timed } from './stats';
 
 const RATES = (process.env.BENCH_RATES ?? '25,50,100,200').split(',').map(Number);
 const STAGE_SECONDS = Number(process.env.BENCH_STAGE_SECONDS ?? 4);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
 const ROUND_SIZE = Number(process.env.BENCH_ROUND_SIZE ?? 100);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const MODE = (process.env.BENCH_VERIFY_MODE ?? 'api') as WebhookVerifyMode;

@@ -35,15 +35,21 @@ export function createWebhookActivities(options: WebhookActivityOptions) {
     /** Parsing (zod) stays out of the workflow sandbox; the result is plain JSON. */
     parsePaymentEvent: async (body: string): Promise<ParsedPaymentEvent> => parsePaymentEvent(body),
 
-    /** Signals a verified event to a lifecycle; false when that lifecycle is not running (never, or no more). */
-    signalPaymentEvent: async (input: { workflowId: string; event: PaymentEvent }): Promise<boolean> => {
+    /**
+     * Signals a verified event to a lifecycle: when Temporal accepted the signal, or null when that lifecycle
+     * is not running (never started, or closed).
+     */
+    signalPaymentEvent: async (input: {
+      workflowId: string;
+      event: PaymentEvent;
+    }): Promise<string | null> => {
       try {
         await Context.current()
           .client.workflow.getHandle(input.workflowId)
           .signal(paymentEventSignal, input.event);
-        return true;
+        return new Date().toISOString();
       } catch (error) {
-        if (error instanceof WorkflowNotFoundError) return false;
+        if (error instanceof WorkflowNotFoundError) return null;
         throw error;
       }
     },

@@ -46,7 +46,7 @@ export type ParsedPaymentEvent =
 
 export type PaymentEventDelivered = {
   lifecycleWorkflowId: string;
-  /** Workflow time once the server accepted the signal. */
+  /** When Temporal accepted the signal. */
   signalledAt: string;
 };
 

@@ -19,15 +19,15 @@ const { signalPaymentEvent, findLifecycleOfAuthorization } = proxyLocalActivitie
  */
 export async function routePaymentEvent(event: PaymentEvent): Promise<PaymentEventRouted> {
   const workflowId = lifecycleWorkflowId(event.authorizationId);
-  if (await signalPaymentEvent({ workflowId, event })) return routed(workflowId);
+  const signalledAt = await signalPaymentEvent({ workflowId, event });
+  if (signalledAt) return { routed: true, lifecycleWorkflowId: workflowId, signalledAt };
   const holder = await findLifecycleOfAuthorization(event.authorizationId);
-  if (holder && (await signalPaymentEvent({ workflowId: holder, event }))) return routed(holder);
+  const holderSignalledAt = holder && (await signalPaymentEvent({ workflowId: holder, event }));
+  if (holder && holderSignalledAt) {
+    return { routed: true, lifecycleWorkflowId: holder, signalledAt: holderSignalledAt };
+  }
   return {
     routed: false,
     reason: `no running lifecycle holds authorization ${event.authorizationId} (tried ${workflowId} and AuthorizationIds) for ${event.eventType} ${event.id}`,
   };
-}
-
-function routed(lifecycleWorkflowId: string): PaymentEventRouted {
-  return { routed: true, lifecycleWorkflowId, signalledAt: new Date().toISOString() };
 }
