@@ -13,6 +13,11 @@ import {
 } from '../src/workflows/webhooks/definitions';
 import type { LifecycleState } from '../src/workflows/lifecycle/definitions';
 import { PaymentEventRoutingKey, WebhookVerificationKey } from '../src/workflows/search-attributes';
+import { createPaymentsActivities } from '../src/activities/payments';
+import { createWebhookActivities } from '../src/activities/webhooks';
+import { WEBHOOK_ROUTE } from '../src/webhooks/listener-url';
+import { startTestApi } from './helpers/lifecycle-stack';
+import { uniqueTaskQueue, withWorker } from './helpers/temporal';
 import { BODY_LIMIT_BYTES, startWebhookStack, type WebhookStack } from './helpers/webhook-stack';
 
 let stack: WebhookStack;
@@ -302,5 +307,63 @@ describe('provider deliveries reach the lifecycles, verified', () => {
       .describe();
     expect(described.typedSearchAttributes.get(PaymentEventRoutingKey)).toBe('UNROUTED');
     expect(described.typedSearchAttributes.get(WebhookVerificationKey)).toBe('SUCCESS');
+  });
+});
+
+describe('nothing is lost while the service restarts or the provider falters', () => {
+  it('a delivery accepted while no worker runs is verified and delivered once one is back', async () => {
+    const taskQueue = uniqueTaskQueue('webhooks-restart');
+    const api = await startTestApi({
+      lifecycles: new LifecycleClient(stack.client, stack.taskQueue),
+      webhooks: {
+        verifications: new VerificationStarter({
+          client: stack.client,
+          taskQueue,
+          mode: 'api',
+          webhookId: stack.webhookId,
+        }),
+        bodyLimitBytes: BODY_LIMIT_BYTES,
+        headerNames: specDialect.transmissionHeaders,
+      },
+    });
+    try {
+      const authorizationId = await stack.startLifecycle('10.00');
+      const delivery = stack.sign(voidedEvent(authorizationId));
+      const response = await api.http.post(WEBHOOK_ROUTE, delivery.body, {
+        headers: delivery.headers,
+        transformRequest: (data: unknown) => data,
+      });
+      expect(response.status).toBe(202);
+      expect((await lifecycleState(authorizationId)).status).toBe('AUTHORIZED');
+
+      const result = await withWorker(
+        {
+          taskQueue,
+          activities: {
+            ...createPaymentsActivities(stack.payments),
+            ...createWebhookActivities({ payments: stack.payments, certificateHosts: [] }),
+          },
+        },
+        () => stack.verification(delivery.transmissionId),
+      );
+      expect(result).toMatchObject({ outcome: 'delivered' });
+      expect((await lifecycleState(authorizationId)).status).toBe('VOIDED');
+    } finally {
+      await api.app.close();
+    }
+  });
+
+  it('a provider that fails verification is asked again until it answers', async () => {
+    const authorizationId = await stack.startLifecycle('10.00');
+    await stack.sandbox.deliveriesSettled();
+    expect(
+      (await stack.provider.post('/sandbox/faults', { operation: 'verify', mode: 'http500', count: 2 }))
+        .status,
+    ).toBe(201);
+    const delivery = stack.sign(voidedEvent(authorizationId));
+    expect((await stack.deliver(delivery)).status).toBe(202);
+    expect(await stack.verification(delivery.transmissionId)).toMatchObject({ outcome: 'delivered' });
+    expect((await stack.provider.get('/sandbox/faults')).data).toEqual({ faults: [] });
+    expect((await lifecycleState(authorizationId)).status).toBe('VOIDED');
   });
 });
