@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
+import { apiConnectionOptions } from '../src/api/temporal-connection';
 import { LifecycleClient } from '../src/client/lifecycle-client';
 import { lifecycleWorkflowId, paymentEventSignal } from '../src/workflows/lifecycle/definitions';
 import { startLifecycleStack, startTestApi, type LifecycleStack } from './helpers/lifecycle-stack';
@@ -283,7 +284,7 @@ describe('API errors', () => {
   });
 
   it('answers 503 when Temporal cannot be reached', async () => {
-    const connection = Connection.lazy({ address: '127.0.0.1:1', connectTimeout: 500 });
+    const connection = Connection.lazy(apiConnectionOptions('127.0.0.1:1'));
     const { app, http } = await startTestApi({
       lifecycles: new LifecycleClient(new Client({ connection }), 'nowhere'),
     });

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import axios from 'axios';
 import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
 import { buildApi } from '../src/api/server';
+import { apiConnectionOptions } from '../src/api/temporal-connection';
 import { LifecycleClient } from '../src/client/lifecycle-client';
 import { specDialect } from '../src/payments/dialects';
 import { EMPTY_DELIVERY_BODY_MESSAGE } from '../src/payments/webhook-verification-request';
@@ -98,7 +99,7 @@ describe('POST /webhooks/payments refuses what cannot be verified, and starts no
   });
 
   it('answers 503 when Temporal cannot be reached, so the provider delivers again', async () => {
-    const connection = Connection.lazy({ address: `127.0.0.1:${await findFreePort()}` });
+    const connection = Connection.lazy(apiConnectionOptions(`127.0.0.1:${await findFreePort()}`));
     const client = new Client({ connection });
     const app = await buildApi({
       lifecycles: new LifecycleClient(client, stack.taskQueue),

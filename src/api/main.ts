@@ -5,13 +5,14 @@ import { createLogger } from '../logger';
 import { paymentsDialect } from '../payments/dialects';
 import { VerificationStarter } from '../webhooks/verification-starter';
 import { buildApi } from './server';
+import { apiConnectionOptions } from './temporal-connection';
 
 /** The API process: HTTP for order systems and webhook deliveries, a Temporal client behind it. */
 async function main() {
   const config = loadConfig();
   const logger = createLogger(config, 'api');
   const address = temporalAddress(config);
-  const connection = await Connection.connect({ address });
+  const connection = await Connection.connect(apiConnectionOptions(address));
   const client = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
   const app = await buildApi({
     lifecycles: new LifecycleClient(client, config.TEMPORAL_TASK_QUEUE),
