@@ -1,4 +1,8 @@
-import { defaultGrpcRetryOptions, makeGrpcRetryInterceptor, type ConnectionOptions } from '@temporalio/client';
+import {
+  defaultGrpcRetryOptions,
+  makeGrpcRetryInterceptor,
+  type ConnectionOptions,
+} from '@temporalio/client';
 
 /**
  * The API's connection to Temporal. With Temporal down, a request is answered 503 within a few seconds (the
