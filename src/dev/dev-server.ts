@@ -12,6 +12,8 @@ export interface DevServerOptions {
   uiPort?: number;
   /** Persist to this SQLite file; none means in memory. */
   dbFile?: string;
+  /** More dynamic config values (`key=value`), e.g. a low continue-as-new threshold for a test. */
+  dynamicConfig?: string[];
   log?: (line: string) => void;
 }
 
@@ -48,7 +50,9 @@ function devServerArgs(options: DevServerOptions): string[] {
     const type = cliSearchAttributeType[key.type] ?? key.type;
     args.push('--search-attribute', `${key.name}=${type}`);
   }
-  for (const value of dynamicConfig) args.push('--dynamic-config-value', value);
+  for (const value of [...dynamicConfig, ...(options.dynamicConfig ?? [])]) {
+    args.push('--dynamic-config-value', value);
+  }
   return args;
 }
 

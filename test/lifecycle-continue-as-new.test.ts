@@ -1,0 +1,139 @@
+import { randomUUID } from 'node:crypto';
+import axios from 'axios';
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection, Worker } from '@temporalio/worker';
+import { createPaymentsActivities } from '../src/activities/payments';
+import { LifecycleClient } from '../src/client/lifecycle-client';
+import { startDevServer, type DevServer } from '../src/dev/dev-server';
+import { findFreePort } from '../src/dev/ports';
+import { resolveTemporalCli } from '../src/dev/temporal-cli';
+import { startSandbox, type Sandbox } from '../src/sandbox/server';
+import {
+  lifecycleWorkflowId,
+  paymentEventSignal,
+  type LifecycleState,
+} from '../src/workflows/lifecycle/definitions';
+import { createSandboxAuthorization, sandboxPaymentsClient } from './helpers/lifecycle-stack';
+
+// A dev server of its own that suggests continue-as-new after 40 history events, so a lifecycle goes through
+// several runs in one test: the state, the answers under idempotency keys and the late-event window's close
+// time must all carry over.
+const SUGGEST_AFTER_EVENTS = 40;
+
+let server: DevServer;
+let sandbox: Sandbox;
+let connection: Connection;
+let nativeConnection: NativeConnection;
+let worker: Worker;
+let workerDone: Promise<void>;
+let client: Client;
+let lifecycles: LifecycleClient;
+
+beforeAll(async () => {
+  const cli = await resolveTemporalCli();
+  server = await startDevServer({
+    cliPath: cli.path,
+    port: await findFreePort(),
+    namespace: 'default',
+    dynamicConfig: [`limit.historyCount.suggestContinueAsNew=${SUGGEST_AFTER_EVENTS}`],
+  });
+  sandbox = await startSandbox({ port: 0, logger: false });
+  connection = await Connection.connect({ address: server.address });
+  client = new Client({ connection });
+  const taskQueue = `continue-as-new-${randomUUID()}`;
+  lifecycles = new LifecycleClient(client, taskQueue);
+  nativeConnection = await NativeConnection.connect({ address: server.address });
+  worker = await Worker.create({
+    connection: nativeConnection,
+    taskQueue,
+    workflowBundle: { codePath: process.env.TEST_WORKFLOW_BUNDLE as string },
+    activities: createPaymentsActivities(sandboxPaymentsClient(sandbox)),
+  });
+  workerDone = worker.run();
+});
+
+afterAll(async () => {
+  worker?.shutdown();
+  await workerDone;
+  await nativeConnection?.close();
+  await connection?.close();
+  await sandbox?.close();
+  await server?.stop();
+});
+
+async function sendEvents(authorizationId: string, count: number): Promise<void> {
+  const handle = client.workflow.getHandle(lifecycleWorkflowId(authorizationId));
+  for (let i = 0; i < count; i += 1) {
+    // An event type the lifecycle records without acting on: it only grows the history.
+    await handle.signal(paymentEventSignal, {
+      id: `WH-${randomUUID()}`,
+      eventType: 'PAYMENT.AUTHORIZATION.CREATED',
+      authorizationId,
+    });
+  }
+}
+
+async function runIds(authorizationId: string): Promise<string[]> {
+  const ids: string[] = [];
+  const query = `WorkflowId = '${lifecycleWorkflowId(authorizationId)}'`;
+  for await (const run of client.workflow.list({ query })) ids.push(run.runId);
+  return ids;
+}
+
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+it('carries state, answers and the late-event window across continue-as-new', async () => {
+  const provider = axios.create({ baseURL: sandbox.url, validateStatus: () => true });
+  const { id: authorizationId } = await createSandboxAuthorization(provider, '100.00');
+  await lifecycles.start({ authorizationId, lateEventWindow: '6 seconds' });
+  const first = await lifecycles.capture(authorizationId, { amount: '40.00' }, 'first-capture');
+
+  await sendEvents(authorizationId, SUGGEST_AFTER_EVENTS);
+  expect(
+    (
+      await until(
+        () => runIds(authorizationId),
+        (ids) => ids.length >= 2,
+      )
+    ).length,
+  ).toBeGreaterThanOrEqual(2);
+  const carried = (await lifecycles.state(authorizationId)) as LifecycleState;
+  expect(carried).toMatchObject({ status: 'PARTIALLY_CAPTURED', capturedAmount: '40.00' });
+  expect(carried.seenEventIds.length).toBeGreaterThanOrEqual(SUGGEST_AFTER_EVENTS - 10);
+
+  // In a later run, the key answered in the first run gets its first answer; nothing is captured again.
+  expect(await lifecycles.capture(authorizationId, { amount: '40.00' }, 'first-capture')).toEqual(first);
+  await lifecycles.capture(authorizationId, {}, 'final-capture');
+  const ended = (await lifecycles.state(authorizationId)) as LifecycleState;
+  expect(ended).toMatchObject({ status: 'CAPTURED', capturedAmount: '100.00', nextTimer: { kind: 'close' } });
+  const closeAt = Date.parse(ended.nextTimer!.at);
+
+  // Continued as new during the window, it still closes when the window set at its end says.
+  const runsBefore = (await runIds(authorizationId)).length;
+  await sendEvents(authorizationId, SUGGEST_AFTER_EVENTS);
+  expect(
+    (
+      await until(
+        () => runIds(authorizationId),
+        (ids) => ids.length > runsBefore,
+      )
+    ).length,
+  ).toBeGreaterThan(runsBefore);
+  expect((await lifecycles.state(authorizationId))?.nextTimer).toEqual(ended.nextTimer);
+  expect(await lifecycles.capture(authorizationId, {}, 'final-capture')).toMatchObject({
+    status: 'COMPLETED',
+  });
+
+  const result = await client.workflow.getHandle(lifecycleWorkflowId(authorizationId)).result();
+  expect(Date.now()).toBeGreaterThanOrEqual(closeAt - 1_000);
+  expect(result).toMatchObject({ status: 'CAPTURED', capturedAmount: '100.00' });
+  const captures = await provider.get(`/sandbox/authorizations/${authorizationId}/captures`);
+  expect(captures.data.captures).toHaveLength(2);
+});
