@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { durationSchema } from './duration';
+import { durationOrZeroSchema, durationSchema } from './duration';
 
 const port = z.coerce.number().int().min(1).max(65535);
 const optionalUrl = z.url().optional();
@@ -62,7 +62,7 @@ export const configSchema = z.object({
   // Lifecycle defaults
   REAUTHORIZE_AFTER: durationSchema.default('3 days'),
   EXPIRY_POLICY: z.enum(['void', 'expire']).default('void'),
-  LATE_EVENT_WINDOW: durationSchema.default('3 days'),
+  LATE_EVENT_WINDOW: durationOrZeroSchema.default('3 days'),
 
   // Characters (interface C)
   CHARACTERS_PORT: port.default(8070),

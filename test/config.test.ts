@@ -17,11 +17,19 @@ describe('loadConfig', () => {
     expect(config.TEMPORAL_ADDRESS).toBeUndefined();
   });
 
+  it('takes "0 seconds" as no late-event window', () => {
+    expect(loadConfig({ LATE_EVENT_WINDOW: '0 seconds' }).LATE_EVENT_WINDOW).toBe('0 seconds');
+  });
+
   it('stops on a bad value with a message naming the variable and the expected form', () => {
     expect(() => loadConfig({ TEMPORAL_ADDRESS: 'localhost' })).toThrow(ConfigError);
     expect(() => loadConfig({ TEMPORAL_ADDRESS: 'localhost' })).toThrow(/TEMPORAL_ADDRESS: .*host:port/);
     expect(() => loadConfig({ API_PORT: 'eighty' })).toThrow(/API_PORT/);
-    expect(() => loadConfig({ REAUTHORIZE_AFTER: 'soon' })).toThrow(/REAUTHORIZE_AFTER: a duration such as/);
+    expect(() => loadConfig({ REAUTHORIZE_AFTER: 'soon' })).toThrow(
+      /REAUTHORIZE_AFTER: a positive duration such as/,
+    );
+    expect(() => loadConfig({ REAUTHORIZE_AFTER: '0s' })).toThrow(/REAUTHORIZE_AFTER/);
+    expect(() => loadConfig({ LATE_EVENT_WINDOW: '-1s' })).toThrow(/LATE_EVENT_WINDOW: a duration such as/);
     expect(() => loadConfig({ PAYMENTS_DIALECT: 'stripe' })).toThrow(/PAYMENTS_DIALECT: .*"spec"\|"paypal"/);
   });
 });

@@ -205,6 +205,14 @@ describe('void', () => {
     const capture = await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, {});
     expect(capture.status).toBe(409);
   });
+
+  it('completes at once when started with no late-event window', async () => {
+    const authorizationId = await startLifecycle('15.00', { lateEventWindow: '0 seconds' });
+    expect((await stack.api.post(`/v1/lifecycles/${authorizationId}/void`, {})).status).toBe(200);
+    const result = await stack.client.workflow.getHandle(lifecycleWorkflowId(authorizationId)).result();
+    expect(result).toMatchObject({ status: 'VOIDED' });
+    expect(result.nextTimer).toBeUndefined();
+  });
 });
 
 describe('durable timers', () => {

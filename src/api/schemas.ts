@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { durationSchema } from '../duration';
+import { durationOrZeroSchema, durationSchema } from '../duration';
 
 const identifier = z
   .string()
@@ -15,7 +15,7 @@ export const startLifecycleBody = z.strictObject({
   reauthorizeAfter: durationSchema.optional(),
   expiryPolicy: z.enum(['void', 'expire']).optional(),
   expiryPolicyAfter: durationSchema.optional(),
-  lateEventWindow: durationSchema.optional(),
+  lateEventWindow: durationOrZeroSchema.optional(),
 });
 
 export const authorizationParams = z.object({ authorizationId: identifier });

@@ -221,10 +221,12 @@ export async function authorizationLifecycle(input: LifecycleInput): Promise<Lif
       state.nextTimer = { kind: 'close', at: new Date(Date.now() + lateEventWindow).toISOString() };
     }
     const closeAt = Date.parse(state.nextTimer.at);
-    await condition(() => workflowInfo().continueAsNewSuggested, Math.max(closeAt - Date.now(), 1));
-    if (workflowInfo().continueAsNewSuggested) {
-      await condition(allHandlersFinished);
-      await continueAsNew<typeof authorizationLifecycle>({ ...input, carriedState: state });
+    if (closeAt > Date.now()) {
+      await condition(() => workflowInfo().continueAsNewSuggested, closeAt - Date.now());
+      if (workflowInfo().continueAsNewSuggested) {
+        await condition(allHandlersFinished);
+        await continueAsNew<typeof authorizationLifecycle>({ ...input, carriedState: state });
+      }
     }
   }
   state.nextTimer = undefined;
