@@ -19,15 +19,19 @@ const { signalPaymentEvent, findLifecycleOfAuthorization } = proxyLocalActivitie
  */
 export async function routePaymentEvent(event: PaymentEvent): Promise<PaymentEventRouted> {
   const workflowId = lifecycleWorkflowId(event.authorizationId);
-  const signalledAt = await signalPaymentEvent({ workflowId, event });
-  if (signalledAt) return { routed: true, lifecycleWorkflowId: workflowId, signalledAt };
+  const direct = await signalTo(workflowId, event);
+  if (direct) return direct;
   const holder = await findLifecycleOfAuthorization(event.authorizationId);
-  const holderSignalledAt = holder && (await signalPaymentEvent({ workflowId: holder, event }));
-  if (holder && holderSignalledAt) {
-    return { routed: true, lifecycleWorkflowId: holder, signalledAt: holderSignalledAt };
-  }
-  return {
-    routed: false,
-    reason: `no running lifecycle holds authorization ${event.authorizationId} (tried ${workflowId} and AuthorizationIds) for ${event.eventType} ${event.id}`,
-  };
+  const viaHolder = holder ? await signalTo(holder, event) : undefined;
+  return (
+    viaHolder ?? {
+      routed: false,
+      reason: `no running lifecycle holds authorization ${event.authorizationId} (tried ${workflowId} and AuthorizationIds) for ${event.eventType} ${event.id}`,
+    }
+  );
+}
+
+async function signalTo(workflowId: string, event: PaymentEvent): Promise<PaymentEventRouted | undefined> {
+  const signalledAt = await signalPaymentEvent({ workflowId, event });
+  return signalledAt ? { routed: true, lifecycleWorkflowId: workflowId, signalledAt } : undefined;
 }

@@ -45,26 +45,17 @@ export async function webhookVerification(
     return rejected(check.reason ?? 'the signature does not match', webhookId);
   }
   const verified = { verification: 'SUCCESS' as const, webhookId, receivedAt };
+  const unrouted = (reason: string, eventId?: string, eventType?: string): WebhookVerificationResult => {
+    markVerified('UNROUTED');
+    log.warn('verified payment event reached no lifecycle', { eventId, reason });
+    return { ...verified, outcome: 'unrouted', eventId, eventType, reason };
+  };
 
   const parsed = await provider.parsePaymentEvent(delivery.body);
-  if (!parsed.routable) {
-    const { eventId, eventType, reason } = parsed;
-    markVerified('UNROUTED');
-    return { ...verified, outcome: 'unrouted', eventId, eventType, reason };
-  }
+  if (!parsed.routable) return unrouted(parsed.reason, parsed.eventId, parsed.eventType);
   const { event } = parsed;
   const routed = await routePaymentEvent(event);
-  if (!routed.routed) {
-    log.warn('verified payment event reached no lifecycle', { eventId: event.id, reason: routed.reason });
-    markVerified('UNROUTED');
-    return {
-      ...verified,
-      outcome: 'unrouted',
-      eventId: event.id,
-      eventType: event.eventType,
-      reason: routed.reason,
-    };
-  }
+  if (!routed.routed) return unrouted(routed.reason, event.id, event.eventType);
   markVerified('DELIVERED');
   const { lifecycleWorkflowId, signalledAt } = routed;
   return { ...verified, outcome: 'delivered', event, lifecycleWorkflowId, signalledAt };
