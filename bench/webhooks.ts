@@ -10,7 +10,7 @@ import { resolveTemporalCli } from '../src/dev/temporal-cli';
 import { specDialect } from '../src/payments/dialects';
 import type { Authorization } from '../src/payments/schemas';
 import { signedDeliveryHeaders } from '../src/payments/webhook-signature';
-import { createSigningCertificate } from '../src/sandbox/certificate';
+import { certificateUrl, createSigningCertificate } from '../src/sandbox/certificate';
 import { WEBHOOK_ROUTE } from '../src/webhooks/listener-url';
 import { VerificationStarter } from '../src/webhooks/verification-starter';
 import {
@@ -50,7 +50,7 @@ async function main() {
   });
   await waitForLine(provider, 'provider ready');
   const providerUrl = `http://127.0.0.1:${providerPort}`;
-  const certificateUrl = `${providerUrl}/v1/notifications/certs/${signing.id}`;
+  const providerCertificateUrl = certificateUrl(providerUrl, signing.id);
   const connection = await Connection.connect({ address: server.address });
   const client = new Client({ connection });
   const lifecycles = new LifecycleClient(client, TASK_QUEUE);
@@ -116,7 +116,7 @@ async function main() {
         transmissionTime: new Date().toISOString(),
         webhookId: WEBHOOK_ID,
         body,
-        certUrl: certificateUrl,
+        certUrl: providerCertificateUrl,
         privateKeyPem: signing.privateKeyPem,
       }),
     };

@@ -1,6 +1,13 @@
 import { generate } from 'selfsigned';
 import { certificateId } from './ids';
 
+/** Where the sandbox serves its signing certificates; a delivery's SERVICE-CERT-URL points here. */
+export const CERTIFICATE_PATH = '/v1/notifications/certs/';
+
+export function certificateUrl(baseUrl: string, id: string): string {
+  return `${baseUrl}${CERTIFICATE_PATH}${id}`;
+}
+
 export interface SigningCertificate {
   id: string;
   certificatePem: string;

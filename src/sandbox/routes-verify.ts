@@ -5,8 +5,7 @@ import type { SandboxContext } from './context';
 import { invalidRequest, malformedRequestJson, parseRequest, resourceNotFound } from './errors';
 import { RawJsonError, rawMemberValue } from './raw-json';
 import { answer } from './replies';
-
-const certificatePath = '/v1/notifications/certs/';
+import { CERTIFICATE_PATH } from './certificate';
 
 const verifyRequestSchema = z.object({
   auth_algo: z.string().min(1),
@@ -91,13 +90,13 @@ function certificateFor(certUrl: string, context: SandboxContext): string | unde
   } catch {
     return undefined;
   }
-  const id = pathname.startsWith(certificatePath) ? pathname.slice(certificatePath.length) : undefined;
+  const id = pathname.startsWith(CERTIFICATE_PATH) ? pathname.slice(CERTIFICATE_PATH.length) : undefined;
   return id === context.certificate.id ? context.certificate.certificatePem : undefined;
 }
 
 /** GET /v1/notifications/certs/:id: the PEM certificate named by SERVICE-CERT-URL; no authentication. */
 export function registerCertificateRoute(app: FastifyInstance, context: SandboxContext): void {
-  app.get(`${certificatePath}:id`, async (request, reply) => {
+  app.get(`${CERTIFICATE_PATH}:id`, async (request, reply) => {
     const { id } = request.params as { id: string };
     if (id !== context.certificate.id)
       throw resourceNotFound(`Specified resource ID does not exist: certificate ${id}.`);

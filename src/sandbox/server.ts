@@ -1,7 +1,7 @@
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
 import { AccessTokens } from './access-tokens';
-import { createSigningCertificate, type SigningCertificate } from './certificate';
+import { certificateUrl, createSigningCertificate, type SigningCertificate } from './certificate';
 import type { SandboxContext } from './context';
 import { WebhookDeliveries, type DeliveryRecord, type DeliveryRetry } from './deliveries';
 import { ProviderError, debugId, malformedRequestJson } from './errors';
@@ -104,12 +104,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const log = options.logger || pino({ level: 'silent' });
   const certificate = options.signingCertificate ?? (await createSigningCertificate(now()));
   let baseUrl = '';
-  const certificateUrl = () => `${baseUrl}/v1/notifications/certs/${certificate.id}`;
+  const currentCertificateUrl = () => certificateUrl(baseUrl, certificate.id);
 
   const webhooks = new WebhookRegistry();
   const deliveries = new WebhookDeliveries({
     certificate,
-    certificateUrl,
+    certificateUrl: currentCertificateUrl,
     webhooks,
     retry: { ...defaultDeliveryRetry, ...options.deliveryRetry },
     now,
@@ -137,7 +137,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       clientSecret: options.clientSecret ?? 'sandbox-secret',
     },
     baseUrl: () => baseUrl,
-    certificateUrl,
+    certificateUrl: currentCertificateUrl,
     now,
     log,
   };
@@ -177,7 +177,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   return {
     url: baseUrl,
-    certificateUrl: certificateUrl(),
+    certificateUrl: currentCertificateUrl(),
     certificatePem: certificate.certificatePem,
     deliveries: () => deliveries.list(),
     deliveriesSettled: () => deliveries.settled(),
