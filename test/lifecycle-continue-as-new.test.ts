@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import axios from 'axios';
-import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, Worker } from '@temporalio/worker';
+import type { Client } from '@temporalio/client';
+import type { Worker } from '@temporalio/worker';
 import { createPaymentsActivities } from '../src/activities/payments';
 import { LifecycleClient } from '../src/client/lifecycle-client';
 import { startDevServer, type DevServer } from '../src/dev/dev-server';
@@ -14,6 +14,7 @@ import {
   type LifecycleState,
 } from '../src/workflows/lifecycle/definitions';
 import { createSandboxAuthorization, sandboxPaymentsClient } from './helpers/lifecycle-stack';
+import { connectClient, createTestWorker, uniqueTaskQueue } from './helpers/temporal';
 
 // A dev server of its own that suggests continue-as-new after 40 history events, so a lifecycle goes through
 // several runs in one test: the state, the answers under idempotency keys and the late-event window's close
@@ -22,8 +23,8 @@ const SUGGEST_AFTER_EVENTS = 40;
 
 let server: DevServer;
 let sandbox: Sandbox;
-let connection: Connection;
-let nativeConnection: NativeConnection;
+let closeClient: () => Promise<void>;
+let closeWorker: () => Promise<void>;
 let worker: Worker;
 let workerDone: Promise<void>;
 let client: Client;
@@ -38,25 +39,21 @@ beforeAll(async () => {
     dynamicConfig: [`limit.historyCount.suggestContinueAsNew=${SUGGEST_AFTER_EVENTS}`],
   });
   sandbox = await startSandbox({ port: 0, logger: false });
-  connection = await Connection.connect({ address: server.address });
-  client = new Client({ connection });
-  const taskQueue = `continue-as-new-${randomUUID()}`;
+  ({ client, close: closeClient } = await connectClient(server.address));
+  const taskQueue = uniqueTaskQueue('continue-as-new');
   lifecycles = new LifecycleClient(client, taskQueue);
-  nativeConnection = await NativeConnection.connect({ address: server.address });
-  worker = await Worker.create({
-    connection: nativeConnection,
-    taskQueue,
-    workflowBundle: { codePath: process.env.TEST_WORKFLOW_BUNDLE as string },
-    activities: createPaymentsActivities(sandboxPaymentsClient(sandbox)),
-  });
+  ({ worker, close: closeWorker } = await createTestWorker(
+    { taskQueue, activities: createPaymentsActivities(sandboxPaymentsClient(sandbox)) },
+    server.address,
+  ));
   workerDone = worker.run();
 });
 
 afterAll(async () => {
   worker?.shutdown();
   await workerDone;
-  await nativeConnection?.close();
-  await connection?.close();
+  await closeWorker?.();
+  await closeClient?.();
   await sandbox?.close();
   await server?.stop();
 });

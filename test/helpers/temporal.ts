@@ -9,8 +9,10 @@ export function temporalAddress(): string {
   return address;
 }
 
-export async function connectClient(): Promise<{ client: Client; close: () => Promise<void> }> {
-  const connection = await Connection.connect({ address: temporalAddress() });
+export async function connectClient(
+  address = temporalAddress(),
+): Promise<{ client: Client; close: () => Promise<void> }> {
+  const connection = await Connection.connect({ address });
   return { client: new Client({ connection }), close: () => connection.close() };
 }
 
@@ -18,14 +20,15 @@ export function uniqueTaskQueue(prefix = 'test'): string {
   return `${prefix}-${randomUUID()}`;
 }
 
-/** Creates a worker on the shared bundle (bundled once per run) and a native connection to the dev server. */
+/** Creates a worker on the shared bundle (bundled once per run) and a native connection to a dev server. */
 export async function createTestWorker(
   options: Omit<WorkerOptions, 'connection' | 'workflowBundle' | 'workflowsPath'>,
+  address = temporalAddress(),
 ): Promise<{ worker: Worker; close: () => Promise<void> }> {
   const codePath = process.env.TEST_WORKFLOW_BUNDLE;
   if (!codePath)
     throw new Error('TEST_WORKFLOW_BUNDLE is not set: run the tests through jest (global-setup.ts)');
-  const connection = await NativeConnection.connect({ address: temporalAddress() });
+  const connection = await NativeConnection.connect({ address });
   const worker = await Worker.create({ ...options, connection, workflowBundle: { codePath } });
   return { worker, close: () => connection.close() };
 }
