@@ -48,6 +48,44 @@ export default tseslint.config(
     },
   },
   {
+    // Import direction: the rest of the service knows workflows only by their contracts (definitions and
+    // search attributes); a workflow's own code reaches it as types, for typed handles.
+    files: ['src/**/*.ts'],
+    ignores: ['src/workflows/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '/workflows/(?!(.*definitions|search-attributes)$)',
+              allowTypeImports: true,
+              message: 'Outside src/workflows, import only definitions.ts files and search-attributes.ts.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Workflows call activities through proxies: activity and payments code reaches them as types only.
+    files: ['src/workflows/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/activities/**', '**/activities', '**/payments/**'],
+              allowTypeImports: true,
+              message: 'Workflows import activities and payments as types only.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Tests read JSON answers of real HTTP calls; asserting on them is the point, typing each one is noise.
     files: ['test/**/*.ts', 'bench/**/*.ts'],
     rules: {

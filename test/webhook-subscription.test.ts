@@ -1,6 +1,6 @@
 import { WorkflowFailedError } from '@temporalio/client';
 import { ensureSubscription, removeSubscription } from '../src/webhooks/ensure-subscription';
-import { lifecycleEventTypes } from '../src/workflows/lifecycle/state';
+import { lifecycleEventTypes } from '../src/workflows/lifecycle/definitions';
 import { startWebhookStack, type WebhookStack } from './helpers/webhook-stack';
 
 let stack: WebhookStack;

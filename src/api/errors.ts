@@ -1,6 +1,10 @@
 import { ServiceError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
-import { LifecycleEndedError, LifecycleStartFailedError } from '../client/lifecycle-client';
+import {
+  IdempotencyKeyReusedError,
+  LifecycleEndedError,
+  LifecycleStartFailedError,
+} from '../client/lifecycle-client';
 import { LifecycleFailure } from '../workflows/lifecycle/definitions';
 
 /** Every error code the API answers with, and its HTTP status: the one place they are defined. */
@@ -13,6 +17,7 @@ export const apiErrorStatus = {
   AUTHORIZATION_NOT_MANAGEABLE: 409,
   PAYLOAD_TOO_LARGE: 413,
   PROVIDER_REFUSED: 422,
+  IDEMPOTENCY_KEY_REUSED: 422,
   INTERNAL: 500,
   PROVIDER_UNAVAILABLE: 503,
   TEMPORAL_UNAVAILABLE: 503,
@@ -58,12 +63,15 @@ const lifecycleFailureCodes: Record<string, ApiErrorCode> = {
   [LifecycleFailure.invalidRequest]: 'VALIDATION_FAILED',
   [LifecycleFailure.notManageable]: 'AUTHORIZATION_NOT_MANAGEABLE',
   [LifecycleFailure.stateForbids]: 'LIFECYCLE_STATE_FORBIDS',
+  [LifecycleFailure.keyReused]: 'IDEMPOTENCY_KEY_REUSED',
 };
 
 /** Maps what the lifecycle client threw to the API's error shape. */
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof LifecycleEndedError) return new ApiError('LIFECYCLE_STATE_FORBIDS', error.message);
+  if (error instanceof IdempotencyKeyReusedError)
+    return new ApiError('IDEMPOTENCY_KEY_REUSED', error.message);
   if (error instanceof WorkflowNotFoundError) {
     return new ApiError('NOT_FOUND', 'no lifecycle for this authorization');
   }

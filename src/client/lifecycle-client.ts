@@ -10,14 +10,18 @@ import {
 import { WorkflowNotFoundError, type UpdateDefinition } from '@temporalio/common';
 import {
   captureUpdate,
+  keyReuseConflict,
   lifecycleWorkflowId,
   lifecycleWorkflowType,
   reauthorizeUpdate,
+  rememberedAnswer,
+  requestFingerprint,
   startedUpdate,
   stateQuery,
   voidUpdate,
   type CaptureInput,
   type LifecycleInput,
+  type LifecycleOperation,
   type LifecycleState,
   type ReauthorizeInput,
 } from '../workflows/lifecycle/definitions';
@@ -49,6 +53,11 @@ export class LifecycleEndedError extends Error {
   constructor(readonly state: LifecycleState) {
     super(`the lifecycle has ended: the authorization is ${state.status}`);
   }
+}
+
+/** The Idempotency-Key was first used for another request (another operation, amount, …). */
+export class IdempotencyKeyReusedError extends Error {
+  override name = 'IdempotencyKeyReusedError';
 }
 
 /**
@@ -130,11 +139,11 @@ export class LifecycleClient {
   }
 
   capture(authorizationId: string, input: CaptureInput, idempotencyKey?: string): Promise<PaymentCapture> {
-    return this.update(authorizationId, captureUpdate, input, idempotencyKey);
+    return this.update(authorizationId, 'capture', captureUpdate, input, idempotencyKey);
   }
 
   void(authorizationId: string, idempotencyKey?: string): Promise<Authorization | null> {
-    return this.update(authorizationId, voidUpdate, {}, idempotencyKey);
+    return this.update(authorizationId, 'void', voidUpdate, {}, idempotencyKey);
   }
 
   reauthorize(
@@ -142,31 +151,39 @@ export class LifecycleClient {
     input: ReauthorizeInput,
     idempotencyKey?: string,
   ): Promise<Authorization> {
-    return this.update(authorizationId, reauthorizeUpdate, input, idempotencyKey);
+    return this.update(authorizationId, 'reauthorize', reauthorizeUpdate, input, idempotencyKey);
   }
 
   /**
+   * Each attempt is its own Update (the SDK gives it a fresh id), so a retry after a failed attempt reaches
+   * the lifecycle again; the key travels in the input, where the lifecycle remembers answers under it.
    * A retried request whose first attempt ended the lifecycle (e.g. the final capture) meets a closed
    * workflow; the answer it is owed is in the final state, remembered under its key.
    */
   private async update<T, Input extends { idempotencyKey?: string }>(
     authorizationId: string,
+    operation: LifecycleOperation,
     definition: UpdateDefinition<T, [Input]>,
     input: Input,
     key: string | undefined,
   ): Promise<T> {
     try {
-      // The caller's key is the Update id (Temporal dedupes it) and travels in the input to the provider.
       return await this.handle(authorizationId).executeUpdate(definition, {
         args: [{ ...input, idempotencyKey: key }],
-        updateId: key,
       });
     } catch (error) {
       if (!(error instanceof WorkflowNotFoundError)) throw error;
       const state = await this.state(authorizationId).catch(() => null);
       if (!state) throw error;
-      if (key && key in state.answeredKeys) return state.answeredKeys[key] as T;
-      throw new LifecycleEndedError(state);
+      const remembered = key ? rememberedAnswer(state, key, Date.now()) : undefined;
+      if (!remembered) throw new LifecycleEndedError(state);
+      const conflict = keyReuseConflict(
+        remembered,
+        operation,
+        requestFingerprint(input, state.authorizedAmount),
+      );
+      if (conflict) throw new IdempotencyKeyReusedError(conflict);
+      return remembered.answer as T;
     }
   }
 }

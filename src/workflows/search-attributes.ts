@@ -20,6 +20,12 @@ export const PaymentEventRoutingKey = defineSearchAttributeKey(
   SearchAttributeType.KEYWORD,
 );
 
+/** Why the last timer reauthorization failed for good (the provider's issue, or TIMEOUT); unset when none did. */
+export const ReauthorizationFailureKey = defineSearchAttributeKey(
+  'ReauthorizationFailure',
+  SearchAttributeType.KEYWORD,
+);
+
 export const customSearchAttributes = [
   AuthorizationIdKey,
   AuthorizationIdsKey,
@@ -27,4 +33,5 @@ export const customSearchAttributes = [
   PaymentStatusKey,
   WebhookVerificationKey,
   PaymentEventRoutingKey,
+  ReauthorizationFailureKey,
 ];

@@ -1,8 +1,6 @@
 // Money in a lifecycle is kept in integer minor units, with the scale (decimal places) of the authorized
 // amount, so partial captures never suffer floating-point drift. Amounts travel as decimal strings.
 
-export type Amount = { currency_code: string; value: string };
-
 const decimal = /^(\d+)(?:\.(\d+))?$/;
 
 export function scaleOf(value: string): number {

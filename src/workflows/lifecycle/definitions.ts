@@ -1,7 +1,7 @@
 import type { Duration } from '@temporalio/common';
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { Authorization, PaymentCapture } from '../../payments/schemas';
-import type { Amount } from './amounts';
+import type { Authorization, CaptureStatus, Money, PaymentCapture } from '../../payments/schemas';
+import { formatMinorUnits, scaleOf, toMinorUnits } from './amounts';
 
 // The lifecycle's public contract, shared by the workflow, the API and the typed client library.
 
@@ -25,6 +25,10 @@ export type LifecycleInput = {
   lateEventWindow?: Duration;
   /** A fresh id per start request: the `started` update tells the caller whether its request started the run. */
   startRequestId?: string;
+  /** How long an answer stays remembered under its Idempotency-Key. Default: 24 hours. */
+  idempotencyKeyRetention?: Duration;
+  /** How long a timer's provider call (reauthorize, void before expiry) may keep retrying. Default: 1 hour. */
+  timerCallTimeout?: Duration;
   /** Set by continue-as-new: the state carried over from the previous run. */
   carriedState?: LifecycleState;
 };
@@ -37,8 +41,8 @@ export const terminalStatuses: readonly LifecycleStatus[] = ['CAPTURED', 'VOIDED
 export type CaptureRecord = {
   id: string;
   authorizationId: string;
-  status: string;
-  amount: Amount;
+  status: CaptureRecordStatus;
+  amount: Money;
   finalCapture: boolean;
   requestId?: string;
   createTime?: string;
@@ -47,7 +51,7 @@ export type CaptureRecord = {
 export type ReauthorizationRecord = {
   fromAuthorizationId: string;
   toAuthorizationId: string;
-  amount: Amount;
+  amount: Money;
   reason: 'timer' | 'request';
   at: string;
 };
@@ -60,7 +64,7 @@ export type PaymentEvent = {
   authorizationId: string;
   captureId?: string;
   status?: string;
-  amount?: Amount;
+  amount?: Money;
   finalCapture?: boolean;
   createTime?: string;
 };
@@ -94,12 +98,30 @@ export type LifecycleState = {
   captures: CaptureRecord[];
   reauthorizations: ReauthorizationRecord[];
   recentEvents: RecordedEvent[];
-  /** Idempotency keys already answered, with their answers, so a retried request gets the first answer. */
-  answeredKeys: Record<string, unknown>;
+  /** Answers remembered under their Idempotency-Key for the retention, so a retry gets the first answer. */
+  keyedAnswers: KeyedAnswer[];
   /** Ids of provider events already delivered. */
   seenEventIds: string[];
   /** How many capture requests this lifecycle made; derives request ids when a caller gives no key. */
   captureSequence: number;
+  /** The last timer reauthorization that failed for good; cleared by the next one that succeeds. */
+  reauthorizationFailure?: { at: string; reason: string };
+};
+
+export type LifecycleOperation = 'capture' | 'void' | 'reauthorize';
+
+/** What a keyed request asked for, normalized (amounts at the authorization's scale); compared on a retry. */
+export type RequestFingerprint = Record<string, string | boolean>;
+
+export type KeyedAnswer = {
+  key: string;
+  /** Absent on answers carried over from runs that kept no fingerprints. */
+  operation?: LifecycleOperation;
+  /** Absent on answers remembered before fingerprints were kept: any retry of the key matches them. */
+  request?: RequestFingerprint;
+  answer: unknown;
+  /** End of the retention: a retry after it is a new request. */
+  keptUntil: string;
 };
 
 export type CaptureInput = {
@@ -108,7 +130,7 @@ export type CaptureInput = {
   finalCapture?: boolean;
   invoiceId?: string;
   noteToPayer?: string;
-  /** The caller's Idempotency-Key; becomes the Update id and the capture's Service-Request-Id. */
+  /** The caller's Idempotency-Key: names the remembered answer and becomes the capture's Service-Request-Id. */
   idempotencyKey?: string;
 };
 
@@ -121,6 +143,52 @@ export type ReauthorizeInput = {
 export type VoidInput = {
   idempotencyKey?: string;
 };
+
+/** The request as a retry must repeat it: the fields given, amounts at the authorization's scale. */
+export function requestFingerprint(
+  request: CaptureInput | ReauthorizeInput | VoidInput,
+  authorizedAmount: string,
+): RequestFingerprint {
+  const { idempotencyKey: _key, ...fields } = request as CaptureInput;
+  const scale = scaleOf(authorizedAmount);
+  const fingerprint: RequestFingerprint = {};
+  for (const [name, value] of Object.entries(fields)) {
+    if (value === undefined) continue;
+    const minorUnits = name === 'amount' ? toMinorUnits(String(value), scale) : undefined;
+    fingerprint[name] = minorUnits === undefined ? value : formatMinorUnits(minorUnits, scale);
+  }
+  return fingerprint;
+}
+
+/** Why a retry under a remembered key is not the same request (naming the field), or undefined if it is. */
+export function keyReuseConflict(
+  first: Pick<KeyedAnswer, 'key' | 'operation' | 'request'>,
+  operation: LifecycleOperation,
+  request: RequestFingerprint,
+): string | undefined {
+  const reused = `Idempotency-Key "${first.key}" was first used`;
+  if (first.operation && first.operation !== operation)
+    return `${reused} for a ${first.operation}, not a ${operation}`;
+  if (!first.request) return undefined;
+  for (const field of new Set([...Object.keys(first.request), ...Object.keys(request)])) {
+    const before = first.request[field];
+    const now = request[field];
+    if (before !== now) {
+      const shown = (value: unknown) => (value === undefined ? 'not given' : JSON.stringify(value));
+      return `${reused} with ${field} ${shown(before)}; this request has ${field} ${shown(now)}`;
+    }
+  }
+  return undefined;
+}
+
+/** The answer remembered under a key, while its retention lasts. */
+export function rememberedAnswer(
+  state: Pick<LifecycleState, 'keyedAnswers'>,
+  key: string,
+  now: number,
+): KeyedAnswer | undefined {
+  return state.keyedAnswers.find((entry) => entry.key === key && Date.parse(entry.keptUntil) > now);
+}
 
 export const captureUpdate = defineUpdate<PaymentCapture, [CaptureInput]>('capture');
 /** Answers the provider's voided authorization (null when it answered 204 with no body). */
@@ -138,4 +206,24 @@ export const LifecycleFailure = {
   notManageable: 'AUTHORIZATION_NOT_MANAGEABLE',
   invalidRequest: 'INVALID_LIFECYCLE_REQUEST',
   stateForbids: 'LIFECYCLE_STATE_FORBIDS',
+  keyReused: 'IDEMPOTENCY_KEY_REUSED',
 } as const;
+
+/** A capture's status as the lifecycle records it: the provider's, or REVERSED after a reversal event. */
+export type CaptureRecordStatus = CaptureStatus | 'REVERSED';
+
+/** Provider event type → the capture status it reports. */
+export const captureStatusByEvent: Readonly<Record<string, CaptureRecordStatus>> = {
+  'PAYMENT.CAPTURE.COMPLETED': 'COMPLETED',
+  'PAYMENT.CAPTURE.PENDING': 'PENDING',
+  'PAYMENT.CAPTURE.DENIED': 'DECLINED',
+  'PAYMENT.CAPTURE.DECLINED': 'DECLINED',
+  'PAYMENT.CAPTURE.REFUNDED': 'REFUNDED',
+  'PAYMENT.CAPTURE.REVERSED': 'REVERSED',
+};
+
+/** Every event type the lifecycle acts on; the webhook subscription asks the provider for these. */
+export const lifecycleEventTypes: readonly string[] = [
+  ...Object.keys(captureStatusByEvent),
+  'PAYMENT.AUTHORIZATION.VOIDED',
+];

@@ -1,7 +1,9 @@
-import type { Authorization, PaymentCapture } from '../../payments/schemas';
-import { formatMinorUnits, scaleOf, toMinorUnits, type Amount } from './amounts';
+import type { Authorization, Money, PaymentCapture } from '../../payments/schemas';
+import { formatMinorUnits, scaleOf, toMinorUnits } from './amounts';
 import {
+  captureStatusByEvent,
   terminalStatuses,
+  type CaptureRecordStatus,
   type CaptureRecord,
   type LifecycleState,
   type LifecycleStatus,
@@ -13,7 +15,6 @@ import {
 
 const RECENT_EVENTS = 50;
 const SEEN_EVENT_IDS = 500;
-const ANSWERED_KEYS = 500;
 
 export function isTerminal(state: LifecycleState): boolean {
   return terminalStatuses.includes(state.status);
@@ -23,16 +24,18 @@ function scale(state: LifecycleState): number {
   return scaleOf(state.authorizedAmount);
 }
 
-export function minor(state: LifecycleState, value: string): number | undefined {
+/** A decimal amount in the lifecycle's minor units, or undefined when it is not one. */
+export function minorUnitsOf(state: LifecycleState, value: string): number | undefined {
   return toMinorUnits(value, scale(state));
 }
 
-export function money(state: LifecycleState, minorUnits: number): Amount {
+/** Minor units as an amount in the lifecycle's currency and scale. */
+export function amountOf(state: LifecycleState, minorUnits: number): Money {
   return { currency_code: state.currency, value: formatMinorUnits(minorUnits, scale(state)) };
 }
 
 /** Captures that hold money: completed, pending, or partially refunded. */
-function holdsMoney(capture: CaptureRecord): boolean {
+export function holdsMoney(capture: CaptureRecord): boolean {
   return (
     capture.status === 'COMPLETED' || capture.status === 'PENDING' || capture.status === 'PARTIALLY_REFUNDED'
   );
@@ -44,10 +47,10 @@ function settle(state: LifecycleState): void {
   const finalCaptureMade = state.captures.some((capture) => capture.finalCapture && holdsMoney(capture));
   const captured = state.captures
     .filter(holdsMoney)
-    .reduce((sum, capture) => sum + (minor(state, capture.amount.value) ?? 0), 0);
-  state.capturedAmount = money(state, captured).value;
+    .reduce((sum, capture) => sum + (minorUnitsOf(state, capture.amount.value) ?? 0), 0);
+  state.capturedAmount = amountOf(state, captured).value;
   const pending = state.captures.some((capture) => capture.status === 'PENDING');
-  const remaining = minor(state, state.remainingAmount) ?? 0;
+  const remaining = minorUnitsOf(state, state.remainingAmount) ?? 0;
   let status: LifecycleStatus;
   if (remaining === 0 || finalCaptureMade) status = pending ? 'CAPTURE_PENDING' : 'CAPTURED';
   else status = captured > 0 ? 'PARTIALLY_CAPTURED' : 'AUTHORIZED';
@@ -84,7 +87,7 @@ export function initialState(
     captures: [],
     reauthorizations: [],
     recentEvents: [],
-    answeredKeys: {},
+    keyedAnswers: [],
     seenEventIds: [],
     captureSequence: 0,
   };
@@ -93,8 +96,10 @@ export function initialState(
 /** Records a capture the provider answered; the same capture id (e.g. from a webhook first) counts once. */
 export function applyCapture(
   state: LifecycleState,
-  capture: PaymentCapture,
-  requested: { amount: Amount; finalCapture: boolean; requestId?: string },
+  capture: Pick<PaymentCapture, 'id' | 'amount' | 'final_capture' | 'create_time'> & {
+    status: CaptureRecordStatus;
+  },
+  requested: { amount: Money; finalCapture: boolean; requestId?: string },
 ): void {
   const known = state.captures.find((existing) => existing.id === capture.id);
   const record: CaptureRecord = {
@@ -109,15 +114,20 @@ export function applyCapture(
     createTime: capture.create_time,
   };
   if (known)
-    Object.assign(known, { ...record, status: known.status === 'PENDING' ? record.status : known.status });
+    Object.assign(known, {
+      ...record,
+      requestId: record.requestId ?? known.requestId,
+      status: known.status === 'PENDING' ? record.status : known.status,
+    });
   else {
     state.captures.push(record);
     if (holdsMoney(record)) {
-      const left = (minor(state, state.remainingAmount) ?? 0) - (minor(state, record.amount.value) ?? 0);
-      state.remainingAmount = money(state, Math.max(0, left)).value;
+      const left =
+        (minorUnitsOf(state, state.remainingAmount) ?? 0) - (minorUnitsOf(state, record.amount.value) ?? 0);
+      state.remainingAmount = amountOf(state, Math.max(0, left)).value;
     }
   }
-  if (record.finalCapture && holdsMoney(record)) state.remainingAmount = money(state, 0).value;
+  if (record.finalCapture && holdsMoney(record)) state.remainingAmount = amountOf(state, 0).value;
   settle(state);
 }
 
@@ -142,29 +152,8 @@ export function applyReauthorization(
 
 export function markEnded(state: LifecycleState, status: 'VOIDED' | 'EXPIRED' | 'DENIED'): void {
   state.status = status;
-  state.remainingAmount = money(state, 0).value;
+  state.remainingAmount = amountOf(state, 0).value;
 }
-
-export function rememberAnswer(state: LifecycleState, key: string, answer: unknown): void {
-  state.answeredKeys[key] = answer;
-  const keys = Object.keys(state.answeredKeys);
-  for (const old of keys.slice(0, Math.max(0, keys.length - ANSWERED_KEYS))) delete state.answeredKeys[old];
-}
-
-const captureStatusByEvent: Record<string, string> = {
-  'PAYMENT.CAPTURE.COMPLETED': 'COMPLETED',
-  'PAYMENT.CAPTURE.PENDING': 'PENDING',
-  'PAYMENT.CAPTURE.DENIED': 'DECLINED',
-  'PAYMENT.CAPTURE.DECLINED': 'DECLINED',
-  'PAYMENT.CAPTURE.REFUNDED': 'REFUNDED',
-  'PAYMENT.CAPTURE.REVERSED': 'REVERSED',
-};
-
-/** Every event type the lifecycle acts on; the webhook subscription asks the provider for these. */
-export const lifecycleEventTypes: readonly string[] = [
-  ...Object.keys(captureStatusByEvent),
-  'PAYMENT.AUTHORIZATION.VOIDED',
-];
 
 /**
  * Applies a verified provider event, or records why not. Events never move the state backwards: one about
@@ -203,8 +192,9 @@ function decide(state: LifecycleState, event: PaymentEvent): string | undefined 
     if (known) {
       known.status = captureStatus;
       if (captureStatus === 'DECLINED') {
-        const back = (minor(state, state.remainingAmount) ?? 0) + (minor(state, known.amount.value) ?? 0);
-        state.remainingAmount = money(state, back).value;
+        const back =
+          (minorUnitsOf(state, state.remainingAmount) ?? 0) + (minorUnitsOf(state, known.amount.value) ?? 0);
+        state.remainingAmount = amountOf(state, back).value;
         known.finalCapture = false;
       }
       settle(state);
@@ -215,7 +205,7 @@ function decide(state: LifecycleState, event: PaymentEvent): string | undefined 
       state,
       {
         id: event.captureId,
-        status: captureStatus as PaymentCapture['status'],
+        status: captureStatus,
         amount: event.amount,
         final_capture: event.finalCapture,
         create_time: event.createTime,
@@ -237,7 +227,7 @@ function decide(state: LifecycleState, event: PaymentEvent): string | undefined 
 }
 
 // Capture statuses only move forwards: PENDING → COMPLETED|DECLINED → (PARTIALLY_)REFUNDED|REVERSED.
-const captureRank: Record<string, number> = {
+const captureRank: Record<CaptureRecordStatus, number> = {
   PENDING: 0,
   COMPLETED: 1,
   DECLINED: 1,
@@ -247,6 +237,6 @@ const captureRank: Record<string, number> = {
   REVERSED: 3,
 };
 
-function canMove(from: string, to: string): boolean {
-  return (captureRank[to] ?? 0) > (captureRank[from] ?? 0) && !(from === 'DECLINED' || from === 'FAILED');
+function canMove(from: CaptureRecordStatus, to: CaptureRecordStatus): boolean {
+  return captureRank[to] > captureRank[from] && !(from === 'DECLINED' || from === 'FAILED');
 }

@@ -1,26 +1,20 @@
 import {
-  ApplicationFailure,
   allHandlersFinished,
   condition,
-  continueAsNew,
-  currentUpdateInfo,
   log,
   patched,
-  proxyActivities,
-  proxyLocalActivities,
   setHandler,
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
-import { msToNumber } from '@temporalio/common/lib/time';
-import type { PaymentsActivities } from '../../activities/payments';
-import type { Authorization, PaymentCapture } from '../../payments/schemas';
-import { AuthorizationIdKey, AuthorizationIdsKey, OrderIdKey, PaymentStatusKey } from '../search-attributes';
+import type { PaymentCapture } from '../../payments/schemas';
+import { orderSystemCalls } from './activity-options';
+import { continueAsNewIfSuggested } from './continue-as-new';
 import {
-  LifecycleFailure,
   captureUpdate,
   paymentEventSignal,
   reauthorizeUpdate,
+  requestFingerprint,
   startedUpdate,
   stateQuery,
   voidUpdate,
@@ -28,63 +22,22 @@ import {
   type LifecycleInput,
   type LifecycleState,
   type ReauthorizeInput,
+  type VoidInput,
 } from './definitions';
-import {
-  applyCapture,
-  applyEvent,
-  applyReauthorization,
-  canManage,
-  initialState,
-  isTerminal,
-  markEnded,
-  minor,
-  money,
-  rememberAnswer,
-} from './state';
-
-const DAY = 24 * 60 * 60 * 1000;
-const DEFAULT_REAUTHORIZE_AFTER = 3 * DAY;
-const DEFAULT_EXPIRY_POLICY_AFTER = 29 * DAY - 60 * 60 * 1000;
-// PayPal redelivers an unacknowledged webhook for up to 3 days.
-const DEFAULT_LATE_EVENT_WINDOW = 3 * DAY;
-
-// Calls an order system waits on run as local activities: no extra round trip through the server, so a
-// capture answers about as fast as the provider does. A few quick retries, then the Update fails retryably
-// and the caller repeats it with the same idempotency key.
-const requested = proxyLocalActivities<PaymentsActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: {
-    initialInterval: '500 ms',
-    backoffCoefficient: 2,
-    maximumInterval: '5 seconds',
-    maximumAttempts: 5,
-  },
-});
-// Calls nobody waits on (timers): retry until the provider answers.
-const scheduled = proxyActivities<PaymentsActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
-});
-
-function refuse(type: string, message: string): never {
-  throw ApplicationFailure.create({ type, message, nonRetryable: true });
-}
-
-/** One provider call at a time, so a timer's reauthorization never races a capture. */
-class Serial {
-  private tail: Promise<unknown> = Promise.resolve();
-  run<T>(work: () => Promise<T>): Promise<T> {
-    const next = this.tail.then(work, work);
-    this.tail = next.catch(() => undefined);
-    return next;
-  }
-}
+import { defaults, millisecondsOf } from './durations';
+import { KeyedRequests, SerialQueue } from './idempotency';
+import { applyCapture, applyEvent, isTerminal, markEnded } from './state';
+import { carriedOver, startState } from './start';
+import { DeadlineTimer, fireTimer, nextDeadline, reauthorize, type Deadline } from './timers';
+import { assertOpen, capturePlan, reauthorizeAmount } from './validation';
+import { LifecycleVisibility } from './visibility';
 
 /** The durable life of one payment authorization: capture, void, reauthorize, expiry, provider events. */
 export async function authorizationLifecycle(input: LifecycleInput): Promise<LifecycleState> {
   const workflowId = workflowInfo().workflowId;
+  const retention = millisecondsOf(input.idempotencyKeyRetention, defaults.idempotencyKeyRetention);
   // The query answers null until the authorization has been read, so a caller can wait for the start.
-  let started: LifecycleState | null = input.carriedState ?? null;
+  let started = input.carriedState ? carriedOver(input.carriedState, retention, Date.now()) : null;
   setHandler(stateQuery, () => started);
   setHandler(startedUpdate, async () => {
     await condition(() => started !== null);
@@ -92,62 +45,41 @@ export async function authorizationLifecycle(input: LifecycleInput): Promise<Lif
   });
   const state = started ?? (await startState(workflowId, input));
   started = state;
-  const serial = new Serial();
-  let changes = 0;
+  const queue = new SerialQueue();
+  const keyed = new KeyedRequests(state, retention, queue);
+  const visibility = new LifecycleVisibility(state);
+  // One patch for the history diet: one upsert at start, one timer per deadline.
+  const fewerEvents = patched('fewer-history-events');
 
-  let published = '';
-  /** Wakes the main loop; tells visibility only what changed (each upsert is a history event and a write). */
-  const publish = () => {
+  let changes = 0;
+  /** Wakes the main loop and shows operators the new state. */
+  const stateChanged = () => {
     changes += 1;
-    const heldIds = heldAuthorizationIds(state);
-    const next = [state.status, ...heldIds].join(' ');
-    // Runs recorded before this check upserted on every change; they replay that way.
-    if (next === published && patched('publish-only-changes')) return;
-    published = next;
-    upsertSearchAttributes([
-      { key: PaymentStatusKey, value: state.status },
-      { key: AuthorizationIdsKey, value: heldIds },
-    ]);
+    visibility.show();
   };
-  upsertSearchAttributes([
-    { key: AuthorizationIdKey, value: state.authorizationId },
-    ...(state.orderId ? [{ key: OrderIdKey, value: state.orderId }] : []),
-  ]);
 
   setHandler(paymentEventSignal, (event) => {
     const recorded = applyEvent(state, event, new Date().toISOString());
     if (!recorded.applied) log.info('payment event recorded, not applied', { ...recorded });
-    publish();
+    stateChanged();
   });
 
-  /** The answer to a key already answered, or the work's answer remembered under the key. */
-  const once = async <T>(work: () => Promise<T>): Promise<T> => {
-    const key = currentUpdateInfo()?.id;
-    if (key && key in state.answeredKeys) return state.answeredKeys[key] as T;
-    const answer = await serial.run(work);
-    if (key) rememberAnswer(state, key, answer);
-    return answer;
-  };
-  /** A key already answered passes validation whatever the state now: `once` gives it the first answer. */
-  const unlessAnswered =
-    <I>(check: (request: I) => void) =>
-    (request: I) => {
-      const key = currentUpdateInfo()?.id;
-      if (!(key && key in state.answeredKeys)) check(request);
-    };
+  const fingerprint = (request: CaptureInput | ReauthorizeInput) =>
+    requestFingerprint(request, state.authorizedAmount);
 
   setHandler(
     captureUpdate,
     (request) =>
-      once(async () => {
-        // Normalized to the authorization's scale: "5" becomes "5.00".
-        const amount = money(state, minor(state, captureAmount(state, request)) ?? 0);
+      keyed.once('capture', request.idempotencyKey, fingerprint(request), async () => {
+        const plan = capturePlan(state, request);
+        const amount = { currency_code: state.currency, value: plan.amount };
         state.captureSequence += 1;
         const requestId = request.idempotencyKey
           ? `${state.authorizationId}-${request.idempotencyKey}`
           : `${workflowId}-capture-${state.captureSequence}`;
-        const finalCapture = request.finalCapture ?? amount.value === state.remainingAmount;
-        const capture: PaymentCapture = await requested.captureAuthorization({
+        const finalCapture =
+          request.finalCapture ?? plan.finalCapture ?? plan.amount === state.remainingAmount;
+        const capture: PaymentCapture = await orderSystemCalls.captureAuthorization({
           authorizationId: state.currentAuthorizationId,
           requestId,
           request: {
@@ -158,199 +90,103 @@ export async function authorizationLifecycle(input: LifecycleInput): Promise<Lif
           },
         });
         applyCapture(state, capture, { amount, finalCapture, requestId });
-        publish();
+        stateChanged();
         return capture;
       }),
-    { validator: unlessAnswered((request: CaptureInput) => void captureAmount(state, request)) },
+    {
+      validator: (request: CaptureInput) => {
+        if (!keyed.isKnown('capture', request.idempotencyKey, fingerprint(request)))
+          capturePlan(state, request);
+      },
+    },
   );
 
   setHandler(
     voidUpdate,
-    (_request) =>
-      once(async () => {
+    (request) =>
+      keyed.once('void', request.idempotencyKey, {}, async () => {
         assertOpen(state, 'void');
         // As at PayPal, a reauthorization cannot be voided itself: voiding the original voids both.
-        const voided = await requested.voidAuthorization(state.authorizationId);
+        const voided = await orderSystemCalls.voidAuthorization(state.authorizationId);
         markEnded(state, 'VOIDED');
-        publish();
+        stateChanged();
         return voided;
       }),
-    { validator: unlessAnswered(() => assertOpen(state, 'void')) },
+    {
+      validator: (request: VoidInput) => {
+        if (!keyed.isKnown('void', request.idempotencyKey, {})) assertOpen(state, 'void');
+      },
+    },
   );
 
   setHandler(
     reauthorizeUpdate,
     (request) =>
-      once(async () => {
-        const authorization = await reauthorize(
-          state,
-          requested,
-          reauthorizeAmount(state, request),
-          'request',
-        );
-        publish();
+      keyed.once('reauthorize', request.idempotencyKey, fingerprint(request), async () => {
+        const total = reauthorizeAmount(state, request);
+        const authorization = await reauthorize(state, orderSystemCalls, total, 'request');
+        stateChanged();
         return authorization;
       }),
-    { validator: unlessAnswered((request: ReauthorizeInput) => void reauthorizeAmount(state, request)) },
+    {
+      validator: (request: ReauthorizeInput) => {
+        if (!keyed.isKnown('reauthorize', request.idempotencyKey, fingerprint(request)))
+          reauthorizeAmount(state, request);
+      },
+    },
   );
 
-  publish();
+  if (fewerEvents) visibility.show(visibility.identity());
+  else {
+    upsertSearchAttributes(visibility.identity());
+    visibility.show();
+  }
+  const timer = new DeadlineTimer();
   while (!isTerminal(state)) {
-    const timer = nextTimer(state);
-    state.nextTimer = { kind: timer.kind, at: new Date(timer.at).toISOString() };
+    const deadline = nextDeadline(state);
+    state.nextTimer = { kind: deadline.kind, at: new Date(deadline.at).toISOString() };
     const seen = changes;
-    const changed = await condition(
-      () => changes !== seen || isTerminal(state),
-      Math.max(timer.at - Date.now(), 1),
-    );
-    if (!changed) {
-      await serial.run(() => fireTimer(state, timer.kind));
-      publish();
+    let fired: Deadline | undefined;
+    if (fewerEvents) {
+      timer.arm(deadline);
+      await condition(
+        () =>
+          changes !== seen || isTerminal(state) || timer.hasFired || workflowInfo().continueAsNewSuggested,
+      );
+      fired = timer.takeFired();
+    } else {
+      const changed = await condition(
+        () => changes !== seen || isTerminal(state),
+        Math.max(deadline.at - Date.now(), 1),
+      );
+      fired = changed ? undefined : deadline;
     }
-    if (workflowInfo().continueAsNewSuggested && !isTerminal(state)) {
-      await condition(allHandlersFinished);
-      await continueAsNew<typeof authorizationLifecycle>({ ...input, carriedState: state });
+    if (fired) {
+      const kind = fired.kind;
+      await queue.run(() => fireTimer(state, kind, input));
+      stateChanged();
     }
+    if (!isTerminal(state)) await continueAsNewIfSuggested(input, state);
   }
-  // Events about an ended authorization still arrive: the capture that ended it, refunds, redeliveries.
-  // Runs recorded before this window existed ended at once; they replay without it.
-  if (patched('late-event-window')) {
-    if (state.nextTimer?.kind !== 'close') {
-      const lateEventWindow =
-        input.lateEventWindow === undefined ? DEFAULT_LATE_EVENT_WINDOW : msToNumber(input.lateEventWindow);
-      state.nextTimer = { kind: 'close', at: new Date(Date.now() + lateEventWindow).toISOString() };
-    }
-    const closeAt = Date.parse(state.nextTimer.at);
-    if (closeAt > Date.now()) {
-      await condition(() => workflowInfo().continueAsNewSuggested, closeAt - Date.now());
-      if (workflowInfo().continueAsNewSuggested) {
-        await condition(allHandlersFinished);
-        await continueAsNew<typeof authorizationLifecycle>({ ...input, carriedState: state });
-      }
-    }
-  }
+  timer.cancel();
+  await lateEventWindow(input, state);
   state.nextTimer = undefined;
   await condition(allHandlersFinished);
   return state;
 }
 
-async function startState(workflowId: string, input: LifecycleInput): Promise<LifecycleState> {
-  const authorization = await scheduled.getAuthorization(input.authorizationId);
-  if (!canManage(authorization)) {
-    refuse(
-      LifecycleFailure.notManageable,
-      `authorization ${authorization.id} is ${authorization.status}; only CREATED, PENDING or PARTIALLY_CAPTURED can be managed`,
-    );
+/**
+ * Events about an ended authorization still arrive: the capture that ended it, refunds, redeliveries. The
+ * run stays open for the late-event window. Runs recorded before this window existed ended at once.
+ */
+async function lateEventWindow(input: LifecycleInput, state: LifecycleState): Promise<void> {
+  if (!patched('late-event-window')) return;
+  if (state.nextTimer?.kind !== 'close') {
+    const window = millisecondsOf(input.lateEventWindow, defaults.lateEventWindow);
+    state.nextTimer = { kind: 'close', at: new Date(Date.now() + window).toISOString() };
   }
-  const made = authorization.create_time ? Date.parse(authorization.create_time) : Date.now();
-  const reauthorizeAfter = input.reauthorizeAfter
-    ? msToNumber(input.reauthorizeAfter)
-    : DEFAULT_REAUTHORIZE_AFTER;
-  const expiryAfter = input.expiryPolicyAfter
-    ? msToNumber(input.expiryPolicyAfter)
-    : DEFAULT_EXPIRY_POLICY_AFTER;
-  return initialState(
-    workflowId,
-    authorization,
-    { orderId: input.orderId, expiryPolicy: input.expiryPolicy ?? 'void' },
-    {
-      createTime: new Date(made).toISOString(),
-      reauthorizeAt: new Date(made + reauthorizeAfter).toISOString(),
-      expiryPolicyAt: new Date(made + expiryAfter).toISOString(),
-    },
-  );
-}
-
-function heldAuthorizationIds(state: LifecycleState): string[] {
-  return [state.authorizationId, ...state.reauthorizations.map((record) => record.toAuthorizationId)];
-}
-
-function nextTimer(state: LifecycleState): { kind: 'reauthorize' | 'expiryPolicy'; at: number } {
-  const expiry = Date.parse(state.expiryPolicyAt);
-  const reauthorize = state.reauthorizeAt ? Date.parse(state.reauthorizeAt) : undefined;
-  return reauthorize !== undefined && reauthorize < expiry
-    ? { kind: 'reauthorize', at: reauthorize }
-    : { kind: 'expiryPolicy', at: expiry };
-}
-
-async function fireTimer(state: LifecycleState, kind: 'reauthorize' | 'expiryPolicy'): Promise<void> {
-  if (isTerminal(state)) return;
-  if (kind === 'reauthorize') {
-    try {
-      await reauthorize(
-        state,
-        scheduled,
-        money(state, minor(state, state.remainingAmount) ?? 0).value,
-        'timer',
-      );
-    } catch (error) {
-      // A refused reauthorization leaves the current authorization in place until the expiry policy.
-      log.warn('scheduled reauthorization refused', { error: String(error) });
-      state.reauthorizeAt = undefined;
-    }
-    return;
-  }
-  if (state.expiryPolicy === 'void') {
-    try {
-      await scheduled.voidAuthorization(state.authorizationId);
-      markEnded(state, 'VOIDED');
-      return;
-    } catch (error) {
-      log.warn('void before expiry refused; marking the lifecycle expired', { error: String(error) });
-    }
-  }
-  markEnded(state, 'EXPIRED');
-}
-
-async function reauthorize(
-  state: LifecycleState,
-  activities: typeof requested,
-  total: string,
-  reason: 'timer' | 'request',
-): Promise<Authorization> {
-  const authorization = await activities.reauthorizeAuthorization({
-    authorizationId: state.currentAuthorizationId,
-    amount: { currency: state.currency, total },
-  });
-  applyReauthorization(state, authorization, reason, new Date().toISOString());
-  return authorization;
-}
-
-function assertOpen(state: LifecycleState, what: string): void {
-  if (isTerminal(state))
-    refuse(LifecycleFailure.stateForbids, `cannot ${what}: the lifecycle is ${state.status}`);
-}
-
-/** Minor units of a requested amount; an amount that is not positive in the lifecycle's currency is refused. */
-function positiveAmount(state: LifecycleState, amount: string): number {
-  const wanted = minor(state, amount);
-  if (wanted === undefined || wanted <= 0) {
-    refuse(
-      LifecycleFailure.invalidRequest,
-      `amount: "${amount}" is not a positive amount in ${state.currency}`,
-    );
-  }
-  return wanted;
-}
-
-/** The amount to capture, validated against what remains; throws before anything enters history. */
-function captureAmount(state: LifecycleState, request: CaptureInput): string {
-  assertOpen(state, 'capture');
-  const remaining = minor(state, state.remainingAmount) ?? 0;
-  if (remaining === 0) refuse(LifecycleFailure.stateForbids, 'cannot capture: nothing remains to capture');
-  if (request.amount === undefined) return state.remainingAmount;
-  if (positiveAmount(state, request.amount) > remaining) {
-    refuse(
-      LifecycleFailure.stateForbids,
-      `amount: ${request.amount} ${state.currency} is more than the ${state.remainingAmount} that remains`,
-    );
-  }
-  return request.amount;
-}
-
-function reauthorizeAmount(state: LifecycleState, request: ReauthorizeInput): string {
-  assertOpen(state, 'reauthorize');
-  if (request.amount === undefined) return state.remainingAmount;
-  positiveAmount(state, request.amount);
-  return request.amount;
+  const closeAt = Date.parse(state.nextTimer.at);
+  if (closeAt <= Date.now()) return;
+  await condition(() => workflowInfo().continueAsNewSuggested, closeAt - Date.now());
+  await continueAsNewIfSuggested(input, state);
 }

@@ -1,7 +1,7 @@
 import { ApplicationFailure, log, proxyActivities } from '@temporalio/workflow';
 import type { PaymentsActivities } from '../../activities/payments';
 import type { Webhook } from '../../payments/schemas';
-import { lifecycleEventTypes } from '../lifecycle/state';
+import { lifecycleEventTypes } from '../lifecycle/definitions';
 import type {
   WebhookSubscriptionInput,
   WebhookSubscriptionRemoval,

@@ -1,0 +1,41 @@
+import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
+import type { Duration } from '@temporalio/common';
+import type { PaymentsActivities } from '../../activities/payments';
+
+// Who waits on a provider call decides how long it may retry.
+
+/**
+ * Calls an order system waits on (capture, void, reauthorize on request) run as local activities: no extra
+ * round trip through the server, so a capture answers about as fast as the provider does. A few quick
+ * retries, then the Update fails retryably and the caller repeats it with the same idempotency key.
+ */
+export const orderSystemCalls = proxyLocalActivities<PaymentsActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: {
+    initialInterval: '500 ms',
+    backoffCoefficient: 2,
+    maximumInterval: '5 seconds',
+    maximumAttempts: 5,
+  },
+});
+
+/** The start reads the authorization while its caller waits: a provider that is down fails it in seconds. */
+export const startCalls = proxyActivities<PaymentsActivities>({
+  startToCloseTimeout: '5 seconds',
+  scheduleToCloseTimeout: '5 seconds',
+  retry: { initialInterval: '500 ms', backoffCoefficient: 2, maximumInterval: '2 seconds' },
+});
+
+/**
+ * Calls nobody waits on (timers) retry until the provider answers, for at most `timeout`: a call that keeps
+ * failing must not hold captures and the expiry timer behind it forever.
+ */
+export function timerCalls(timeout: Duration) {
+  return proxyActivities<PaymentsActivities>({
+    startToCloseTimeout: '30 seconds',
+    scheduleToCloseTimeout: timeout,
+    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+  });
+}
+
+export type PaymentsCalls = typeof orderSystemCalls;

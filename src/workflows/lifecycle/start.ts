@@ -1,0 +1,41 @@
+import type { LifecycleInput, LifecycleState } from './definitions';
+import { LifecycleFailure } from './definitions';
+import { startCalls } from './activity-options';
+import { defaults, millisecondsOf } from './durations';
+import { canManage, initialState } from './state';
+import { refuse } from './validation';
+
+/** Reads the authorization and sets the deadlines, measured from when it was made. */
+export async function startState(workflowId: string, input: LifecycleInput): Promise<LifecycleState> {
+  const authorization = await startCalls.getAuthorization(input.authorizationId);
+  if (!canManage(authorization)) {
+    refuse(
+      LifecycleFailure.notManageable,
+      `authorization ${authorization.id} is ${authorization.status}; only CREATED, PENDING or PARTIALLY_CAPTURED can be managed`,
+    );
+  }
+  const made = authorization.create_time ? Date.parse(authorization.create_time) : Date.now();
+  const reauthorizeAfter = millisecondsOf(input.reauthorizeAfter, defaults.reauthorizeAfter);
+  const expiryAfter = millisecondsOf(input.expiryPolicyAfter, defaults.expiryPolicyAfter);
+  return initialState(
+    workflowId,
+    authorization,
+    { orderId: input.orderId, expiryPolicy: input.expiryPolicy ?? 'void' },
+    {
+      createTime: new Date(made).toISOString(),
+      reauthorizeAt: new Date(made + reauthorizeAfter).toISOString(),
+      expiryPolicyAt: new Date(made + expiryAfter).toISOString(),
+    },
+  );
+}
+
+/** State carried over continue-as-new; runs before fingerprints carried answers in a plain object. */
+export function carriedOver(state: LifecycleState, retentionMs: number, now: number): LifecycleState {
+  if (state.keyedAnswers) return state;
+  const { answeredKeys, ...rest } = state as LifecycleState & { answeredKeys?: Record<string, unknown> };
+  const keptUntil = new Date(now + retentionMs).toISOString();
+  return {
+    ...rest,
+    keyedAnswers: Object.entries(answeredKeys ?? {}).map(([key, answer]) => ({ key, answer, keptUntil })),
+  };
+}

@@ -1,0 +1,121 @@
+import { CancellationScope, isCancellation, log, sleep } from '@temporalio/workflow';
+import type { Authorization } from '../../payments/schemas';
+import { timerCalls, type PaymentsCalls } from './activity-options';
+import type { LifecycleInput, LifecycleState } from './definitions';
+import { defaults, millisecondsOf } from './durations';
+import { amountOf, applyReauthorization, isTerminal, markEnded, minorUnitsOf } from './state';
+
+export type TimerKind = 'reauthorize' | 'expiryPolicy';
+export type Deadline = { kind: TimerKind; at: number };
+
+/** The lifecycle's next deadline: the reauthorization, unless the expiry policy comes first. */
+export function nextDeadline(state: LifecycleState): Deadline {
+  const expiry = Date.parse(state.expiryPolicyAt);
+  const reauthorize = state.reauthorizeAt ? Date.parse(state.reauthorizeAt) : undefined;
+  return reauthorize !== undefined && reauthorize < expiry
+    ? { kind: 'reauthorize', at: reauthorize }
+    : { kind: 'expiryPolicy', at: expiry };
+}
+
+/**
+ * One durable timer per deadline: a state change that keeps the deadline keeps its timer (no TimerCanceled
+ * and TimerStarted per change); only a new deadline replaces it.
+ */
+export class DeadlineTimer {
+  private armed?: { deadline: Deadline; scope: CancellationScope };
+  private firedDeadline?: Deadline;
+
+  arm(deadline: Deadline): void {
+    if (this.armed?.deadline.kind === deadline.kind && this.armed.deadline.at === deadline.at) return;
+    this.cancel();
+    const scope = new CancellationScope();
+    this.armed = { deadline, scope };
+    scope
+      .run(() => sleep(Math.max(deadline.at - Date.now(), 1)))
+      .then(
+        () => {
+          if (this.armed?.scope === scope) {
+            this.armed = undefined;
+            this.firedDeadline = deadline;
+          }
+        },
+        (error: unknown) => {
+          if (!isCancellation(error)) throw error;
+        },
+      );
+  }
+
+  cancel(): void {
+    this.armed?.scope.cancel();
+    this.armed = undefined;
+  }
+
+  /** The deadline whose timer fired, once. */
+  takeFired(): Deadline | undefined {
+    const fired = this.firedDeadline;
+    this.firedDeadline = undefined;
+    return fired;
+  }
+
+  get hasFired(): boolean {
+    return this.firedDeadline !== undefined;
+  }
+}
+
+export async function reauthorize(
+  state: LifecycleState,
+  calls: PaymentsCalls,
+  total: string,
+  reason: 'timer' | 'request',
+): Promise<Authorization> {
+  const authorization = await calls.reauthorizeAuthorization({
+    authorizationId: state.currentAuthorizationId,
+    amount: { currency: state.currency, total },
+  });
+  applyReauthorization(state, authorization, reason, new Date().toISOString());
+  return authorization;
+}
+
+/** What a deadline does: reauthorize what remains, or apply the expiry policy. */
+export async function fireTimer(
+  state: LifecycleState,
+  kind: TimerKind,
+  input: LifecycleInput,
+): Promise<void> {
+  if (isTerminal(state)) return;
+  const calls = timerCalls(millisecondsOf(input.timerCallTimeout, defaults.timerCallTimeout));
+  if (kind === 'reauthorize') {
+    const remaining = amountOf(state, minorUnitsOf(state, state.remainingAmount) ?? 0).value;
+    try {
+      await reauthorize(state, calls, remaining, 'timer');
+      state.reauthorizationFailure = undefined;
+    } catch (error) {
+      // A refused or timed-out reauthorization leaves the current authorization in place until the expiry
+      // policy; operators find it by the ReauthorizationFailure search attribute.
+      log.warn('scheduled reauthorization failed', { error: String(error) });
+      state.reauthorizeAt = undefined;
+      state.reauthorizationFailure = { at: new Date().toISOString(), reason: failureReason(error) };
+    }
+    return;
+  }
+  if (state.expiryPolicy === 'void') {
+    try {
+      await calls.voidAuthorization(state.authorizationId);
+      markEnded(state, 'VOIDED');
+      return;
+    } catch (error) {
+      log.warn('void before expiry failed; marking the lifecycle expired', { error: String(error) });
+    }
+  }
+  markEnded(state, 'EXPIRED');
+}
+
+/** The provider's issue, or how the call failed (e.g. it timed out after retrying). */
+function failureReason(error: unknown): string {
+  for (let cause = error; cause instanceof Error; cause = cause.cause) {
+    const type = (cause as { type?: unknown }).type;
+    if (typeof type === 'string' && type) return type;
+    if (cause.name === 'TimeoutFailure') return 'TIMEOUT';
+  }
+  return 'FAILED';
+}

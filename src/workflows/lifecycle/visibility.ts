@@ -1,0 +1,47 @@
+import type { SearchAttributeUpdatePair } from '@temporalio/common';
+import { patched, upsertSearchAttributes } from '@temporalio/workflow';
+import {
+  AuthorizationIdKey,
+  AuthorizationIdsKey,
+  OrderIdKey,
+  PaymentStatusKey,
+  ReauthorizationFailureKey,
+} from '../search-attributes';
+import type { LifecycleState } from './definitions';
+
+/** What operators filter on, upserted only when it changes: each upsert is a history event and a write. */
+export class LifecycleVisibility {
+  private shown = '';
+  private shownFailure?: string;
+
+  constructor(private readonly state: LifecycleState) {}
+
+  /** The attributes set once per run: the authorization and the order. */
+  identity(): SearchAttributeUpdatePair[] {
+    return [
+      { key: AuthorizationIdKey, value: this.state.authorizationId },
+      ...(this.state.orderId ? [{ key: OrderIdKey, value: this.state.orderId }] : []),
+    ];
+  }
+
+  show(alsoSet: SearchAttributeUpdatePair[] = []): void {
+    const heldIds = heldAuthorizationIds(this.state);
+    const failure = this.state.reauthorizationFailure?.reason;
+    const next = [this.state.status, failure ?? '', ...heldIds].join(' ');
+    // Runs recorded before this check upserted on every change; they replay that way.
+    if (next === this.shown && alsoSet.length === 0 && patched('publish-only-changes')) return;
+    const failureChanged = failure !== this.shownFailure;
+    this.shown = next;
+    this.shownFailure = failure;
+    upsertSearchAttributes([
+      ...alsoSet,
+      { key: PaymentStatusKey, value: this.state.status },
+      { key: AuthorizationIdsKey, value: heldIds },
+      ...(failureChanged ? [{ key: ReauthorizationFailureKey, value: failure ?? null }] : []),
+    ]);
+  }
+}
+
+function heldAuthorizationIds(state: LifecycleState): string[] {
+  return [state.authorizationId, ...state.reauthorizations.map((record) => record.toAuthorizationId)];
+}
