@@ -63,6 +63,10 @@ export const configSchema = z.object({
   REAUTHORIZE_AFTER: durationSchema.default('3 days'),
   EXPIRY_POLICY: z.enum(['void', 'expire']).default('void'),
   LATE_EVENT_WINDOW: durationOrZeroSchema.default('3 days'),
+  /** How long an answer is remembered under its Idempotency-Key; a retry after it is a new request. */
+  IDEMPOTENCY_KEY_RETENTION: durationSchema.default('24 hours'),
+  /** How long a timer's provider call (reauthorize, void before expiry) keeps retrying before it fails. */
+  TIMER_CALL_TIMEOUT: durationSchema.default('1 hour'),
 
   // Characters (interface C)
   CHARACTERS_PORT: port.default(8070),

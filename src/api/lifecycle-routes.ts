@@ -21,7 +21,8 @@ export interface LifecycleRoutesOptions {
   lifecycles: LifecycleClient;
   apiKeys: readonly string[];
   /** What a start request leaves out. */
-  defaults: Required<Pick<LifecycleInput, 'reauthorizeAfter' | 'expiryPolicy' | 'lateEventWindow'>>;
+  defaults: Required<Pick<LifecycleInput, 'reauthorizeAfter' | 'expiryPolicy' | 'lateEventWindow'>> &
+    Pick<LifecycleInput, 'idempotencyKeyRetention' | 'timerCallTimeout'>;
 }
 
 const security = [{ apiKey: [] }];

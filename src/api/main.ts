@@ -21,6 +21,8 @@ async function main() {
       reauthorizeAfter: config.REAUTHORIZE_AFTER,
       expiryPolicy: config.EXPIRY_POLICY,
       lateEventWindow: config.LATE_EVENT_WINDOW,
+      idempotencyKeyRetention: config.IDEMPOTENCY_KEY_RETENTION,
+      timerCallTimeout: config.TIMER_CALL_TIMEOUT,
     },
     logger,
     webhooks: {

@@ -16,6 +16,8 @@ export const startLifecycleBody = z.strictObject({
   expiryPolicy: z.enum(['void', 'expire']).optional(),
   expiryPolicyAfter: durationSchema.optional(),
   lateEventWindow: durationOrZeroSchema.optional(),
+  idempotencyKeyRetention: durationSchema.optional(),
+  timerCallTimeout: durationSchema.optional(),
 });
 
 export const authorizationParams = z.object({ authorizationId: identifier });
