@@ -1,5 +1,5 @@
 import type { Duration } from '@temporalio/common';
-import { msToNumber } from '@temporalio/common/lib/time';
+import ms, { type StringValue } from 'ms';
 import { z } from 'zod';
 
 function durationText(allowZero: boolean) {
@@ -7,12 +7,8 @@ function durationText(allowZero: boolean) {
     .string()
     .refine(
       (value) => {
-        try {
-          const ms = msToNumber(value as Duration);
-          return allowZero ? ms >= 0 : ms > 0;
-        } catch {
-          return false;
-        }
+        const millis = ms(value as StringValue);
+        return Number.isFinite(millis) && (allowZero ? millis >= 0 : millis > 0);
       },
       `a ${allowZero ? '' : 'positive '}duration such as "3 days", "12h" or "90s"`,
     )

@@ -3,7 +3,12 @@ import { Client, Connection } from '@temporalio/client';
 import { apiConnectionOptions } from '../src/api/temporal-connection';
 import { LifecycleClient } from '../src/client/lifecycle-client';
 import { lifecycleWorkflowId, paymentEventSignal } from '../src/workflows/lifecycle/definitions';
-import { startLifecycleStack, startTestApi, type LifecycleStack } from './helpers/lifecycle-stack';
+import {
+  sandboxPaymentsClient,
+  startLifecycleStack,
+  startTestApi,
+  type LifecycleStack,
+} from './helpers/lifecycle-stack';
 
 let stack: LifecycleStack;
 
@@ -232,11 +237,18 @@ describe('durable timers', () => {
   it('applies the expiry policy: void', async () => {
     const authorizationId = await startLifecycle('5.00', { expiryPolicyAfter: '2s', expiryPolicy: 'void' });
     await waitForState(authorizationId, (s) => s.status === 'VOIDED');
+    expect((await sandboxPaymentsClient(stack.sandbox).getAuthorization(authorizationId)).status).toBe(
+      'VOIDED',
+    );
   });
 
   it('applies the expiry policy: expire', async () => {
     const authorizationId = await startLifecycle('5.00', { expiryPolicyAfter: '2s', expiryPolicy: 'expire' });
     await waitForState(authorizationId, (s) => s.status === 'EXPIRED');
+    // Marked expired, not voided: the provider still holds the authorization as it was.
+    expect((await sandboxPaymentsClient(stack.sandbox).getAuthorization(authorizationId)).status).toBe(
+      'CREATED',
+    );
   });
 });
 
