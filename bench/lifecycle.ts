@@ -15,7 +15,7 @@ import { PaymentsClient } from '../src/payments/client';
 import type { Authorization, PaymentCapture } from '../src/payments/schemas';
 import { startSandbox } from '../src/sandbox/server';
 import { writeWorkflowBundle } from '../src/workers/workflow-bundle';
-import { lifecycleWorkflowId } from '../src/workflows/lifecycle/definitions';
+import { lifecycleWorkflowId, paymentEventSignal } from '../src/workflows/lifecycle/definitions';
 import { percentile, runBounded, summary, timed } from './stats';
 
 // `npm run bench:lifecycle`: lifecycles (start → capture → completed) through the API against the dev server
@@ -44,7 +44,7 @@ const noopActivities: Pick<PaymentsActivities, 'getAuthorization' | 'captureAuth
     id: `noop-${input.requestId}`,
     status: 'COMPLETED',
     amount: input.request.amount,
-    final_capture: true,
+    final_capture: input.request.final_capture ?? true,
   }),
 };
 
@@ -104,6 +104,15 @@ async function main() {
   const noopRunning = noopWorker.run();
   const noopLifecycles = new LifecycleClient(client, 'bench-noop');
 
+  const trivialBundle = join(mkdtempSync(join(tmpdir(), 'bench-')), 'trivial-bundle.js');
+  await writeWorkflowBundle(trivialBundle, require.resolve('./trivial-workflow'));
+  const trivialWorker = await Worker.create({
+    connection: await NativeConnection.connect({ address: server.address }),
+    taskQueue: 'bench-trivial',
+    workflowBundle: { codePath: trivialBundle },
+  });
+  const trivialRunning = trivialWorker.run();
+
   const createAuthorization = async () =>
     (
       await provider.post<Authorization>('/sandbox/authorizations', {
@@ -150,9 +159,58 @@ async function main() {
     return samples;
   };
 
+  const eventsOf = async (workflowId: string) =>
+    (await client.workflow.getHandle(workflowId).fetchHistory()).events?.length ?? 0;
+
+  /**
+   * A lifecycle with a few state changes (start, partial capture, a provider event, final capture) against
+   * the floor: a workflow that starts and completes.
+   */
+  const historyEvents = async (count: number) => {
+    const lifecycleEvents: number[] = [];
+    const floorEvents: number[] = [];
+    for (let i = 0; i < count; i += 1) {
+      const id = `events-${Date.now()}-${i}`;
+      await noopLifecycles.start({ authorizationId: id, lateEventWindow: '0 seconds' });
+      const partial = await noopLifecycles.capture(
+        id,
+        { amount: '4.00', finalCapture: false },
+        `partial-${id}`,
+      );
+      await client.workflow.getHandle(lifecycleWorkflowId(id)).signal(paymentEventSignal, {
+        id: `WH-${id}`,
+        eventType: 'PAYMENT.CAPTURE.COMPLETED',
+        authorizationId: id,
+        captureId: partial.id,
+        amount: { currency_code: 'USD', value: '4.00' },
+      });
+      await noopLifecycles.capture(id, {}, `final-${id}`);
+      await client.workflow.getHandle(lifecycleWorkflowId(id)).result();
+      lifecycleEvents.push(await eventsOf(lifecycleWorkflowId(id)));
+      const trivial = await client.workflow.start('trivialWorkflow', {
+        taskQueue: 'bench-trivial',
+        workflowId: `trivial-${id}`,
+      });
+      await trivial.result();
+      floorEvents.push(await eventsOf(trivial.workflowId));
+    }
+    const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+    return { lifecycle: mean(lifecycleEvents), floor: mean(floorEvents) };
+  };
+
   console.log(
     `Lifecycle benchmark: dev server ${server.address}, sandbox ${sandbox.url}, concurrency ${CONCURRENCY}`,
   );
+  const events = await historyEvents(20);
+  console.log(
+    '\nHistory events per lifecycle (start, partial capture, provider event, final capture), N = 20',
+  );
+  console.log(`  lifecycle:              ${events.lifecycle.toFixed(1)} events`);
+  console.log(`  floor (start, complete): ${events.floor.toFixed(1)} events`);
+  console.log(`  ratio to the floor:     ${(events.lifecycle / events.floor).toFixed(1)}x`);
+  if (process.env.BENCH_EVENTS_ONLY) {
+    process.exit(0);
+  }
   await throughApi(10);
   await noopShape(10, 0);
   for (const [round, size] of SIZES.entries()) {
@@ -193,7 +251,8 @@ async function main() {
   );
 
   noopWorker.shutdown();
-  await noopRunning;
+  trivialWorker.shutdown();
+  await Promise.all([noopRunning, trivialRunning]);
   await worker.stop();
   await app.close();
   await connection.close();

@@ -14,7 +14,11 @@ export class LifecycleVisibility {
   private shown = '';
   private shownFailure?: string;
 
-  constructor(private readonly state: LifecycleState) {}
+  /** `recordedBeforeChecks`: the run may predate upserting only changes (it asks its patch). */
+  constructor(
+    private readonly state: LifecycleState,
+    private readonly recordedBeforeChecks: boolean,
+  ) {}
 
   /** The attributes set once per run: the authorization and the order. */
   identity(): SearchAttributeUpdatePair[] {
@@ -29,7 +33,8 @@ export class LifecycleVisibility {
     const failure = this.state.reauthorizationFailure?.reason;
     const next = [this.state.status, failure ?? '', ...heldIds].join(' ');
     // Runs recorded before this check upserted on every change; they replay that way.
-    if (next === this.shown && alsoSet.length === 0 && patched('publish-only-changes')) return;
+    const onlyChanges = !this.recordedBeforeChecks || patched('publish-only-changes');
+    if (next === this.shown && alsoSet.length === 0 && onlyChanges) return;
     const failureChanged = failure !== this.shownFailure;
     this.shown = next;
     this.shownFailure = failure;

@@ -47,9 +47,10 @@ export async function authorizationLifecycle(input: LifecycleInput): Promise<Lif
   started = state;
   const queue = new SerialQueue();
   const keyed = new KeyedRequests(state, retention, queue);
-  const visibility = new LifecycleVisibility(state);
-  // One patch for the history diet: one upsert at start, one timer per deadline.
+  // One patch for the history diet: one upsert at start, one timer per deadline. A run that has it also has
+  // every older change, so it asks no older patch (each patch costs a marker and an upsert in history).
   const fewerEvents = patched('fewer-history-events');
+  const visibility = new LifecycleVisibility(state, !fewerEvents);
 
   let changes = 0;
   /** Wakes the main loop and shows operators the new state. */
@@ -169,7 +170,7 @@ export async function authorizationLifecycle(input: LifecycleInput): Promise<Lif
     if (!isTerminal(state)) await continueAsNewIfSuggested(input, state);
   }
   timer.cancel();
-  await lateEventWindow(input, state);
+  if (fewerEvents || patched('late-event-window')) await lateEventWindow(input, state);
   state.nextTimer = undefined;
   await condition(allHandlersFinished);
   return state;
@@ -180,7 +181,6 @@ export async function authorizationLifecycle(input: LifecycleInput): Promise<Lif
  * run stays open for the late-event window. Runs recorded before this window existed ended at once.
  */
 async function lateEventWindow(input: LifecycleInput, state: LifecycleState): Promise<void> {
-  if (!patched('late-event-window')) return;
   if (state.nextTimer?.kind !== 'close') {
     const window = millisecondsOf(input.lateEventWindow, defaults.lateEventWindow);
     state.nextTimer = { kind: 'close', at: new Date(Date.now() + window).toISOString() };
