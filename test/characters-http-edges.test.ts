@@ -1,5 +1,5 @@
 import type { CharacterStore } from '../src/characters/store';
-import { startCharactersService } from './characters-fixtures';
+import { startCharactersService } from './helpers/characters-fixtures';
 import { rawRequest } from './helpers/raw-http';
 
 // Requests a GraphQL-over-HTTP server must refuse before any GraphQL runs: a 4xx whose message names the

@@ -12,7 +12,7 @@ import { CharactersGraphQLError, CharactersTransportError } from '../src/charact
 import { buildCharactersServer } from '../src/characters/server';
 import type { CharacterStore } from '../src/characters/store';
 import { findFreePort } from '../src/dev/ports';
-import { startCharactersService, storeKinds } from './characters-fixtures';
+import { startCharactersService, storeKinds } from './helpers/characters-fixtures';
 import { rejectionOf } from './helpers/rejection';
 
 type Service = Awaited<ReturnType<typeof startCharactersService>>;
