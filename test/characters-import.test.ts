@@ -3,7 +3,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { createCharactersActivities, type CharactersActivities } from '../src/activities/characters';
 import type { CharacterInput } from '../src/characters/character';
 import { createCharactersClient, type CharactersClient } from '../src/characters/client';
-import { characterImportProgress, startCharacterImport } from '../src/characters/import-client';
+import { characterImportProgress, startCharacterImport } from '../src/client/character-import-client';
 import {
   characterFailureTypes,
   type CharacterImportInput,
