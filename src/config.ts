@@ -35,7 +35,7 @@ export const configSchema = z.object({
   WORKER_METRICS_PORT: port.default(9464),
   /** Workflows kept in the worker's memory; the rest replay from history when their next task comes. */
   WORKER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(0).default(250),
-  /** A prebuilt workflow bundle (src/workers/workflow-bundle.ts); unset = the worker bundles at start. */
+  /** A prebuilt workflow bundle (`npm run workflow:bundle`); unset = the worker bundles at start. */
   WORKFLOW_BUNDLE_PATH: z.string().min(1).optional(),
 
   // Payments provider (interfaces A and B); no base URL means the embedded sandbox

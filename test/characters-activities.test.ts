@@ -5,7 +5,7 @@ import type { CharacterInput } from '../src/characters/character';
 import { createCharactersClient } from '../src/characters/client';
 import { findFreePort } from '../src/dev/ports';
 import { characterFailureTypes } from '../src/workflows/character-import-definitions';
-import { startCharactersService } from './characters-fixtures';
+import { startCharactersService } from './helpers/characters-fixtures';
 import { rejectionOf } from './helpers/rejection';
 
 type Service = Awaited<ReturnType<typeof startCharactersService>>;

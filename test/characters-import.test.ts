@@ -3,13 +3,14 @@ import { ApplicationFailure } from '@temporalio/common';
 import { createCharactersActivities, type CharactersActivities } from '../src/activities/characters';
 import type { CharacterInput } from '../src/characters/character';
 import { createCharactersClient, type CharactersClient } from '../src/characters/client';
-import { characterImportProgress, startCharacterImport } from '../src/characters/import-client';
+import { characterImportProgress, startCharacterImport } from '../src/client/character-import-client';
 import {
   characterFailureTypes,
   type CharacterImportInput,
 } from '../src/workflows/character-import-definitions';
-import { startCharactersService } from './characters-fixtures';
+import { startCharactersService } from './helpers/characters-fixtures';
 import { connectClient, uniqueTaskQueue, withWorker } from './helpers/temporal';
+import { eventually } from './helpers/eventually';
 
 type Service = Awaited<ReturnType<typeof startCharactersService>>;
 type Temporal = Awaited<ReturnType<typeof connectClient>>;
@@ -166,11 +167,11 @@ describe('importCharacters workflow on a real Temporal dev server', () => {
     const taskQueue = uniqueTaskQueue('character-import');
     await withWorker({ taskQueue, activities }, async () => {
       const handle = await startCharacterImport(temporal.client, input, { taskQueue });
-      let progress = await characterImportProgress(handle);
-      while (progress.done < 1) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        progress = await characterImportProgress(handle);
-      }
+      const progress = await eventually(
+        () => characterImportProgress(handle),
+        (read) => read.done >= 1,
+        { intervalMs: 50, what: 'the first character to be imported' },
+      );
       expect(progress).toMatchObject({ total: 2, done: 1, failed: 0, statuses: ['created', 'pending'] });
       expect(progress.ids[0]).toEqual(expect.any(String));
       expect(progress.ids[1]).toBeNull();

@@ -1,6 +1,6 @@
 import { CharacterNotFoundError } from '../src/characters/errors';
 import type { CharacterStore } from '../src/characters/store';
-import { storeKinds, storeLocation, type StoreLocationFixture } from './characters-fixtures';
+import { storeKinds, storeLocation, type StoreLocationFixture } from './helpers/characters-fixtures';
 
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 

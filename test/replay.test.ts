@@ -17,8 +17,12 @@ describe('replay of recorded histories', () => {
     const results = Worker.runReplayHistories({ workflowBundle: { codePath } }, [
       { workflowId: file.replace(/\.json$/, ''), history },
     ]);
+    const replayed: string[] = [];
     for await (const result of results) {
       expect(result.error).toBeUndefined();
+      replayed.push(result.workflowId);
     }
+    // An empty iteration would pass the loop above without replaying anything.
+    expect(replayed).toEqual([file.replace(/\.json$/, '')]);
   });
 });

@@ -10,7 +10,7 @@ import {
   usd,
   withHarness,
   type SandboxHarness,
-} from './sandbox-fixtures';
+} from './helpers/sandbox-fixtures';
 
 describe('payments sandbox: authentication', () => {
   let harness: SandboxHarness;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { signTransmission, signedMessage } from '../src/payments/webhook-signature';
 import { createSigningCertificate, type SigningCertificate } from '../src/sandbox/certificate';
-import { postVerifyRequest, startHarness, type SandboxHarness } from './sandbox-fixtures';
+import { postVerifyRequest, startHarness, type SandboxHarness } from './helpers/sandbox-fixtures';
 
 /**
  * The verify endpoint must check the signature over the embedded `webhook_event` exactly as sent. Each body

@@ -15,7 +15,7 @@ import {
   type ReceivedDelivery,
   type SandboxHarness,
   type WebhookListener,
-} from './sandbox-fixtures';
+} from './helpers/sandbox-fixtures';
 const hooks = '/v1/notifications/webhooks';
 const eventTypes = (...names: string[]) => names.map((name) => ({ name }));
 

@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import type { LifecycleClient } from '../client/lifecycle-client';
@@ -31,9 +32,25 @@ const errors = {
   401: errorBody,
   404: errorBody,
   409: errorBody,
+  413: errorBody,
+  415: errorBody,
   422: errorBody,
   503: errorBody,
 };
+
+/** `curl -X POST` sends no body and no content type: for a command, that is a command without options. */
+async function absentBodyIsEmpty(request: FastifyRequest): Promise<void> {
+  request.body ??= {};
+}
+
+async function bodyRequired(request: FastifyRequest): Promise<void> {
+  if (request.body == null) {
+    throw new ApiError(
+      'VALIDATION_FAILED',
+      'body: a JSON object is required, e.g. {"authorizationId": "..."} with Content-Type: application/json',
+    );
+  }
+}
 
 /** A command on one lifecycle: the authorization in the path, an optional Idempotency-Key, a body. */
 function commandSchema<Body extends z.ZodType, Answer extends z.ZodType>(body: Body, answer: Answer) {
@@ -50,11 +67,15 @@ function commandSchema<Body extends z.ZodType, Answer extends z.ZodType>(body: B
 /** The HTTP face of the lifecycle for order systems; every route is a thin call of LifecycleClient. */
 export const lifecycleRoutes: FastifyPluginAsyncZod<LifecycleRoutesOptions> = async (app, options) => {
   const { lifecycles, defaults } = options;
-  app.addHook('preHandler', requireApiKey(options.apiKeys));
+  // Before the body is read: a caller without a key learns nothing about what it sent.
+  app.addHook('onRequest', requireApiKey(options.apiKeys));
+  // Bodies here are JSON only: text/plain (which Fastify reads by default) is refused like any other type.
+  app.removeContentTypeParser('text/plain');
 
   app.post(
     '/v1/lifecycles',
     {
+      preValidation: bodyRequired,
       schema: {
         tags: ['lifecycles'],
         security,
@@ -89,20 +110,26 @@ export const lifecycleRoutes: FastifyPluginAsyncZod<LifecycleRoutesOptions> = as
 
   app.post(
     '/v1/lifecycles/:authorizationId/capture',
-    { schema: commandSchema(captureBody.default({}), paymentCaptureSchema) },
+    {
+      preValidation: absentBodyIsEmpty,
+      schema: commandSchema(captureBody.default({}), paymentCaptureSchema),
+    },
     async (request) =>
       lifecycles.capture(request.params.authorizationId, request.body, request.headers['idempotency-key']),
   );
 
   app.post(
     '/v1/lifecycles/:authorizationId/void',
-    { schema: commandSchema(voidBody, authorizationSchema.nullable()) },
+    { preValidation: absentBodyIsEmpty, schema: commandSchema(voidBody, authorizationSchema.nullable()) },
     async (request) => lifecycles.void(request.params.authorizationId, request.headers['idempotency-key']),
   );
 
   app.post(
     '/v1/lifecycles/:authorizationId/reauthorize',
-    { schema: commandSchema(reauthorizeBody.default({}), authorizationSchema) },
+    {
+      preValidation: absentBodyIsEmpty,
+      schema: commandSchema(reauthorizeBody.default({}), authorizationSchema),
+    },
     async (request) =>
       lifecycles.reauthorize(
         request.params.authorizationId,

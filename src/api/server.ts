@@ -1,6 +1,6 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyError } from 'fastify';
+import Fastify, { type FastifyError, type FastifyRequest } from 'fastify';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -24,7 +24,8 @@ export interface ApiOptions {
 
 function validationError(error: FastifyError): ApiError {
   const problems = (error.validation ?? []).map((issue) => {
-    const where = `${error.validationContext ?? 'body'}${issue.instancePath.replaceAll('/', '.')}`;
+    const path = issue.instancePath.replaceAll('/', '.').replace(/\.$/, '');
+    const where = `${error.validationContext ?? 'body'}${path}`;
     const unknownKey = (issue.params as { keys?: string[] })?.keys;
     return {
       field: unknownKey ? `${where}.${unknownKey.join(',')}` : where,
@@ -33,6 +34,16 @@ function validationError(error: FastifyError): ApiError {
   });
   const message = problems.map((problem) => `${problem.field}: ${problem.issue}`).join('; ') || error.message;
   return new ApiError('VALIDATION_FAILED', message, problems);
+}
+
+/** Only JSON is read; the message names what came instead. */
+function unsupportedMediaType(request: FastifyRequest): ApiError {
+  const sent = request.headers['content-type'];
+  const what = sent ? `a body of type ${JSON.stringify(sent)}` : 'a body without a Content-Type';
+  return new ApiError(
+    'UNSUPPORTED_MEDIA_TYPE',
+    `${what} is not accepted: send JSON with Content-Type: application/json`,
+  );
 }
 
 /** The HTTP API: lifecycles for order systems, its OpenAPI document and docs page, one error shape. */
@@ -44,6 +55,7 @@ export async function buildApi(options: ApiOptions) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     let apiError: ApiError;
     if (error.validation) apiError = validationError(error);
+    else if (error.statusCode === 415) apiError = unsupportedMediaType(request);
     else if (error.statusCode === 413) apiError = new ApiError('PAYLOAD_TOO_LARGE', error.message);
     else if (error.statusCode === 400) apiError = new ApiError('VALIDATION_FAILED', error.message);
     else apiError = toApiError(error);

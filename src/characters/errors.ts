@@ -2,6 +2,9 @@
 export const characterErrorCodes = {
   notFound: 'CHARACTER_NOT_FOUND',
   internal: 'INTERNAL_SERVER_ERROR',
+  badRequest: 'BAD_REQUEST',
+  payloadTooLarge: 'PAYLOAD_TOO_LARGE',
+  unsupportedMediaType: 'UNSUPPORTED_MEDIA_TYPE',
 } as const;
 
 /** An upsert named an id the store does not hold; nothing was stored. */

@@ -4,6 +4,7 @@ import mercurius from 'mercurius';
 import type { Logger } from '../logger';
 import { maskInternalErrors } from './error-masking';
 import { queryLimitsRule } from './query-limits';
+import { refuseMalformedGraphQLRequests } from './request-errors';
 import { charactersResolvers } from './resolvers';
 import { charactersSchema } from './schema';
 import type { CharacterStore } from './store';
@@ -12,6 +13,9 @@ export const charactersGraphQLPath = '/graphql';
 
 /** Limits every operation must stay within; the schema's deepest useful query has depth 2. */
 export const charactersQueryLimits = { maxDepth: 6, maxCost: 500, listSize: 10, maxTokens: 2_000 } as const;
+
+/** The largest request body read; a GraphQL request within the query limits is far smaller. */
+export const charactersBodyLimitBytes = 64 * 1024;
 
 export interface CharactersServerOptions {
   store: CharacterStore;
@@ -28,9 +32,10 @@ export async function buildCharactersServer({
 }: CharactersServerOptions): Promise<FastifyInstance> {
   // pino's Logger is a FastifyBaseLogger; widening keeps the instance type the default one.
   const loggerInstance: FastifyBaseLogger | undefined = logger;
-  const app = Fastify({ ...(loggerInstance ? { loggerInstance } : {}), bodyLimit: 64 * 1024 });
+  const app = Fastify({ ...(loggerInstance ? { loggerInstance } : {}), bodyLimit: charactersBodyLimitBytes });
   const validationRules: ValidationRule[] = [queryLimitsRule(charactersQueryLimits)];
   if (production) validationRules.push(NoSchemaIntrospectionCustomRule);
+  refuseMalformedGraphQLRequests(app, charactersGraphQLPath);
 
   await app.register(mercurius, {
     schema: charactersSchema,
@@ -39,10 +44,11 @@ export async function buildCharactersServer({
     graphiql: !production,
     validationRules,
     graphql: { parseOptions: { maxTokens: charactersQueryLimits.maxTokens } },
-    errorFormatter: maskInternalErrors,
+    errorFormatter: maskInternalErrors(charactersBodyLimitBytes),
     // Refuses requests a browser could send cross-site without a CORS preflight: a POST must be
-    // application/json (or application/graphql), and any other request must carry a custom header
-    // such as `mercurius-require-preflight`. Forms and text/plain bodies cannot mutate characters.
+    // application/json (or application/graphql; refuseMalformedGraphQLRequests answers 415 first), and
+    // a GET must carry a custom header such as `mercurius-require-preflight`. Forms and text/plain
+    // bodies cannot mutate characters.
     csrfPrevention: true,
     allowBatchedQueries: false,
   });

@@ -85,7 +85,9 @@ export class PaymentsClient {
     return await this.readResource(operation, 'PaymentCapture', paymentCaptureSchema, {
       method: 'POST',
       url: `${authorizationPath(operation, authorizationId)}/capture`,
-      headers: requestId ? { [this.dialect.requestIdHeader]: requestId } : {},
+      headers: requestId
+        ? { [this.dialect.requestIdHeader]: headerValue(operation, 'request id', requestId) }
+        : {},
       data: validRequest(operation, paymentCaptureRequestSchema, request),
     });
   }
@@ -240,6 +242,18 @@ function pathSegment(operation: string, what: string, value: string): string {
   if (!value)
     throw new PaymentsApiError({ kind: 'invalid-request', message: `${operation}: the ${what} is empty` });
   return encodeURIComponent(value);
+}
+
+// Visible ASCII, inner spaces allowed. axios would silently drop CR and LF (sending another id than the
+// one the capture is keyed by) and Node refuses other control characters only once the request is sent.
+const headerSafe = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
+
+function headerValue(operation: string, what: string, value: string): string {
+  if (headerSafe.test(value)) return value;
+  throw new PaymentsApiError({
+    kind: 'invalid-request',
+    message: `${operation}: the ${what} ${JSON.stringify(value)} cannot be sent as a header: printable ASCII without leading or trailing spaces`,
+  });
 }
 
 function withBearer(request: AxiosRequestConfig, token: string): AxiosRequestConfig {

@@ -135,12 +135,28 @@ export function providerError(
   });
 }
 
-/** Retry-After is either delay-seconds or an HTTP date (RFC 9110 section 10.2.3). */
+const day = '(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
+const month = '(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)';
+const time = '\\d{2}:\\d{2}:\\d{2}';
+// The three forms of an HTTP date (RFC 9110 section 5.6.7); asctime's has no zone and means GMT.
+const httpDateForms = [
+  new RegExp(`^${day}, \\d{2} ${month} \\d{4} ${time} GMT$`),
+  new RegExp(`^(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day, \\d{2}-${month}-\\d{2} ${time} GMT$`),
+  new RegExp(`^${day} ${month} [ \\d]\\d ${time} \\d{4}$`),
+];
+
+/**
+ * Retry-After is either delay-seconds, a non-negative integer, or an HTTP date (RFC 9110 section 10.2.3).
+ * Anything else ("1.5", "-1", which Date.parse reads as dates long past) is ignored rather than taken as
+ * "retry now".
+ */
 export function parseRetryAfterMs(value: unknown, now: number = Date.now()): number | undefined {
   const text = headerText(value)?.trim();
   if (!text) return undefined;
   if (/^\d+$/.test(text)) return Number(text) * 1000;
-  const date = Date.parse(text);
+  const form = httpDateForms.findIndex((pattern) => pattern.test(text));
+  if (form < 0) return undefined;
+  const date = Date.parse(form === 2 ? `${text} GMT` : text);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 

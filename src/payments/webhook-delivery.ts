@@ -17,7 +17,12 @@ export function deliveryHeader(delivery: WebhookDelivery, name: string): string 
   return undefined;
 }
 
-/** The body's bytes without copying or consuming it; a string is taken as UTF-8, as it travelled. */
+/**
+ * The body's bytes without copying or consuming it; a string is taken as UTF-8, as it travelled. A delivery
+ * that reached us without a body (null or undefined, whatever its type says) has no bytes.
+ */
 export function deliveryBodyBytes(delivery: WebhookDelivery): Buffer {
-  return typeof delivery.body === 'string' ? Buffer.from(delivery.body, 'utf8') : delivery.body;
+  const body = delivery.body as WebhookDelivery['body'] | null | undefined;
+  if (body == null) return Buffer.alloc(0);
+  return typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
 }

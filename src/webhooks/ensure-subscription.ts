@@ -1,5 +1,5 @@
 import { Client, Connection } from '@temporalio/client';
-import { loadConfig, type Config, temporalAddress } from '../config';
+import { type Config, temporalAddress } from '../config';
 import type {
   ensureWebhookSubscription,
   removeWebhookSubscription,
@@ -58,15 +58,4 @@ export async function manageSubscriptionFromConfig(
   } finally {
     await connection.close();
   }
-}
-
-// `tsx src/webhooks/ensure-subscription.ts [--remove]`: prints the subscription as JSON.
-if (require.main === module) {
-  manageSubscriptionFromConfig(loadConfig(), process.argv.includes('--remove') ? 'remove' : 'ensure').then(
-    (result) => console.log(JSON.stringify(result)),
-    (error: unknown) => {
-      console.error(error instanceof Error ? error.message : error);
-      process.exit(1);
-    },
-  );
 }

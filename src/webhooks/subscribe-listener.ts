@@ -17,7 +17,7 @@ export async function subscribeListener(config: Config): Promise<void> {
   } catch (error) {
     console.warn(
       `Webhooks:          not subscribed (${error instanceof Error ? error.message : String(error)}); ` +
-        'run `tsx src/webhooks/ensure-subscription.ts` once the provider accepts the listener URL',
+        'run `npm run webhooks:subscribe` once the provider accepts the listener URL',
     );
   }
 }

@@ -4,7 +4,7 @@ import { bundleWorkflowCode } from '@temporalio/worker';
 
 /**
  * Bundles the workflow code once, ahead of the worker. A worker that loads a prebuilt bundle skips webpack
- * at start-up and stays about 100 MB smaller: `tsx src/workers/workflow-bundle.ts dist/workflow-bundle.js`.
+ * at start-up and stays about 100 MB smaller (`npm run workflow:bundle`, src/cli/build-workflow-bundle.ts).
  */
 export async function writeWorkflowBundle(
   path: string,
@@ -16,15 +16,4 @@ export async function writeWorkflowBundle(
   });
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, code);
-}
-
-if (require.main === module) {
-  const path = process.argv[2] ?? 'dist/workflow-bundle.js';
-  writeWorkflowBundle(path).then(
-    () => console.log(`Workflow bundle written to ${path}`),
-    (error: unknown) => {
-      console.error(error);
-      process.exit(1);
-    },
-  );
 }

@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type { FastifyInstance } from 'fastify';
 import { Client } from 'pg';
-import type { DatabaseLocation, StoreKind } from '../src/characters/database';
-import { buildCharactersServer } from '../src/characters/server';
-import { openCharacterStore, type CharacterStore } from '../src/characters/store';
+import type { DatabaseLocation, StoreKind } from '../../src/characters/database';
+import { buildCharactersServer } from '../../src/characters/server';
+import { openCharacterStore, type CharacterStore } from '../../src/characters/store';
 
 /** The PostgreSQL the tests use; each run gets a schema of its own, dropped afterwards. */
 export const testDatabaseUrl =

@@ -1,6 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import axios, { type AxiosInstance } from 'axios';
-import { startSandbox, type Sandbox, type SandboxOptions } from '../src/sandbox/server';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server';
+import { eventually } from './eventually';
 
 /** Plain HTTP to the sandbox (never the payments client): every status comes back as a response. */
 export interface SandboxHarness {
@@ -122,14 +123,12 @@ export async function startWebhookListener(): Promise<WebhookListener> {
     url: `http://127.0.0.1:${port}/webhooks/payments`,
     received,
     answerWith: (...statuses) => scripted.push(...statuses),
-    async waitFor(count, timeoutMs = 10_000) {
-      const deadline = Date.now() + timeoutMs;
-      while (received.length < count) {
-        if (Date.now() > deadline) throw new Error(`expected ${count} deliveries, got ${received.length}`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      return received;
-    },
+    waitFor: (count, timeoutMs = 10_000) =>
+      eventually(
+        () => received,
+        (deliveries) => deliveries.length >= count,
+        { timeoutMs, intervalMs: 20, what: `${count} deliveries` },
+      ),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
