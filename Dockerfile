@@ -7,6 +7,6 @@ RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force
 COPY tsconfig.json ./
 COPY src ./src
 # Bundle the workflow code at build time so workers start without webpack (WORKFLOW_BUNDLE_PATH).
-RUN node --import tsx src/workers/workflow-bundle.ts dist/workflow-bundle.js
+RUN node --import tsx src/cli/build-workflow-bundle.ts dist/workflow-bundle.js
 USER node
 CMD ["node", "--import", "tsx", "src/workers/main.ts"]

@@ -4,7 +4,7 @@ import { createCharactersActivities, type CharactersActivities } from '../src/ac
 import type { CharacterInput } from '../src/characters/character';
 import { createCharactersClient } from '../src/characters/client';
 import { findFreePort } from '../src/dev/ports';
-import { characterFailureTypes } from '../src/workflows/character-import-definitions';
+import { characterFailureTypes } from '../src/activities/characters';
 import { startCharactersService } from './helpers/characters-fixtures';
 import { rejectionOf } from './helpers/rejection';
 

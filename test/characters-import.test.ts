@@ -4,10 +4,8 @@ import { createCharactersActivities, type CharactersActivities } from '../src/ac
 import type { CharacterInput } from '../src/characters/character';
 import { createCharactersClient, type CharactersClient } from '../src/characters/client';
 import { characterImportProgress, startCharacterImport } from '../src/client/character-import-client';
-import {
-  characterFailureTypes,
-  type CharacterImportInput,
-} from '../src/workflows/character-import-definitions';
+import { type CharacterImportInput } from '../src/workflows/character-import-definitions';
+import { characterFailureTypes } from '../src/activities/characters';
 import { startCharactersService } from './helpers/characters-fixtures';
 import { connectClient, uniqueTaskQueue, withWorker } from './helpers/temporal';
 import { eventually } from './helpers/eventually';

@@ -9,6 +9,7 @@ import {
   startTestApi,
   type LifecycleStack,
 } from './helpers/lifecycle-stack';
+import { eventually } from './helpers/eventually';
 
 let stack: LifecycleStack;
 
@@ -36,16 +37,15 @@ async function capturesAtProvider(
   return (response.data as { captures: Array<{ id: string; amount: { value: string } }> }).captures;
 }
 
-async function waitForState(
+function waitForState(
   authorizationId: string,
   done: (state: Record<string, unknown>) => boolean,
 ): Promise<any> {
-  for (let attempt = 0; attempt < 100; attempt += 1) {
-    const response = await stack.api.get(`/v1/lifecycles/${authorizationId}`);
-    if (response.status === 200 && done(response.data as Record<string, unknown>)) return response.data;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`lifecycle ${authorizationId} never reached the expected state`);
+  return eventually(
+    async () => (await stack.api.get(`/v1/lifecycles/${authorizationId}`)).data as Record<string, unknown>,
+    (state) => typeof state.status === 'string' && done(state),
+    { what: `the expected state of lifecycle ${authorizationId}` },
+  );
 }
 
 describe('starting a lifecycle', () => {
@@ -73,13 +73,16 @@ describe('starting a lifecycle', () => {
   it('lets an operator find the run by its search attributes', async () => {
     const authorizationId = await startLifecycle('12.00', { orderId: `order-${randomUUID()}` });
     const state = (await stack.api.get(`/v1/lifecycles/${authorizationId}`)).data as { orderId: string };
-    let found: string[] = [];
-    for (let attempt = 0; attempt < 50 && found.length === 0; attempt += 1) {
-      found = [];
-      const query = `OrderId = "${state.orderId}" AND PaymentStatus = "AUTHORIZED"`;
-      for await (const run of stack.client.workflow.list({ query })) found.push(run.workflowId);
-      if (found.length === 0) await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    const query = `OrderId = "${state.orderId}" AND PaymentStatus = "AUTHORIZED"`;
+    const found = await eventually(
+      async () => {
+        const ids: string[] = [];
+        for await (const run of stack.client.workflow.list({ query })) ids.push(run.workflowId);
+        return ids;
+      },
+      (ids) => ids.length > 0,
+      { what: 'the run in visibility' },
+    );
     expect(found).toEqual([lifecycleWorkflowId(authorizationId)]);
   });
 

@@ -15,6 +15,7 @@ import {
 } from '../src/workflows/lifecycle/definitions';
 import { createSandboxAuthorization, sandboxPaymentsClient } from './helpers/lifecycle-stack';
 import { connectClient, createTestWorker, uniqueTaskQueue } from './helpers/temporal';
+import { eventually } from './helpers/eventually';
 
 // A dev server of its own that suggests continue-as-new after 40 history events, so a lifecycle goes through
 // several runs in one test: the state, the answers under idempotency keys and the late-event window's close
@@ -77,15 +78,6 @@ async function runIds(authorizationId: string): Promise<string[]> {
   return ids;
 }
 
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
 it('carries state, answers and the late-event window across continue-as-new', async () => {
   const provider = axios.create({ baseURL: sandbox.url, validateStatus: () => true });
   const { id: authorizationId } = await createSandboxAuthorization(provider, '100.00');
@@ -93,14 +85,11 @@ it('carries state, answers and the late-event window across continue-as-new', as
   const first = await lifecycles.capture(authorizationId, { amount: '40.00' }, 'first-capture');
 
   await sendEvents(authorizationId, SUGGEST_AFTER_EVENTS);
-  expect(
-    (
-      await until(
-        () => runIds(authorizationId),
-        (ids) => ids.length >= 2,
-      )
-    ).length,
-  ).toBeGreaterThanOrEqual(2);
+  await eventually(
+    () => runIds(authorizationId),
+    (ids) => ids.length >= 2,
+    { what: 'a second run' },
+  );
   const carried = (await lifecycles.state(authorizationId)) as LifecycleState;
   expect(carried).toMatchObject({ status: 'PARTIALLY_CAPTURED', capturedAmount: '40.00' });
   expect(carried.seenEventIds.length).toBeGreaterThanOrEqual(SUGGEST_AFTER_EVENTS - 10);
@@ -115,14 +104,11 @@ it('carries state, answers and the late-event window across continue-as-new', as
   // Continued as new during the window, it still closes when the window set at its end says.
   const runsBefore = (await runIds(authorizationId)).length;
   await sendEvents(authorizationId, SUGGEST_AFTER_EVENTS);
-  expect(
-    (
-      await until(
-        () => runIds(authorizationId),
-        (ids) => ids.length > runsBefore,
-      )
-    ).length,
-  ).toBeGreaterThan(runsBefore);
+  await eventually(
+    () => runIds(authorizationId),
+    (ids) => ids.length > runsBefore,
+    { what: 'a run continued during the window' },
+  );
   expect((await lifecycles.state(authorizationId))?.nextTimer).toEqual(ended.nextTimer);
   expect(await lifecycles.capture(authorizationId, {}, 'final-capture')).toMatchObject({
     status: 'COMPLETED',

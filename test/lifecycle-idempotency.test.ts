@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { eventually } from './helpers/eventually';
 import { sandboxPaymentsClient, startLifecycleStack, type LifecycleStack } from './helpers/lifecycle-stack';
 import { lifecycleWorkflowId, paymentEventSignal, stateQuery } from '../src/workflows/lifecycle/definitions';
 
@@ -192,11 +193,11 @@ describe('lifecycle robustness', () => {
       timerCallTimeout: '3 seconds',
     });
     const handle = stack.client.workflow.getHandle(lifecycleWorkflowId(authorizationId));
-    let failure: { reason: string } | undefined;
-    for (let attempt = 0; attempt < 60 && !failure; attempt += 1) {
-      await new Promise((resolve) => setTimeout(resolve, 250));
-      failure = (await handle.query(stateQuery))?.reauthorizationFailure;
-    }
+    const failure = await eventually(
+      async () => (await handle.query(stateQuery))?.reauthorizationFailure,
+      (recorded) => recorded !== undefined,
+      { what: 'the reauthorization failure in the state' },
+    );
     // The provider's last answer before the bound ran out.
     expect(failure?.reason).toBe('INTERNAL_SERVER_ERROR');
     const { searchAttributes } = await handle.describe();

@@ -13,6 +13,7 @@ import { ensureSubscription } from '../src/webhooks/ensure-subscription';
 import { WEBHOOK_ROUTE } from '../src/webhooks/listener-url';
 import { VerificationStarter } from '../src/webhooks/verification-starter';
 import { lifecycleWorkflowId, stateQuery } from '../src/workflows/lifecycle/definitions';
+import { eventually } from './helpers/eventually';
 import { createSandboxAuthorization, sandboxPaymentsClient, startTestApi } from './helpers/lifecycle-stack';
 import { connectClient, createTestWorker, temporalAddress, uniqueTaskQueue } from './helpers/temporal';
 
@@ -105,17 +106,17 @@ it('answers the retried capture with the capture its lost first attempt made, ca
     (await provider.get(`/sandbox/authorizations/${authorization.id}/captures`)).data.captures as Array<{
       id: string;
     }>;
-  for (let attempt = 0; attempt < 40 && (await captures()).length === 0; attempt += 1) {
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  expect(await captures()).toHaveLength(1);
+  expect(
+    await eventually(captures, (made) => made.length > 0, { what: 'the capture at the provider' }),
+  ).toHaveLength(1);
 
   await startInProcessWorker(`${api.url}${WEBHOOK_ROUTE}`);
   const handle = client.workflow.getHandle(lifecycleWorkflowId(authorization.id));
-  for (let attempt = 0; attempt < 120; attempt += 1) {
-    if ((await handle.query(stateQuery))?.captures.length) break;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+  await eventually(
+    () => handle.query(stateQuery),
+    (state) => (state?.captures.length ?? 0) > 0,
+    { timeoutMs: 40_000, what: 'the webhook capture in the lifecycle' },
+  );
   // Whatever the first caller was told, its retry with the key answers the capture that was made.
   await firstAttempt;
   const retried = await capture();

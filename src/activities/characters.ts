@@ -2,7 +2,18 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { Character, CharacterInput, CliqueType } from '../characters/character';
 import type { CharactersClient } from '../characters/client';
 import { CharactersClientError, CharactersGraphQLError } from '../characters/client-errors';
-import { characterFailureTypes } from '../workflows/character-import-definitions';
+
+/** `type` of the ApplicationFailures the characters activities throw. */
+export const characterFailureTypes = {
+  /** upsertCharacter named an id the service does not hold. Non-retryable. */
+  notFound: 'CHARACTER_NOT_FOUND',
+  /** The service refused the request as invalid GraphQL (unknown enum value, missing name, wrong type). Non-retryable. */
+  invalidRequest: 'CHARACTERS_INVALID_REQUEST',
+  /** The service answered in a shape the characters service does not allow. Non-retryable. */
+  badResponse: 'CHARACTERS_BAD_RESPONSE',
+  /** No answer, or a failure inside the service. Retryable. */
+  unavailable: 'CHARACTERS_UNAVAILABLE',
+} as const;
 
 /** One activity per operation of interface C; every argument and result is plain JSON. */
 export function createCharactersActivities(client: CharactersClient) {

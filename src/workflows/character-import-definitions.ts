@@ -5,18 +5,6 @@ import type { Character, CharacterInput } from '../characters/character';
 
 export const characterImportWorkflowType = 'importCharacters';
 
-/** `type` of the ApplicationFailures the characters activities throw. */
-export const characterFailureTypes = {
-  /** upsertCharacter named an id the service does not hold. Non-retryable. */
-  notFound: 'CHARACTER_NOT_FOUND',
-  /** The service refused the request as invalid GraphQL (unknown enum value, missing name, wrong type). Non-retryable. */
-  invalidRequest: 'CHARACTERS_INVALID_REQUEST',
-  /** The service answered in a shape interface C does not allow. Non-retryable. */
-  badResponse: 'CHARACTERS_BAD_RESPONSE',
-  /** No answer, or a failure inside the service. Retryable. */
-  unavailable: 'CHARACTERS_UNAVAILABLE',
-} as const;
-
 export interface CharacterImportInput {
   /** Stable key of this import chosen by the caller; the workflow id is derived from it. */
   importId: string;
