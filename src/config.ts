@@ -68,7 +68,7 @@ export const configSchema = z.object({
   /** How long a timer's provider call (reauthorize, void before expiry) keeps retrying before it fails. */
   TIMER_CALL_TIMEOUT: durationSchema.default('1 hour'),
 
-  // Characters (interface C)
+  // Characters service
   CHARACTERS_PORT: port.default(8070),
   CHARACTERS_URL: optionalUrl,
   DATABASE_URL: z

@@ -15,7 +15,7 @@ export const characterFailureTypes = {
   unavailable: 'CHARACTERS_UNAVAILABLE',
 } as const;
 
-/** One activity per operation of interface C; every argument and result is plain JSON. */
+/** One activity per operation of the characters service; every argument and result is plain JSON. */
 export function createCharactersActivities(client: CharactersClient) {
   return {
     getCharacter: (id: string): Promise<Character | null> => callCharacters(() => client.getCharacter(id)),

@@ -1,4 +1,4 @@
-// Interface C (spec 2.4): the character domain, shared by the store, the server, the client and workflows.
+// The character domain (characters and their clique types), shared by the store, the server, the client and workflows.
 // Plain types only, so workflow code may `import type` them.
 
 export const cliqueTypes = ['KOOKS', 'POGUES'] as const;

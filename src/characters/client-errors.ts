@@ -52,7 +52,7 @@ export class CharactersTransportError extends CharactersClientError {
   }
 }
 
-/** The service answered, but not in the shape interface C promises; retrying would not change that. */
+/** The service answered, but not in the shape the characters schema promises; retrying would not change that. */
 export class CharactersResponseError extends CharactersClientError {
   override name = 'CharactersResponseError';
   readonly retryable = false;

@@ -15,7 +15,7 @@ import {
   upsertCharacterDataSchema,
 } from './client-schemas';
 
-/** Typed access to interface C. Failures are CharactersGraphQLError, CharactersTransportError or CharactersResponseError. */
+/** Typed access to the characters service. Failures are CharactersGraphQLError, CharactersTransportError or CharactersResponseError. */
 export interface CharactersClient {
   /** null when no character has this id. */
   getCharacter(id: string): Promise<Character | null>;

@@ -1,4 +1,4 @@
-// Interface C exactly as the spec states it (sections 2.4 and 4.3); descriptions are the spec's meanings.
+// The characters schema: the types, queries and mutation order systems use; descriptions give each meaning.
 export const charactersSchema = /* GraphQL */ `
   enum CliqueType {
     "people who are elite, with wealthy parents"

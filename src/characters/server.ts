@@ -24,7 +24,7 @@ export interface CharactersServerOptions {
   production?: boolean;
 }
 
-/** The characters GraphQL service (interface C) at POST /graphql; call `listen` on the result. */
+/** The characters GraphQL service at POST /graphql; call `listen` on the result. */
 export async function buildCharactersServer({
   store,
   logger,

@@ -52,7 +52,7 @@ const webhookFieldsSchema = webhookFieldSchema.array().min(1);
 /**
  * Typed client for interfaces A (authorizations) and B (webhooks) of the payments spec.
  *
- * Spec section 7 says a failed operation yields "an empty resource together with an error". In TypeScript
+ * The provider's contract says a failed operation yields "an empty resource together with an error". In TypeScript
  * every operation instead rejects with a {@link PaymentsApiError} and yields no resource at all; a resolved
  * value is always a complete, validated resource.
  */

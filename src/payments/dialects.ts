@@ -2,7 +2,7 @@ import type { ReauthorizationAmount } from './schemas';
 
 export type PaymentsDialectName = 'spec' | 'paypal';
 
-/** The five delivery headers a verification request is filled from (spec 2.3 and 6). */
+/** The five delivery headers a verification request is filled from. */
 export interface TransmissionHeaderNames {
   auth_algo: string;
   cert_url: string;
@@ -12,7 +12,7 @@ export interface TransmissionHeaderNames {
 }
 
 /**
- * What differs between the spec's provider and PayPal's own API, so that one client talks to either by
+ * What differs between the provider we were specified against and PayPal's own API, so that one client talks to either by
  * configuration alone. Paths, bodies and everything else are shared.
  */
 export interface PaymentsDialect {

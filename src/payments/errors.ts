@@ -5,7 +5,7 @@ import { z } from 'zod';
  * - `provider`: the provider answered with a non-2xx status;
  * - `timeout`: no answer within the client's time-out;
  * - `network`: the connection failed or was dropped before an answer;
- * - `invalid-response`: a 2xx answer that is not the resource the spec promises;
+ * - `invalid-response`: a 2xx answer that is not the resource the provider promises;
  * - `invalid-request`: refused before anything was sent.
  */
 export type PaymentsErrorKind = 'provider' | 'timeout' | 'network' | 'invalid-response' | 'invalid-request';

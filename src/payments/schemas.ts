@@ -80,7 +80,7 @@ export const paymentCaptureSchema = z.looseObject({
 });
 export type PaymentCapture = z.infer<typeof paymentCaptureSchema>;
 
-/** Interface A's reauthorization amount (spec 2.2): the total travels as text, never as a JSON number. */
+/** A reauthorization's amount: the total travels as text, never as a JSON number. */
 export const reauthorizationAmountSchema = z.object({
   currency: z.string().length(3),
   total: decimalAmount,

@@ -45,7 +45,7 @@ export function signTransmission(message: string, privateKeyPem: string): string
   return createSign('RSA-SHA256').update(message, 'utf8').sign(privateKeyPem, 'base64');
 }
 
-/** The five SERVICE-* headers of a delivery of `body`, signed as the provider signs (spec section 6). */
+/** The five SERVICE-* headers of a delivery of `body`, signed as the provider signs. */
 export function signedDeliveryHeaders(
   fields: TransmissionFields & { certUrl: string; privateKeyPem: string },
 ): Record<string, string> {

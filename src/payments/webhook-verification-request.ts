@@ -13,7 +13,7 @@ const transmissionFields = [
 ] as const satisfies readonly (keyof TransmissionHeaderNames)[];
 
 /**
- * The body of a verify-webhook-signature request (spec 2.3) as bytes. The delivery body is spliced in as
+ * The body of a verify-webhook-signature request as bytes. The delivery body is spliced in as
  * `webhook_event` without a JSON round trip: the signature covers the exact bytes, and parsing would
  * lose key order, `1.0`, integers beyond 2^53, unicode escapes and whitespace. Empty fields are omitted.
  * The delivery is only read, never modified.

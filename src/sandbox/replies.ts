@@ -37,7 +37,7 @@ export function prefersMinimal(request: FastifyRequest): boolean {
   return /return=minimal/i.test(Array.isArray(prefer) ? prefer.join(',') : (prefer ?? ''));
 }
 
-/** The idempotency key the caller sent: the spec's header, or PayPal's. Empty counts as none. */
+/** The idempotency key the caller sent: Service-Request-Id, or PayPal's PayPal-Request-Id. Empty counts as none. */
 export function requestId(request: FastifyRequest): string | undefined {
   const value = request.headers['service-request-id'] ?? request.headers['paypal-request-id'];
   const id = Array.isArray(value) ? value[0] : value;

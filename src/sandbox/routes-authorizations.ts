@@ -38,7 +38,7 @@ function minimal(resource: { id: string; status: string; links: unknown }) {
   return { id: resource.id, status: resource.status, links: resource.links };
 }
 
-/** Interface A: read, capture, void and reauthorize authorizations (spec 4.1). */
+/** Read, capture, void and reauthorize authorizations (Payments v2). */
 export function registerAuthorizationRoutes(app: FastifyInstance, context: SandboxContext): void {
   const { ledger, idempotency, faults } = context;
   const path = '/v2/payments/authorizations/:id';

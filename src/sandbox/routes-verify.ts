@@ -40,7 +40,7 @@ function rawWebhookEvent(raw: string): string {
 }
 
 /**
- * POST /v1/notifications/verify-webhook-signature (spec 2.3). Its body is kept as the raw string: this
+ * POST /v1/notifications/verify-webhook-signature. Its body is kept as the raw string: this
  * route's scope replaces the JSON parser, so `webhook_event` can be checked byte for byte.
  */
 export function registerVerifyRoute(app: FastifyInstance, context: SandboxContext): void {

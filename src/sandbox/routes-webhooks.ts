@@ -51,7 +51,7 @@ export function eventTypeNames(list: Array<{ name: string }>, field: string): st
   return list.map(({ name }) => name);
 }
 
-/** Interface B: webhook subscriptions, event types and events (spec 4.2). */
+/** Webhook subscriptions, their event types and events (Notifications v1). */
 export function registerWebhookRoutes(app: FastifyInstance, context: SandboxContext): void {
   const { webhooks, faults } = context;
   const base = '/v1/notifications/webhooks';

@@ -18,7 +18,7 @@ import {
 /**
  * Upserts a list of characters and can be run again with the same input without creating duplicates.
  *
- * Interface C has no idempotency key and refuses to create under a caller's id, so an item without an id
+ * The characters service has no idempotency key and refuses to create under a caller's id, so an item without an id
  * is matched on its natural key (clique type, name) against what the service already holds: a match is
  * updated in place, and only a miss creates. Updates are idempotent and Temporal retries them; a create is
  * not, so it runs one attempt at a time and, after a failure, the workflow looks again before retrying, in
