@@ -1,28 +1,39 @@
+import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { Client, Connection } from '@temporalio/client';
-import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { loadConfig, temporalAddress } from '../config';
+import { resolveTemporalCli } from './temporal-cli';
 
 /**
  * Saves a workflow's event history as JSON for the replay suite:
  *   npm run history:record -- <workflowId> test/histories/<name>.json
  * Replaying it on every `npm test` catches a change that would break determinism for runs already in flight.
+ * The Temporal CLI writes the history in the JSON form the SDK's replayer reads.
  */
 async function main() {
   const [workflowId, file] = process.argv.slice(2);
   if (!workflowId || !file) throw new Error('usage: npm run history:record -- <workflowId> <file.json>');
   const config = loadConfig();
-  const connection = await Connection.connect({
-    address: temporalAddress(config),
-  });
-  try {
-    const client = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
-    const history = await client.workflow.getHandle(workflowId).fetchHistory();
-    writeFileSync(file, historyToJSON(history));
-    console.log(`Saved ${history.events?.length ?? 0} events of ${workflowId} to ${file}`);
-  } finally {
-    await connection.close();
-  }
+  const cli = await resolveTemporalCli();
+  const shown = spawnSync(
+    cli.path,
+    [
+      'workflow',
+      'show',
+      '--workflow-id',
+      workflowId,
+      '--address',
+      temporalAddress(config),
+      '--namespace',
+      config.TEMPORAL_NAMESPACE,
+      '--output',
+      'json',
+    ],
+    { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 },
+  );
+  if (shown.status !== 0) throw new Error(`temporal workflow show failed: ${shown.stderr}`);
+  const history = JSON.parse(shown.stdout) as { events?: unknown[] };
+  writeFileSync(file, `${JSON.stringify(history, null, 2)}\n`);
+  console.log(`Saved ${history.events?.length ?? 0} events of ${workflowId} to ${file}`);
 }
 
 main().catch((error: unknown) => {
