@@ -16,13 +16,6 @@ afterAll(async () => {
 
 const auth = { Authorization: `Bearer ${API_KEY}` };
 
-async function startLifecycle(value = '100.00'): Promise<string> {
-  const authorization = await stack.createAuthorization(value);
-  const response = await stack.api.post('/v1/lifecycles', { authorizationId: authorization.id });
-  expect(response.status).toBe(201);
-  return authorization.id;
-}
-
 /** What `curl -X POST <url> -H 'authorization: …'` sends: no body, no Content-Length, no Content-Type. */
 function postNothing(path: string) {
   return rawRequest(`${apiUrl}${path}`, { method: 'POST', headers: auth });
@@ -30,21 +23,21 @@ function postNothing(path: string) {
 
 describe('commands sent without a body', () => {
   it('voids with no body and no content type, as curl -X POST sends it', async () => {
-    const authorizationId = await startLifecycle('15.00');
+    const authorizationId = await stack.startLifecycle('15.00');
     const response = await postNothing(`/v1/lifecycles/${authorizationId}/void`);
     expect(response.status).toBe(200);
     expect(JSON.parse(response.text)).toMatchObject({ id: authorizationId, status: 'VOIDED' });
   });
 
   it('captures the rest with no body and no content type', async () => {
-    const authorizationId = await startLifecycle('42.00');
+    const authorizationId = await stack.startLifecycle('42.00');
     const response = await postNothing(`/v1/lifecycles/${authorizationId}/capture`);
     expect(response.status).toBe(200);
     expect(JSON.parse(response.text)).toMatchObject({ status: 'COMPLETED', amount: { value: '42.00' } });
   });
 
   it('reauthorizes with an empty body and no content type, as fetch sends it', async () => {
-    const authorizationId = await startLifecycle('30.00');
+    const authorizationId = await stack.startLifecycle('30.00');
     const response = await fetch(`${apiUrl}/v1/lifecycles/${authorizationId}/reauthorize`, {
       method: 'POST',
       headers: auth,
@@ -90,7 +83,7 @@ describe('bodies that are not JSON', () => {
   });
 
   it.each(['capture', 'void', 'reauthorize'])('refuses a form body on %s with 415', async (command) => {
-    const authorizationId = await startLifecycle('10.00');
+    const authorizationId = await stack.startLifecycle('10.00');
     const response = await stack.api.post(`/v1/lifecycles/${authorizationId}/${command}`, 'amount=1.00', {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });

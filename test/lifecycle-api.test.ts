@@ -23,20 +23,6 @@ afterEach(async () => {
   await stack.provider.delete('/sandbox/faults');
 });
 
-async function startLifecycle(value = '100.00', body: Record<string, unknown> = {}) {
-  const authorization = await stack.createAuthorization(value);
-  const response = await stack.api.post('/v1/lifecycles', { authorizationId: authorization.id, ...body });
-  expect(response.status).toBe(201);
-  return authorization.id;
-}
-
-async function capturesAtProvider(
-  authorizationId: string,
-): Promise<Array<{ id: string; amount: { value: string } }>> {
-  const response = await stack.provider.get(`/sandbox/authorizations/${authorizationId}/captures`);
-  return (response.data as { captures: Array<{ id: string; amount: { value: string } }> }).captures;
-}
-
 function waitForState(
   authorizationId: string,
   done: (state: Record<string, unknown>) => boolean,
@@ -71,7 +57,7 @@ describe('starting a lifecycle', () => {
   });
 
   it('lets an operator find the run by its search attributes', async () => {
-    const authorizationId = await startLifecycle('12.00', { orderId: `order-${randomUUID()}` });
+    const authorizationId = await stack.startLifecycle('12.00', { orderId: `order-${randomUUID()}` });
     const state = (await stack.api.get(`/v1/lifecycles/${authorizationId}`)).data as { orderId: string };
     const query = `OrderId = "${state.orderId}" AND PaymentStatus = "AUTHORIZED"`;
     const found = await eventually(
@@ -98,7 +84,7 @@ describe('starting a lifecycle', () => {
 
 describe('capture', () => {
   it('captures in full once per Idempotency-Key, ends CAPTURED and closes after its late-event window', async () => {
-    const authorizationId = await startLifecycle('100.00', { lateEventWindow: '3 seconds' });
+    const authorizationId = await stack.startLifecycle('100.00', { lateEventWindow: '3 seconds' });
     const key = randomUUID();
     const captureOnce = () =>
       stack.api.post(
@@ -127,7 +113,7 @@ describe('capture', () => {
     const retriedAfterClose = await captureOnce();
     expect(retriedAfterClose.status).toBe(200);
     expect(retriedAfterClose.data.id).toBe(capture.data.id);
-    expect(await capturesAtProvider(authorizationId)).toHaveLength(1);
+    expect(await stack.capturesAtProvider(authorizationId)).toHaveLength(1);
 
     // Starting it again answers the lifecycle as it ended; no second run reads the captured authorization.
     const again = await stack.api.post('/v1/lifecycles', { authorizationId });
@@ -136,7 +122,7 @@ describe('capture', () => {
   });
 
   it('captures partially, never above what remains', async () => {
-    const authorizationId = await startLifecycle('100.00');
+    const authorizationId = await stack.startLifecycle('100.00');
     const first = await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, { amount: '30.00' });
     expect(first.status).toBe(200);
     const state = await stack.api.get(`/v1/lifecycles/${authorizationId}`);
@@ -152,7 +138,7 @@ describe('capture', () => {
 
     const rest = await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, { amount: '70.00' });
     expect(rest.status).toBe(200);
-    expect((await capturesAtProvider(authorizationId)).map((c) => c.amount.value)).toEqual([
+    expect((await stack.capturesAtProvider(authorizationId)).map((c) => c.amount.value)).toEqual([
       '30.00',
       '70.00',
     ]);
@@ -160,7 +146,7 @@ describe('capture', () => {
   });
 
   it('captures exactly once when the provider commits and drops the response', async () => {
-    const authorizationId = await startLifecycle('40.00');
+    const authorizationId = await stack.startLifecycle('40.00');
     await stack.provider.post('/sandbox/faults', {
       operation: 'capture',
       mode: 'commit-then-drop',
@@ -175,7 +161,7 @@ describe('capture', () => {
     );
     expect(capture.status).toBe(200);
     expect(capture.data.status).toBe('COMPLETED');
-    expect(await capturesAtProvider(authorizationId)).toHaveLength(1);
+    expect(await stack.capturesAtProvider(authorizationId)).toHaveLength(1);
   });
 
   it('answers 422 with the provider issue when the provider refuses', async () => {
@@ -185,11 +171,11 @@ describe('capture', () => {
     expect(refused.status).toBe(422);
     expect(refused.data.error.code).toBe('PROVIDER_REFUSED');
     expect(refused.data.error.details.issue).toMatch(/INTENT/);
-    expect(await capturesAtProvider(authorization.id)).toHaveLength(0);
+    expect(await stack.capturesAtProvider(authorization.id)).toHaveLength(0);
   });
 
   it('answers 400 naming the bad field', async () => {
-    const authorizationId = await startLifecycle('10.00');
+    const authorizationId = await stack.startLifecycle('10.00');
     const response = await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, { amount: 5 });
     expect(response.status).toBe(400);
     expect(response.data.error.code).toBe('VALIDATION_FAILED');
@@ -204,7 +190,7 @@ describe('capture', () => {
 
 describe('void', () => {
   it('voids the authorization, and a later capture is refused with 409', async () => {
-    const authorizationId = await startLifecycle('15.00');
+    const authorizationId = await stack.startLifecycle('15.00');
     const voided = await stack.api.post(`/v1/lifecycles/${authorizationId}/void`, {});
     expect(voided.status).toBe(200);
     const state = await waitForState(authorizationId, (s) => s.status === 'VOIDED');
@@ -215,7 +201,7 @@ describe('void', () => {
   });
 
   it('completes at once when started with no late-event window', async () => {
-    const authorizationId = await startLifecycle('15.00', { lateEventWindow: '0 seconds' });
+    const authorizationId = await stack.startLifecycle('15.00', { lateEventWindow: '0 seconds' });
     expect((await stack.api.post(`/v1/lifecycles/${authorizationId}/void`, {})).status).toBe(200);
     const result = await stack.client.workflow.getHandle(lifecycleWorkflowId(authorizationId)).result();
     expect(result).toMatchObject({ status: 'VOIDED' });
@@ -225,7 +211,7 @@ describe('void', () => {
 
 describe('durable timers', () => {
   it('reauthorizes when the timer fires, and later captures use the new authorization', async () => {
-    const authorizationId = await startLifecycle('50.00', { reauthorizeAfter: '2s' });
+    const authorizationId = await stack.startLifecycle('50.00', { reauthorizeAfter: '2s' });
     await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, { amount: '20.00' });
     const state = await waitForState(authorizationId, (s) => (s.reauthorizations as unknown[]).length === 1);
     expect(state.reauthorizations[0]).toMatchObject({ reason: 'timer', amount: { value: '30.00' } });
@@ -234,11 +220,14 @@ describe('durable timers', () => {
     const capture = await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, {});
     expect(capture.status).toBe(200);
     expect(capture.data.amount.value).toBe('30.00');
-    expect(await capturesAtProvider(state.currentAuthorizationId as string)).toHaveLength(1);
+    expect(await stack.capturesAtProvider(state.currentAuthorizationId as string)).toHaveLength(1);
   });
 
   it('applies the expiry policy: void', async () => {
-    const authorizationId = await startLifecycle('5.00', { expiryPolicyAfter: '2s', expiryPolicy: 'void' });
+    const authorizationId = await stack.startLifecycle('5.00', {
+      expiryPolicyAfter: '2s',
+      expiryPolicy: 'void',
+    });
     await waitForState(authorizationId, (s) => s.status === 'VOIDED');
     expect((await sandboxPaymentsClient(stack.sandbox).getAuthorization(authorizationId)).status).toBe(
       'VOIDED',
@@ -246,7 +235,10 @@ describe('durable timers', () => {
   });
 
   it('applies the expiry policy: expire', async () => {
-    const authorizationId = await startLifecycle('5.00', { expiryPolicyAfter: '2s', expiryPolicy: 'expire' });
+    const authorizationId = await stack.startLifecycle('5.00', {
+      expiryPolicyAfter: '2s',
+      expiryPolicy: 'expire',
+    });
     await waitForState(authorizationId, (s) => s.status === 'EXPIRED');
     // Marked expired, not voided: the provider still holds the authorization as it was.
     expect((await sandboxPaymentsClient(stack.sandbox).getAuthorization(authorizationId)).status).toBe(
@@ -257,7 +249,7 @@ describe('durable timers', () => {
 
 describe('provider events', () => {
   it('records a stale VOIDED for the old authorization id without applying it', async () => {
-    const authorizationId = await startLifecycle('20.00');
+    const authorizationId = await stack.startLifecycle('20.00');
     const reauthorized = await stack.api.post(`/v1/lifecycles/${authorizationId}/reauthorize`, {});
     expect(reauthorized.status).toBe(200);
     const handle = stack.client.workflow.getHandle(lifecycleWorkflowId(authorizationId));
@@ -274,7 +266,7 @@ describe('provider events', () => {
 
 describe('a worker stopped mid-lifecycle', () => {
   it('completes the lifecycle once a worker is back', async () => {
-    const authorizationId = await startLifecycle('60.00');
+    const authorizationId = await stack.startLifecycle('60.00');
     await stack.stopWorker();
     const capture = stack.api.post(
       `/v1/lifecycles/${authorizationId}/capture`,
@@ -287,7 +279,7 @@ describe('a worker stopped mid-lifecycle', () => {
     await stack.startWorker();
     expect((await capture).status).toBe(200);
     await waitForState(authorizationId, (s) => s.status === 'CAPTURED');
-    expect(await capturesAtProvider(authorizationId)).toHaveLength(1);
+    expect(await stack.capturesAtProvider(authorizationId)).toHaveLength(1);
   });
 });
 
@@ -333,7 +325,7 @@ describe('API errors', () => {
 
 describe('the state the API shows', () => {
   it('leaves the workflow bookkeeping out', async () => {
-    const authorizationId = await startLifecycle('8.00');
+    const authorizationId = await stack.startLifecycle('8.00');
     await stack.api.post(
       `/v1/lifecycles/${authorizationId}/capture`,
       { amount: '1.00' },

@@ -17,22 +17,10 @@ afterEach(async () => {
   await stack.provider.delete('/sandbox/faults');
 });
 
-async function startLifecycle(value = '100.00', body: Record<string, unknown> = {}) {
-  const authorization = await stack.createAuthorization(value);
-  const response = await stack.api.post('/v1/lifecycles', { authorizationId: authorization.id, ...body });
-  expect(response.status).toBe(201);
-  return authorization.id;
-}
-
 function capture(authorizationId: string, key: string, body: Record<string, unknown> = {}) {
   return stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, body, {
     headers: { 'idempotency-key': key },
   });
-}
-
-async function capturesAtProvider(authorizationId: string): Promise<Array<{ id: string }>> {
-  const response = await stack.provider.get(`/sandbox/authorizations/${authorizationId}/captures`);
-  return (response.data as { captures: Array<{ id: string }> }).captures;
 }
 
 function lifecycleState(authorizationId: string) {
@@ -41,7 +29,7 @@ function lifecycleState(authorizationId: string) {
 
 describe('an Idempotency-Key', () => {
   it('reused with another amount is refused with 422 naming the field; "10" and "10.00" are the same', async () => {
-    const authorizationId = await startLifecycle();
+    const authorizationId = await stack.startLifecycle();
     const key = randomUUID();
     const first = await capture(authorizationId, key, { amount: '10.00' });
     expect(first.status).toBe(200);
@@ -58,11 +46,11 @@ describe('an Idempotency-Key', () => {
     const extraField = await capture(authorizationId, key, { amount: '10.00', invoiceId: 'INV-1' });
     expect(extraField.status).toBe(422);
     expect(extraField.data.error.message).toMatch(/invoiceId/);
-    expect(await capturesAtProvider(authorizationId)).toHaveLength(1);
+    expect(await stack.capturesAtProvider(authorizationId)).toHaveLength(1);
   });
 
   it('reused for another operation is refused with 422', async () => {
-    const authorizationId = await startLifecycle();
+    const authorizationId = await stack.startLifecycle();
     const key = randomUUID();
     expect((await capture(authorizationId, key, { amount: '5.00' })).status).toBe(200);
     const voided = await stack.api.post(
@@ -77,7 +65,7 @@ describe('an Idempotency-Key', () => {
   });
 
   it('sent again while its first request runs waits for that answer: one provider call', async () => {
-    const authorizationId = await startLifecycle();
+    const authorizationId = await stack.startLifecycle();
     // The first provider call stalls; a second call would meet the armed 500 and use it up.
     await stack.provider.post('/sandbox/faults', { operation: 'capture', mode: 'stall', stallMs: 1500 });
     await stack.provider.post('/sandbox/faults', { operation: 'capture', mode: 'http500', count: 1 });
@@ -90,11 +78,11 @@ describe('an Idempotency-Key', () => {
     expect(two.data.id).toBe(one.data.id);
     const armed = (await stack.provider.get('/sandbox/faults')).data.faults as Array<{ mode: string }>;
     expect(armed.map((fault) => fault.mode)).toEqual(['http500']);
-    expect(await capturesAtProvider(authorizationId)).toHaveLength(1);
+    expect(await stack.capturesAtProvider(authorizationId)).toHaveLength(1);
   });
 
   it('whose attempt failed (503) reaches the provider again on retry and captures once', async () => {
-    const authorizationId = await startLifecycle();
+    const authorizationId = await stack.startLifecycle();
     // Five 500s outlast the attempts an order system's call makes.
     await stack.provider.post('/sandbox/faults', { operation: 'capture', mode: 'http500', count: 5 });
     const key = randomUUID();
@@ -104,7 +92,7 @@ describe('an Idempotency-Key', () => {
     const retried = await capture(authorizationId, key, { amount: '30.00' });
     expect(retried.status).toBe(200);
     expect(retried.data.amount.value).toBe('30.00');
-    expect(await capturesAtProvider(authorizationId)).toEqual([
+    expect(await stack.capturesAtProvider(authorizationId)).toEqual([
       expect.objectContaining({ id: retried.data.id }),
     ]);
   });
@@ -112,18 +100,18 @@ describe('an Idempotency-Key', () => {
   it.each(['constructor', 'toString', '__proto__', 'hasOwnProperty'])(
     'named %s behaves as any other key',
     async (key) => {
-      const authorizationId = await startLifecycle();
+      const authorizationId = await stack.startLifecycle();
       const first = await capture(authorizationId, key, { amount: '1.00' });
       expect(first.status).toBe(200);
       expect(first.data.status).toBe('COMPLETED');
       const again = await capture(authorizationId, key, { amount: '1.00' });
       expect(again.data.id).toBe(first.data.id);
-      expect(await capturesAtProvider(authorizationId)).toHaveLength(1);
+      expect(await stack.capturesAtProvider(authorizationId)).toHaveLength(1);
     },
   );
 
   it('of a capture whose answer was lost, learnt first from the webhook, gets that capture on retry', async () => {
-    const authorizationId = await startLifecycle('60.00');
+    const authorizationId = await stack.startLifecycle('60.00');
     const key = randomUUID();
     // The first attempt reached the provider under the key's Service-Request-Id; its answer never came back.
     const payments = sandboxPaymentsClient(stack.sandbox);
@@ -146,7 +134,7 @@ describe('an Idempotency-Key', () => {
     const retried = await capture(authorizationId, key, { amount: '60.00' });
     expect(retried.status).toBe(200);
     expect(retried.data.id).toBe(made.id);
-    expect(await capturesAtProvider(authorizationId)).toHaveLength(1);
+    expect(await stack.capturesAtProvider(authorizationId)).toHaveLength(1);
 
     // Another key is still refused: nothing remains to capture.
     const other = await capture(authorizationId, randomUUID(), { amount: '60.00' });
@@ -154,7 +142,7 @@ describe('an Idempotency-Key', () => {
   });
 
   it('is remembered for its retention only; requests without a key leave no answer behind', async () => {
-    const authorizationId = await startLifecycle('100.00', { idempotencyKeyRetention: '2 seconds' });
+    const authorizationId = await stack.startLifecycle('100.00', { idempotencyKeyRetention: '2 seconds' });
     const early = randomUUID();
     expect((await capture(authorizationId, early, { amount: '1.00' })).status).toBe(200);
     expect(
@@ -188,7 +176,7 @@ describe('lifecycle robustness', () => {
 
   it('bounds a timer reauthorization that keeps failing, records it, and captures go on', async () => {
     await stack.provider.post('/sandbox/faults', { operation: 'reauthorize', mode: 'http500', count: 1000 });
-    const authorizationId = await startLifecycle('50.00', {
+    const authorizationId = await stack.startLifecycle('50.00', {
       reauthorizeAfter: '1 second',
       timerCallTimeout: '3 seconds',
     });

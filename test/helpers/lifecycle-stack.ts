@@ -25,6 +25,10 @@ export interface LifecycleStack {
   startWorker(): Promise<void>;
   stopWorker(): Promise<void>;
   createAuthorization(value: string, extra?: Record<string, unknown>): Promise<Authorization>;
+  /** Authorizes `value` at the sandbox and starts its lifecycle through the API (201); answers its id. */
+  startLifecycle(value?: string, body?: Record<string, unknown>): Promise<string>;
+  /** The captures the provider holds for an authorization. */
+  capturesAtProvider(authorizationId: string): Promise<Array<{ id: string; amount: { value: string } }>>;
   close(): Promise<void>;
 }
 
@@ -104,6 +108,16 @@ export async function startLifecycleStack(options: { timeoutMs?: number } = {}):
     startWorker,
     stopWorker,
     createAuthorization: (value, extra) => createSandboxAuthorization(provider, value, extra),
+    async startLifecycle(value = '100.00', body = {}) {
+      const authorization = await createSandboxAuthorization(provider, value);
+      const response = await api.post('/v1/lifecycles', { authorizationId: authorization.id, ...body });
+      if (response.status !== 201) throw new Error(`lifecycle not started: ${JSON.stringify(response.data)}`);
+      return authorization.id;
+    },
+    async capturesAtProvider(authorizationId) {
+      const response = await provider.get(`/sandbox/authorizations/${authorizationId}/captures`);
+      return (response.data as { captures: Array<{ id: string; amount: { value: string } }> }).captures;
+    },
     async close() {
       await stopWorker();
       await app.close();
