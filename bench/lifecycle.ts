@@ -208,47 +208,47 @@ async function main() {
   console.log(`  lifecycle:              ${events.lifecycle.toFixed(1)} events`);
   console.log(`  floor (start, complete): ${events.floor.toFixed(1)} events`);
   console.log(`  ratio to the floor:     ${(events.lifecycle / events.floor).toFixed(1)}x`);
-  if (process.env.BENCH_EVENTS_ONLY) {
-    process.exit(0);
-  }
-  await throughApi(10);
-  await noopShape(10, 0);
-  for (const [round, size] of SIZES.entries()) {
-    console.log(`\nN = ${size}`);
-    const real = await throughApi(size);
-    const noop = await noopShape(size, round + 1);
-    const direct = await directCaptures(Math.min(size, 200));
-    console.log(`  through the API:        ${real.perSecond.toFixed(1)} lifecycles/s`);
-    console.log(`  no-op activities:       ${noop.toFixed(1)} lifecycles/s`);
-    console.log(`  ratio:                  ${(real.perSecond / noop).toFixed(2)}x (target >= 0.8x)`);
-    console.log(`  capture via the API:    ${summary(real.captureMs)}`);
-    console.log(`  direct sandbox capture: ${summary(direct)}`);
+  // BENCH_EVENTS_ONLY=1 stops after the history events.
+  if (!process.env.BENCH_EVENTS_ONLY) {
+    await throughApi(10);
+    await noopShape(10, 0);
+    for (const [round, size] of SIZES.entries()) {
+      console.log(`\nN = ${size}`);
+      const real = await throughApi(size);
+      const noop = await noopShape(size, round + 1);
+      const direct = await directCaptures(Math.min(size, 200));
+      console.log(`  through the API:        ${real.perSecond.toFixed(1)} lifecycles/s`);
+      console.log(`  no-op activities:       ${noop.toFixed(1)} lifecycles/s`);
+      console.log(`  ratio:                  ${(real.perSecond / noop).toFixed(2)}x (target >= 0.8x)`);
+      console.log(`  capture via the API:    ${summary(real.captureMs)}`);
+      console.log(`  direct sandbox capture: ${summary(direct)}`);
+      console.log(
+        `  capture p99 overhead:   ${(percentile(real.captureMs, 99) - percentile(direct, 99)).toFixed(1)} ms (target <= 100 ms)`,
+      );
+    }
+
+    console.log('\nOne lifecycle at a time (capture latency without queueing), N = 50');
+    const alone = await throughApi(50, 1);
+    const directAlone = await directCaptures(50, 1);
+    console.log(`  capture via the API:    ${summary(alone.captureMs)}`);
+    console.log(`  direct sandbox capture: ${summary(directAlone)}`);
     console.log(
-      `  capture p99 overhead:   ${(percentile(real.captureMs, 99) - percentile(direct, 99)).toFixed(1)} ms (target <= 100 ms)`,
+      `  capture p99 overhead:   ${(percentile(alone.captureMs, 99) - percentile(directAlone, 99)).toFixed(1)} ms (target <= 100 ms)`,
+    );
+
+    // A fresh worker, so its peak memory is that of the open lifecycles, not of the throughput rounds.
+    await worker.stop();
+    worker = await startWorker();
+    console.log(`\nOpening ${OPEN_LIFECYCLES} lifecycles that wait on their timers…`);
+    const openIds = await Promise.all(Array.from({ length: OPEN_LIFECYCLES }, createAuthorization));
+    await runBounded(OPEN_LIFECYCLES, CONCURRENCY, async (i) => {
+      await api.post('/v1/lifecycles', { authorizationId: openIds[i] });
+    });
+    const memory = rssOf(worker.child.pid as number);
+    console.log(
+      `  worker RSS ${memory.rssMb.toFixed(0)} MB, peak ${memory.peakMb.toFixed(0)} MB with ${OPEN_LIFECYCLES} open (target < 400 MB)`,
     );
   }
-
-  console.log('\nOne lifecycle at a time (capture latency without queueing), N = 50');
-  const alone = await throughApi(50, 1);
-  const directAlone = await directCaptures(50, 1);
-  console.log(`  capture via the API:    ${summary(alone.captureMs)}`);
-  console.log(`  direct sandbox capture: ${summary(directAlone)}`);
-  console.log(
-    `  capture p99 overhead:   ${(percentile(alone.captureMs, 99) - percentile(directAlone, 99)).toFixed(1)} ms (target <= 100 ms)`,
-  );
-
-  // A fresh worker, so its peak memory is that of the open lifecycles, not of the throughput rounds.
-  await worker.stop();
-  worker = await startWorker();
-  console.log(`\nOpening ${OPEN_LIFECYCLES} lifecycles that wait on their timers…`);
-  const openIds = await Promise.all(Array.from({ length: OPEN_LIFECYCLES }, createAuthorization));
-  await runBounded(OPEN_LIFECYCLES, CONCURRENCY, async (i) => {
-    await api.post('/v1/lifecycles', { authorizationId: openIds[i] });
-  });
-  const memory = rssOf(worker.child.pid as number);
-  console.log(
-    `  worker RSS ${memory.rssMb.toFixed(0)} MB, peak ${memory.peakMb.toFixed(0)} MB with ${OPEN_LIFECYCLES} open (target < 400 MB)`,
-  );
 
   noopWorker.shutdown();
   trivialWorker.shutdown();
