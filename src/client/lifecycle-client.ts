@@ -21,6 +21,7 @@ import {
   type LifecycleState,
   type ReauthorizeInput,
 } from '../workflows/lifecycle/definitions';
+import { lifecycleSummary } from '../workflows/lifecycle/details';
 import type { authorizationLifecycle } from '../workflows/lifecycle/workflow';
 import type { Authorization, PaymentCapture } from '../payments/schemas';
 
@@ -81,6 +82,8 @@ export class LifecycleClient {
         args: [{ ...input, startRequestId }],
         workflowIdConflictPolicy: 'USE_EXISTING',
         workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
+        // Shown in the Web UI (encrypted like every payload; the codec server decrypts it).
+        staticSummary: lifecycleSummary(input.authorizationId, input.orderId),
       },
     );
     try {

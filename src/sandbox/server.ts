@@ -142,7 +142,23 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     log,
   };
 
-  const app = Fastify({ loggerInstance: log, forceCloseConnections: true }) as unknown as FastifyInstance;
+  // Requests are logged at debug, one line each: the provider's traffic is not the service's news.
+  const app = Fastify({
+    loggerInstance: log,
+    forceCloseConnections: true,
+    disableRequestLogging: true,
+  }) as unknown as FastifyInstance;
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.debug(
+      {
+        method: request.method,
+        url: request.url,
+        statusCode: reply.statusCode,
+        ms: Math.round(reply.elapsedTime),
+      },
+      'sandbox request',
+    );
+  });
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     try {

@@ -6,6 +6,7 @@ import {
   makeTelemetryFilterString,
 } from '@temporalio/worker';
 import { createActivities } from '../activities';
+import { dataConverterFromConfig } from '../codec/data-converter';
 import { loadConfig, temporalAddress } from '../config';
 import { createLogger } from '../logger';
 import { charactersClientFromConfig } from '../characters/client';
@@ -35,6 +36,7 @@ async function main() {
     connection,
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
+    dataConverter: dataConverterFromConfig(config),
     ...(config.WORKFLOW_BUNDLE_PATH
       ? { workflowBundle: { codePath: config.WORKFLOW_BUNDLE_PATH } }
       : { workflowsPath: require.resolve('../workflows') }),

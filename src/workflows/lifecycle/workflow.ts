@@ -8,6 +8,7 @@ import {
   patched,
   proxyActivities,
   proxyLocalActivities,
+  setCurrentDetails,
   setHandler,
   upsertSearchAttributes,
   workflowInfo,
@@ -29,6 +30,7 @@ import {
   type LifecycleState,
   type ReauthorizeInput,
 } from './definitions';
+import { lifecycleDetails } from './details';
 import {
   applyCapture,
   applyEvent,
@@ -99,6 +101,7 @@ export async function authorizationLifecycle(input: LifecycleInput): Promise<Lif
   /** Wakes the main loop; tells visibility only what changed (each upsert is a history event and a write). */
   const publish = () => {
     changes += 1;
+    setCurrentDetails(lifecycleDetails(state));
     const heldIds = heldAuthorizationIds(state);
     const next = [state.status, ...heldIds].join(' ');
     // Runs recorded before this check upserted on every change; they replay that way.
@@ -198,6 +201,7 @@ export async function authorizationLifecycle(input: LifecycleInput): Promise<Lif
   while (!isTerminal(state)) {
     const timer = nextTimer(state);
     state.nextTimer = { kind: timer.kind, at: new Date(timer.at).toISOString() };
+    setCurrentDetails(lifecycleDetails(state));
     const seen = changes;
     const changed = await condition(
       () => changes !== seen || isTerminal(state),
@@ -220,6 +224,7 @@ export async function authorizationLifecycle(input: LifecycleInput): Promise<Lif
         input.lateEventWindow === undefined ? DEFAULT_LATE_EVENT_WINDOW : msToNumber(input.lateEventWindow);
       state.nextTimer = { kind: 'close', at: new Date(Date.now() + lateEventWindow).toISOString() };
     }
+    setCurrentDetails(lifecycleDetails(state));
     const closeAt = Date.parse(state.nextTimer.at);
     if (closeAt > Date.now()) {
       await condition(() => workflowInfo().continueAsNewSuggested, closeAt - Date.now());
