@@ -73,6 +73,12 @@ describe('codec server', () => {
     expect(JSON.parse(Buffer.from(decoded.data.payloads[0].data, 'base64').toString())).toEqual(capture);
   });
 
+  it('takes `{}` as no payloads, as protobuf JSON writes an empty list (the CLI sends it)', async () => {
+    const empty = await dev.http.post('/codec/decode', {}, { headers: bearer });
+    expect(empty.status).toBe(200);
+    expect(empty.data).toEqual({ payloads: [] });
+  });
+
   it('answers the UI’s CORS preflight and lets the UI’s browser decode without a key outside production', async () => {
     const preflight = await dev.http.options('/codec/decode', {
       headers: {
@@ -120,9 +126,9 @@ describe('codec server', () => {
     );
     expect(notBase64.status).toBe(400);
     expect(notBase64.data.error.message).toMatch(/payloads\.0\.data/);
-    const missing = await dev.http.post('/codec/decode', {}, { headers: bearer });
-    expect(missing.status).toBe(400);
-    expect(missing.data.error.message).toMatch(/payloads/);
+    const notAList = await dev.http.post('/codec/decode', { payloads: 'x' }, { headers: bearer });
+    expect(notAList.status).toBe(400);
+    expect(notAList.data.error.message).toMatch(/payloads/);
 
     const other = new EncryptionCodec([{ id: 'other', key: Buffer.alloc(32, 1) }]);
     const unknownKey = await dev.http.post(

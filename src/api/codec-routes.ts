@@ -21,7 +21,8 @@ const payloadJson = z.object({
   metadata: z.record(z.string(), base64).optional(),
   data: base64.optional(),
 });
-const payloadsBody = z.object({ payloads: z.array(payloadJson) });
+// Protobuf JSON leaves an empty list out: `{}` is Payloads with none.
+const payloadsBody = z.object({ payloads: z.array(payloadJson).default([]) });
 type PayloadJson = z.infer<typeof payloadJson>;
 
 function fromJson(payload: PayloadJson): Payload {
