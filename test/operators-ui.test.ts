@@ -108,7 +108,10 @@ it('finds the lifecycle in the Web UI by PaymentStatus and shows its order and c
   await page.getByText('User Metadata', { exact: true }).click();
   await waitForText(page, `Authorization ${authorizationId} · order ${orderId}`);
   await waitForText(page, `captured ${capturedValue} of ${authorizedValue} USD, 111.82 remaining`);
-  await page.screenshot({ path: join(ARTIFACTS, 'ui-current-details.png') });
+  await page.screenshot({
+    path: join(ARTIFACTS, 'ui-current-details.png'),
+    clip: { x: 0, y: 0, width: 1400, height: 560 },
+  });
   expect(codec.decoded).toBeGreaterThan(0);
   await page.close();
 }, 120_000);
