@@ -3,6 +3,7 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { createPaymentsActivities } from '../src/activities/payments';
 import { createWebhookActivities } from '../src/activities/webhooks';
 import { PaymentsClient } from '../src/payments/client';
+import type { SignatureCheck } from '../src/workflows/webhooks/definitions';
 import {
   authorizationBody,
   respondJson,
@@ -103,7 +104,10 @@ describe('business counters of the activities', () => {
       },
       body: '{"id":"WH-1"}',
     };
-    const local = await env.run(webhooks.verifyWebhookSignatureLocally, { delivery, webhookId: 'WH' });
+    const local: SignatureCheck = await env.run(webhooks.verifyWebhookSignatureLocally, {
+      delivery,
+      webhookId: 'WH',
+    });
     expect(local.verification_status).toBe('FAILURE');
     provider.setHandler((_req, res) => respondJson(res, 200, { verification_status: 'SUCCESS' }));
     await env.run(activities.verifyWebhookSignature, { delivery, webhookId: 'WH' });
