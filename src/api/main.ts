@@ -13,8 +13,9 @@ async function main() {
   const config = loadConfig();
   const logger = createLogger(config, 'api');
   const address = temporalAddress(config);
-  const connection = await Connection.connect(apiConnectionOptions(address));
+  // Keys first: a production API without PAYLOAD_CODEC_KEYS stops before it connects.
   const codec = codecFromConfig(config);
+  const connection = await Connection.connect(apiConnectionOptions(address));
   const client = new Client({
     connection,
     namespace: config.TEMPORAL_NAMESPACE,

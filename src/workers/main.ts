@@ -20,6 +20,8 @@ import { webhookListenerUrl } from '../webhooks/listener-url';
 async function main() {
   const config = loadConfig();
   const log = createLogger(config, 'worker');
+  // Keys first: a production worker without PAYLOAD_CODEC_KEYS stops before it connects.
+  const dataConverter = dataConverterFromConfig(config);
   Runtime.install({
     logger: new DefaultLogger(
       config.LOG_LEVEL === 'debug' || config.LOG_LEVEL === 'trace' ? 'DEBUG' : 'WARN',
@@ -36,7 +38,7 @@ async function main() {
     connection,
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
-    dataConverter: dataConverterFromConfig(config),
+    dataConverter,
     ...(config.WORKFLOW_BUNDLE_PATH
       ? { workflowBundle: { codePath: config.WORKFLOW_BUNDLE_PATH } }
       : { workflowsPath: require.resolve('../workflows') }),
