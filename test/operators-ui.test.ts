@@ -26,6 +26,9 @@ const orderId = `order-${randomUUID().slice(0, 8)}`;
 
 let stack: OperatorStack;
 let authorizationId: string;
+/** A lifecycle whose capture the provider refused (its payment's intent is CAPTURE). */
+let refusedId: string;
+let refusal: { code: string; message: string; details: { issue: string } };
 let browser: Browser;
 
 beforeAll(async () => {
@@ -44,6 +47,16 @@ beforeAll(async () => {
     { headers: { 'idempotency-key': `capture-${randomUUID()}` } },
   );
   expect(captured.status).toBe(200);
+
+  const other = await stack.provider.post('/sandbox/authorizations', {
+    amount: { currency_code: 'USD', value: '10.00' },
+    intent: 'CAPTURE',
+  });
+  refusedId = (other.data as { id: string }).id;
+  expect((await stack.api.post('/v1/lifecycles', { authorizationId: refusedId })).status).toBe(201);
+  const refused = await stack.api.post(`/v1/lifecycles/${refusedId}/capture`, {});
+  expect(refused.status).toBe(422);
+  refusal = (refused.data as { error: typeof refusal }).error;
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
@@ -138,6 +151,26 @@ it('keeps the amounts and the order id out of the raw history, which holds them 
   }
 });
 
+it('encrypts failure messages too: the API reads the provider’s refusal, the raw history does not', async () => {
+  expect(refusal.code).toBe('PROVIDER_REFUSED');
+  expect(refusal.details.issue).toBe('ACTION_DOES_NOT_MATCH_INTENT');
+  expect(refusal.message).not.toBe('Encoded failure');
+  expect(refusal.message.length).toBeGreaterThan(10);
+
+  const connection = await Connection.connect({ address: stack.temporal.address });
+  try {
+    const history = await new Client({ connection }).workflow
+      .getHandle(lifecycleWorkflowId(refusedId))
+      .fetchHistory();
+    const stored = rawHistoryWithoutSearchAttributes(history);
+    expect(stored.includes(refusal.message)).toBe(false);
+    expect(stored.includes('Encoded failure')).toBe(true);
+    expect(await decodedHistoryText(history, testCodec)).toContain(refusal.message);
+  } finally {
+    await connection.close();
+  }
+});
+
 /** The value of one Prometheus sample whose labels include all of `labels`. */
 function sample(metrics: string, name: string, labels: Record<string, string>): number | undefined {
   for (const line of metrics.split('\n')) {
@@ -150,19 +183,6 @@ function sample(metrics: string, name: string, labels: Record<string, string>): 
 }
 
 it('counts captures, provider refusals and API requests on the worker and API Prometheus endpoints', async () => {
-  const before = await (await fetch(stack.workerMetricsUrl)).text();
-  expect(sample(before, 'payment_captures', { outcome: 'succeeded' })).toBe(1);
-
-  // A payment whose intent is CAPTURE: the provider refuses the capture.
-  const other = await stack.provider.post('/sandbox/authorizations', {
-    amount: { currency_code: 'USD', value: '10.00' },
-    intent: 'CAPTURE',
-  });
-  const otherId = (other.data as { id: string }).id;
-  expect((await stack.api.post('/v1/lifecycles', { authorizationId: otherId })).status).toBe(201);
-  const refused = await stack.api.post(`/v1/lifecycles/${otherId}/capture`, {});
-  expect(refused.status).toBe(422);
-
   const worker = await (await fetch(stack.workerMetricsUrl)).text();
   expect(sample(worker, 'payment_captures', { outcome: 'succeeded' })).toBe(1);
   expect(sample(worker, 'payment_captures', { outcome: 'refused' })).toBe(1);

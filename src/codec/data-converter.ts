@@ -3,6 +3,9 @@ import type { Config } from '../config';
 import { codecKeysFromConfig } from './codec-keys';
 import { EncryptionCodec } from './payload-encryption';
 
+/** The module exporting the failure converter that encodes failure messages (see failure-converter.ts). */
+export const FAILURE_CONVERTER_PATH = require.resolve('./failure-converter');
+
 type CodecConfig = Pick<Config, 'NODE_ENV' | 'PAYLOAD_CODEC_KEYS'>;
 
 /** The payload codec of the service, with the configured keys (or the local stack's generated one). */
@@ -12,10 +15,11 @@ export function codecFromConfig(config: CodecConfig): EncryptionCodec {
 
 /**
  * The data converter of every Temporal client and worker of the service: payloads are encrypted on the way
- * to the server. Search attributes never pass through codecs, so they stay readable and searchable.
+ * to the server, failure messages included. Search attributes never pass through codecs, so they stay readable
+ * and searchable.
  */
 export function encryptingDataConverter(codec: PayloadCodec): DataConverter {
-  return { payloadCodecs: [codec] };
+  return { payloadCodecs: [codec], failureConverterPath: FAILURE_CONVERTER_PATH };
 }
 
 export function dataConverterFromConfig(config: CodecConfig): DataConverter {
