@@ -129,6 +129,16 @@ it('finds the lifecycle in the Web UI by PaymentStatus and shows its order and c
   await page.close();
 }, 120_000);
 
+it('shows the provider’s refusal of a capture decrypted in the Web UI', async () => {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 1200 } });
+  await page.goto(`${stack.uiUrl}/namespaces/default/workflows/${lifecycleWorkflowId(refusedId)}`);
+  // The newest event first: the capture Update's failure, its message in the decrypted encoded attributes.
+  await page.getByText('Workflow Execution Update Completed').first().click();
+  await waitForText(page, refusal.message);
+  await page.screenshot({ path: join(ARTIFACTS, 'ui-refused-capture.png'), fullPage: true });
+  await page.close();
+}, 60_000);
+
 it('keeps the amounts and the order id out of the raw history, which holds them encrypted', async () => {
   // A client without the codec sees what the server stores.
   const connection = await Connection.connect({ address: stack.temporal.address });
