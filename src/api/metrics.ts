@@ -1,11 +1,19 @@
-import type { FastifyInstance } from 'fastify';
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+} from 'fastify';
 import { Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /**
  * Prometheus metrics of the API at GET /metrics (no API key, like /health; keep the port internal):
  * `api_request_duration_seconds{method,route,status_code}` and the Node process metrics.
  */
-export function registerApiMetrics(app: FastifyInstance): void {
+export function registerApiMetrics<Logger extends FastifyBaseLogger>(
+  app: FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, Logger>,
+): void {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const duration = new Histogram({

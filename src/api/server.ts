@@ -1,6 +1,6 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError } from 'fastify';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -41,8 +41,9 @@ function validationError(error: FastifyError): ApiError {
 
 /** The HTTP API: lifecycles for order systems, its OpenAPI document and docs page, one error shape. */
 export async function buildApi(options: ApiOptions) {
-  const app = Fastify({ loggerInstance: options.logger || undefined }).withTypeProvider<ZodTypeProvider>();
-  registerApiMetrics(app as unknown as FastifyInstance);
+  const server = Fastify({ loggerInstance: options.logger || undefined });
+  registerApiMetrics(server);
+  const app = server.withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
