@@ -3,7 +3,8 @@ import type { MetricCounter, MetricMeter } from '@temporalio/common';
 
 /**
  * The service's business counters, on the worker's Prometheus endpoint through the SDK's metric meter (the
- * activity context adds namespace, task_queue and activity_type). Exported as `<name>_total`.
+ * activity context adds the namespace, taskQueue and activityType labels). Prometheus shows them under
+ * exactly these names (the SDK's exporter adds no `_total`).
  */
 export const businessCounters = {
   captures: ['payment_captures', 'captures by outcome: succeeded, refused, failed'],

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ConfigError, type Config } from '../config';
 import { codecKeysSchema } from './key-schema';
@@ -8,13 +8,20 @@ import type { CodecKey } from './payload-encryption';
 /** Where the local stack keeps its generated key when PAYLOAD_CODEC_KEYS is not set (git-ignored). */
 export const DEV_KEY_FILE = '.data/payload-codec-dev-key';
 
-/** Writes the key file once; a process that loses the race reads the winner's key. */
+/**
+ * Writes the key file once and atomically (a hard link to a complete file): a process that loses the race
+ * reads the winner's key.
+ */
 function devKey(file: string): CodecKey[] {
+  mkdirSync(dirname(file), { recursive: true });
+  const draft = `${file}.${process.pid}.tmp`;
+  writeFileSync(draft, `dev:${randomBytes(32).toString('base64')}\n`, { mode: 0o600 });
   try {
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, `dev:${randomBytes(32).toString('base64')}\n`, { flag: 'wx', mode: 0o600 });
+    linkSync(draft, file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  } finally {
+    unlinkSync(draft);
   }
   const parsed = codecKeysSchema.safeParse(readFileSync(file, 'utf8').trim());
   if (!parsed.success) throw new ConfigError(`${file} holds no valid key; delete it to generate a new one`);
