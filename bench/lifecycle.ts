@@ -16,6 +16,7 @@ import type { Authorization, PaymentCapture } from '../src/payments/schemas';
 import { startSandbox } from '../src/sandbox/server';
 import { writeWorkflowBundle } from '../src/workers/workflow-bundle';
 import { lifecycleWorkflowId, paymentEventSignal } from '../src/workflows/lifecycle/definitions';
+import { benchEncryption } from './codec';
 import { percentile, runBounded, summary, timed } from './stats';
 
 // `npm run bench:lifecycle`: lifecycles (start → capture → completed) through the API against the dev server
@@ -58,7 +59,8 @@ async function main() {
   });
   const sandbox = await startSandbox({ port: 0, logger: false });
   const connection = await Connection.connect({ address: server.address });
-  const client = new Client({ connection });
+  const encryption = benchEncryption();
+  const client = new Client({ connection, dataConverter: encryption.dataConverter });
   const taskQueue = 'bench-lifecycle';
   const lifecycles = new LifecycleClient(client, taskQueue);
   const app = await buildApi({
@@ -87,6 +89,7 @@ async function main() {
       TEMPORAL_TASK_QUEUE: taskQueue,
       PAYMENTS_BASE_URL: sandbox.url,
       WORKER_METRICS_PORT: String(await findFreePort()),
+      ...encryption.env,
     });
     await waitForLine(service, 'worker polling');
     const idle = rssOf(service.child.pid as number);
@@ -98,6 +101,7 @@ async function main() {
   const noopWorker = await Worker.create({
     connection: await NativeConnection.connect({ address: server.address }),
     taskQueue: 'bench-noop',
+    dataConverter: encryption.dataConverter,
     workflowBundle: { codePath: bundlePath },
     activities: noopActivities,
   });
@@ -110,6 +114,7 @@ async function main() {
     connection: await NativeConnection.connect({ address: server.address }),
     taskQueue: 'bench-trivial',
     workflowBundle: { codePath: trivialBundle },
+    dataConverter: encryption.dataConverter,
   });
   const trivialRunning = trivialWorker.run();
 

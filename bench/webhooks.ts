@@ -18,6 +18,7 @@ import {
   type WebhookVerificationResult,
   type WebhookVerifyMode,
 } from '../src/workflows/webhooks/definitions';
+import { benchEncryption } from './codec';
 import { percentile, runBounded, timed } from './stats';
 
 // `npm run bench:webhooks`: signed deliveries POSTed to the API at increasing rates, each verified and
@@ -52,7 +53,8 @@ async function main() {
   const providerUrl = `http://127.0.0.1:${providerPort}`;
   const providerCertificateUrl = certificateUrl(providerUrl, signing.id);
   const connection = await Connection.connect({ address: server.address });
-  const client = new Client({ connection });
+  const encryption = benchEncryption();
+  const client = new Client({ connection, dataConverter: encryption.dataConverter });
   const lifecycles = new LifecycleClient(client, TASK_QUEUE);
   const app = await buildApi({
     lifecycles,
@@ -79,6 +81,7 @@ async function main() {
     TEMPORAL_TASK_QUEUE: TASK_QUEUE,
     PAYMENTS_BASE_URL: providerUrl,
     WORKER_METRICS_PORT: String(await findFreePort()),
+    ...encryption.env,
   };
   const startWorker = async () => {
     const service = runService('worker', 'src/workers/main.ts', workerEnv);

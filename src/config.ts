@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { codecKeysSchema } from './codec/key-schema';
 import { durationOrZeroSchema, durationSchema } from './duration';
 
 const port = z.coerce.number().int().min(1).max(65535);
@@ -59,6 +60,24 @@ export const configSchema = z.object({
   WEBHOOK_VERIFY_MODE: z.enum(['api', 'local']).default('api'),
   WEBHOOK_CERT_HOSTS: commaList.default(['localhost', '127.0.0.1']),
 
+  // Payload encryption (src/codec) and the codec server on the API
+  /** `keyId:base64-32-byte-key`, comma-separated: the first encrypts, all decrypt. Required in production. */
+  PAYLOAD_CODEC_KEYS: codecKeysSchema.optional(),
+  /** Browser origins allowed to call /codec/* (CORS); unset = the local Web UI on TEMPORAL_UI_PORT. */
+  CODEC_CORS_ORIGINS: z
+    .string()
+    .transform((value) => value.split(',').map((item) => item.trim().replace(/\/+$/, '')))
+    .pipe(z.array(z.url({ message: 'comma-separated origins such as http://localhost:8233' })))
+    .optional(),
+  /**
+   * Lets a browser at a CORS origin call /codec/* without an API key (the Temporal UI sends none unless it has
+   * its own login). Unset = true outside production, false in production.
+   */
+  CODEC_UI_WITHOUT_KEY: z
+    .enum(['true', 'false'], { message: 'true or false' })
+    .transform((value) => value === 'true')
+    .optional(),
+
   // Lifecycle defaults
   REAUTHORIZE_AFTER: durationSchema.default('3 days'),
   EXPIRY_POLICY: z.enum(['void', 'expire']).default('void'),
@@ -98,6 +117,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
 /** The names the schema knows; docker-compose.yml is checked against them. */
 export const configVariableNames = Object.keys(configSchema.shape);
+
+/** The origins whose browsers may call the codec server. */
+export function codecCorsOrigins(config: Pick<Config, 'CODEC_CORS_ORIGINS' | 'TEMPORAL_UI_PORT'>): string[] {
+  return (
+    config.CODEC_CORS_ORIGINS ?? [
+      `http://localhost:${config.TEMPORAL_UI_PORT}`,
+      `http://127.0.0.1:${config.TEMPORAL_UI_PORT}`,
+    ]
+  );
+}
+
+/** Whether the UI's browser may call the codec server without an API key (never by default in production). */
+export function codecUiWithoutKey(config: Pick<Config, 'CODEC_UI_WITHOUT_KEY' | 'NODE_ENV'>): boolean {
+  return config.CODEC_UI_WITHOUT_KEY ?? config.NODE_ENV !== 'production';
+}
 
 /** The Temporal server to use: TEMPORAL_ADDRESS, or the dev server `npm start` runs. */
 export function temporalAddress(config: Pick<Config, 'TEMPORAL_ADDRESS' | 'TEMPORAL_DEV_PORT'>): string {

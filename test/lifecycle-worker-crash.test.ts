@@ -15,7 +15,13 @@ import { VerificationStarter } from '../src/webhooks/verification-starter';
 import { lifecycleWorkflowId, stateQuery } from '../src/workflows/lifecycle/definitions';
 import { eventually } from './helpers/eventually';
 import { createSandboxAuthorization, sandboxPaymentsClient, startTestApi } from './helpers/lifecycle-stack';
-import { connectClient, createTestWorker, temporalAddress, uniqueTaskQueue } from './helpers/temporal';
+import {
+  TEST_CODEC_KEYS_ENV,
+  connectClient,
+  createTestWorker,
+  temporalAddress,
+  uniqueTaskQueue,
+} from './helpers/temporal';
 
 // A worker process killed with kill -9 while a capture is in flight; the provider's webhook for that capture
 // reaches the lifecycle before the order system retries with its key.
@@ -52,6 +58,7 @@ beforeAll(async () => {
     WORKER_METRICS_PORT: String(await findFreePort()),
     WEBHOOK_LISTENER_URL: listenerUrl,
     LOG_LEVEL: 'info',
+    PAYLOAD_CODEC_KEYS: TEST_CODEC_KEYS_ENV,
   });
   await waitForLine(workerProcess, 'worker polling');
   await ensureSubscription(client, taskQueue, { listenerUrl });

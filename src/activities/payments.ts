@@ -1,5 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
 import type { PaymentsClient } from '../payments/client';
+import { count, type BusinessCounter, type CallOutcome } from './business-metrics';
 import { PaymentsApiError, providerIssue } from '../payments/errors';
 import type {
   Authorization,
@@ -34,19 +35,25 @@ export function createPaymentsActivities(client: PaymentsClient) {
           nonRetryable: true,
         });
       }
-      return await callProvider(() =>
-        client.captureAuthorization(input.authorizationId, input.request, input.requestId),
+      return await callProvider(
+        () => client.captureAuthorization(input.authorizationId, input.request, input.requestId),
+        'capture',
+        'captures',
       );
     },
 
     voidAuthorization: (authorizationId: string): Promise<Authorization | null> =>
-      callProvider(() => client.voidAuthorization(authorizationId)),
+      callProvider(() => client.voidAuthorization(authorizationId), 'void', 'voids'),
 
     reauthorizeAuthorization: (input: {
       authorizationId: string;
       amount: { currency: string; total: string };
     }): Promise<Authorization> =>
-      callProvider(() => client.reauthorizeAuthorization(input.authorizationId, input.amount)),
+      callProvider(
+        () => client.reauthorizeAuthorization(input.authorizationId, input.amount),
+        'reauthorize',
+        'reauthorizations',
+      ),
 
     createWebhook: (request: CreateWebhookRequest): Promise<Webhook> =>
       callProvider(() => client.createWebhook(request)),
@@ -66,7 +73,12 @@ export function createPaymentsActivities(client: PaymentsClient) {
       delivery: { headers: Record<string, string>; body: string };
       webhookId: string;
     }): Promise<VerifyWebhookResponse> =>
-      callProvider(() => client.verifyWebhookSignature(input.delivery, input.webhookId)),
+      callProvider(() => client.verifyWebhookSignature(input.delivery, input.webhookId), 'verify').then(
+        (response) => {
+          count('webhookVerifications', { outcome: response.verification_status, mode: 'api' });
+          return response;
+        },
+      ),
 
     listWebhookEventTypes: (): Promise<WebhookEventTypes> =>
       callProvider(() => client.listWebhookEventTypes()),
@@ -75,11 +87,24 @@ export function createPaymentsActivities(client: PaymentsClient) {
 
 export type PaymentsActivities = ReturnType<typeof createPaymentsActivities>;
 
-async function callProvider<T>(call: () => Promise<T>): Promise<T> {
+/** One provider call; `operation` names it in the refusal counter, `outcomes` counts how it ended. */
+async function callProvider<T>(
+  call: () => Promise<T>,
+  operation?: string,
+  outcomes?: BusinessCounter,
+): Promise<T> {
+  let outcome: CallOutcome = 'succeeded';
   try {
     return await call();
   } catch (error) {
-    throw paymentsFailure(error);
+    const failure = paymentsFailure(error);
+    outcome = failure instanceof ApplicationFailure && failure.nonRetryable ? 'refused' : 'failed';
+    if (outcome === 'refused' && operation) {
+      count('providerRefusals', { issue: (failure as ApplicationFailure).type ?? 'UNKNOWN', operation });
+    }
+    throw failure;
+  } finally {
+    if (outcomes) count(outcomes, { outcome });
   }
 }
 

@@ -6,6 +6,7 @@ import { verifyDeliveryLocally } from '../webhooks/local-verification';
 import { parsePaymentEvent } from '../webhooks/payment-event';
 import { paymentEventSignal, type PaymentEvent } from '../workflows/lifecycle/definitions';
 import type { ParsedPaymentEvent, ReceivedDelivery, SignatureCheck } from '../workflows/webhooks/definitions';
+import { count } from './business-metrics';
 import { paymentsFailure } from './payments';
 
 export interface WebhookActivityOptions {
@@ -26,11 +27,14 @@ export function createWebhookActivities(options: WebhookActivityOptions) {
   let subscription: { webhookId: string; until: number } | undefined;
 
   return {
-    verifyWebhookSignatureLocally: (input: {
+    verifyWebhookSignatureLocally: async (input: {
       delivery: ReceivedDelivery;
       webhookId: string;
-    }): Promise<SignatureCheck> =>
-      verifyDeliveryLocally(input.delivery, input.webhookId, headerNames, certificates),
+    }): Promise<SignatureCheck> => {
+      const check = await verifyDeliveryLocally(input.delivery, input.webhookId, headerNames, certificates);
+      count('webhookVerifications', { outcome: check.verification_status, mode: 'local' });
+      return check;
+    },
 
     /** Parsing (zod) stays out of the workflow sandbox; the result is plain JSON. */
     parsePaymentEvent: async (body: string): Promise<ParsedPaymentEvent> => parsePaymentEvent(body),

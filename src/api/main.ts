@@ -1,6 +1,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { LifecycleClient } from '../client/lifecycle-client';
-import { loadConfig, temporalAddress } from '../config';
+import { codecFromConfig, encryptingDataConverter } from '../codec/data-converter';
+import { codecCorsOrigins, codecUiWithoutKey, loadConfig, temporalAddress } from '../config';
 import { createLogger } from '../logger';
 import { paymentsDialect } from '../payments/dialects';
 import { VerificationStarter } from '../webhooks/verification-starter';
@@ -12,8 +13,14 @@ async function main() {
   const config = loadConfig();
   const logger = createLogger(config, 'api');
   const address = temporalAddress(config);
+  // Keys first: a production API without PAYLOAD_CODEC_KEYS stops before it connects.
+  const codec = codecFromConfig(config);
   const connection = await Connection.connect(apiConnectionOptions(address));
-  const client = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
+  const client = new Client({
+    connection,
+    namespace: config.TEMPORAL_NAMESPACE,
+    dataConverter: encryptingDataConverter(codec),
+  });
   const app = await buildApi({
     lifecycles: new LifecycleClient(client, config.TEMPORAL_TASK_QUEUE),
     apiKeys: config.API_KEYS,
@@ -25,6 +32,11 @@ async function main() {
       timerCallTimeout: config.TIMER_CALL_TIMEOUT,
     },
     logger,
+    codec: {
+      codec,
+      corsOrigins: codecCorsOrigins(config),
+      uiWithoutKey: codecUiWithoutKey(config),
+    },
     webhooks: {
       verifications: new VerificationStarter({
         client,
@@ -45,7 +57,12 @@ async function main() {
   process.on('SIGTERM', () => void close());
   await app.listen({ port: config.API_PORT, host: '0.0.0.0' });
   logger.info(
-    { url: `http://localhost:${config.API_PORT}`, docs: `http://localhost:${config.API_PORT}/docs` },
+    {
+      url: `http://localhost:${config.API_PORT}`,
+      docs: `http://localhost:${config.API_PORT}/docs`,
+      codec: `http://localhost:${config.API_PORT}/codec`,
+      metrics: `http://localhost:${config.API_PORT}/metrics`,
+    },
     'api listening',
   );
 }

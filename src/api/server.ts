@@ -9,8 +9,10 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import type { LifecycleClient } from '../client/lifecycle-client';
+import { codecRoutes, type CodecRoutesOptions } from './codec-routes';
 import { ApiError, toApiError } from './errors';
 import { lifecycleRoutes, type LifecycleRoutesOptions } from './lifecycle-routes';
+import { registerApiMetrics } from './metrics';
 import { webhookRoutes, type WebhookRoutesOptions } from './webhook-routes';
 
 export interface ApiOptions {
@@ -20,6 +22,8 @@ export interface ApiOptions {
   logger?: Logger | false;
   /** Webhook deliveries at POST /webhooks/payments; none means the route is not served. */
   webhooks?: WebhookRoutesOptions;
+  /** The codec server at /codec/encode and /codec/decode; none means it is not served. */
+  codec?: Omit<CodecRoutesOptions, 'apiKeys'>;
 }
 
 function validationError(error: FastifyError): ApiError {
@@ -48,7 +52,9 @@ function unsupportedMediaType(request: FastifyRequest): ApiError {
 
 /** The HTTP API: lifecycles for order systems, its OpenAPI document and docs page, one error shape. */
 export async function buildApi(options: ApiOptions) {
-  const app = Fastify({ loggerInstance: options.logger || undefined }).withTypeProvider<ZodTypeProvider>();
+  const server = Fastify({ loggerInstance: options.logger || undefined });
+  registerApiMetrics(server);
+  const app = server.withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
@@ -83,5 +89,6 @@ export async function buildApi(options: ApiOptions) {
     defaults: options.defaults,
   });
   if (options.webhooks) await app.register(webhookRoutes, options.webhooks);
+  if (options.codec) await app.register(codecRoutes, { ...options.codec, apiKeys: options.apiKeys });
   return app;
 }

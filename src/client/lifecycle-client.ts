@@ -11,6 +11,7 @@ import { WorkflowNotFoundError, type UpdateDefinition } from '@temporalio/common
 import {
   captureUpdate,
   keyReuseConflict,
+  lifecycleSummary,
   lifecycleWorkflowId,
   lifecycleWorkflowType,
   reauthorizeUpdate,
@@ -90,6 +91,8 @@ export class LifecycleClient {
         args: [{ ...input, startRequestId }],
         workflowIdConflictPolicy: 'USE_EXISTING',
         workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
+        // Shown in the Web UI (encrypted like every payload; the codec server decrypts it).
+        staticSummary: lifecycleSummary(input.authorizationId, input.orderId),
       },
     );
     try {

@@ -10,6 +10,8 @@ export interface DevServerOptions {
   namespace: string;
   /** Serve the Web UI on this port; none means headless. */
   uiPort?: number;
+  /** The codec server the Web UI decodes payloads with, e.g. http://localhost:8080/codec. */
+  uiCodecEndpoint?: string;
   /** Persist to this SQLite file; none means in memory. */
   dbFile?: string;
   /** More dynamic config values (`key=value`), e.g. a low continue-as-new threshold for a test. */
@@ -45,6 +47,7 @@ function devServerArgs(options: DevServerOptions): string[] {
   args.push('--namespace', options.namespace, '--log-level', 'warn', '--log-format', 'pretty');
   if (options.uiPort) args.push('--ui-port', String(options.uiPort));
   else args.push('--headless');
+  if (options.uiPort && options.uiCodecEndpoint) args.push('--ui-codec-endpoint', options.uiCodecEndpoint);
   if (options.dbFile) args.push('--db-filename', options.dbFile);
   for (const key of customSearchAttributes) {
     const type = cliSearchAttributeType[key.type] ?? key.type;

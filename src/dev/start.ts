@@ -1,3 +1,4 @@
+import { DEV_KEY_FILE, codecKeysFromConfig } from '../codec/codec-keys';
 import { loadConfig } from '../config';
 import { runService, waitForHttp, waitForLine, type ServiceProcess } from './child-process';
 import { startDevServer, type DevServer } from './dev-server';
@@ -28,6 +29,12 @@ async function main() {
   process.on('SIGTERM', () => void stopAll(0));
 
   try {
+    // Every process encrypts payloads with the same keys; without PAYLOAD_CODEC_KEYS one is generated once.
+    const [encryptionKey] = codecKeysFromConfig(config);
+    const codecEndpoint = `http://localhost:${config.API_PORT}/codec`;
+    console.log(
+      `Payloads:          encrypted with key "${encryptionKey?.id}" (${config.PAYLOAD_CODEC_KEYS ? 'PAYLOAD_CODEC_KEYS' : DEV_KEY_FILE})`,
+    );
     let temporalAddress = config.TEMPORAL_ADDRESS;
     if (temporalAddress) {
       console.log(`Using the Temporal server at ${temporalAddress} (TEMPORAL_ADDRESS); starting none.`);
@@ -42,6 +49,7 @@ async function main() {
         uiPort: config.TEMPORAL_UI_PORT,
         namespace: config.TEMPORAL_NAMESPACE,
         dbFile: config.TEMPORAL_DB_FILE,
+        uiCodecEndpoint: codecEndpoint,
       });
       temporalAddress = temporal.address;
       console.log(`Temporal server:   ${temporal.address} (state in ${config.TEMPORAL_DB_FILE})`);
@@ -81,6 +89,8 @@ async function main() {
     services.push(api);
     await waitForHttp(`http://127.0.0.1:${config.API_PORT}/health`, api);
     console.log(`API:               http://localhost:${config.API_PORT} (docs: /docs, key: API_KEYS)`);
+    console.log(`Codec server:      ${codecEndpoint} (the Web UI decrypts payloads through it)`);
+    console.log(`API metrics:       http://localhost:${config.API_PORT}/metrics`);
 
     // Webhooks (src/webhooks/subscribe-listener.ts): the provider delivers to the API's /webhooks/payments.
     await subscribeListener({ ...config, TEMPORAL_ADDRESS: temporalAddress });

@@ -1,4 +1,10 @@
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
 import pino, { type Logger } from 'pino';
 import { AccessTokens } from './access-tokens';
 import { certificateUrl, createSigningCertificate, type SigningCertificate } from './certificate';
@@ -93,6 +99,28 @@ function registerErrorHandling(app: FastifyInstance): void {
   );
 }
 
+/** One line per request, at debug: the provider's traffic is not the service's news. */
+class DebugRequestLog extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(
+    error: Error | null | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): void {
+    request.log.debug(
+      {
+        method: request.method,
+        url: request.url,
+        statusCode: reply.statusCode,
+        ms: Math.round(reply.elapsedTime),
+        ...(error && { err: error }),
+      },
+      'sandbox request',
+    );
+  }
+}
+
 function listeningUrl(host: string, port: number): string {
   if (host === '0.0.0.0' || host === '::') return `http://127.0.0.1:${port}`;
   return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
@@ -142,7 +170,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     log,
   };
 
-  const app = Fastify({ loggerInstance: log, forceCloseConnections: true }) as unknown as FastifyInstance;
+  const app = Fastify({
+    loggerInstance: log,
+    forceCloseConnections: true,
+    logController: new DebugRequestLog(),
+  }) as unknown as FastifyInstance;
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     try {

@@ -1,3 +1,4 @@
+import { dataConverterFromConfig } from '../codec/data-converter';
 import { Client, Connection } from '@temporalio/client';
 import { type Config, temporalAddress } from '../config';
 import type {
@@ -51,7 +52,11 @@ export async function manageSubscriptionFromConfig(
     address: temporalAddress(config),
   });
   try {
-    const client = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
+    const client = new Client({
+      connection,
+      namespace: config.TEMPORAL_NAMESPACE,
+      dataConverter: dataConverterFromConfig(config),
+    });
     const input = { listenerUrl: webhookListenerUrl(config) };
     const run = action === 'remove' ? removeSubscription : ensureSubscription;
     return { listenerUrl: input.listenerUrl, ...(await run(client, config.TEMPORAL_TASK_QUEUE, input)) };

@@ -6,6 +6,7 @@ import {
   makeTelemetryFilterString,
 } from '@temporalio/worker';
 import { createActivities } from '../activities';
+import { dataConverterFromConfig } from '../codec/data-converter';
 import { loadConfig, temporalAddress } from '../config';
 import { createLogger } from '../logger';
 import { charactersClientFromConfig } from '../characters/client';
@@ -19,6 +20,8 @@ import { webhookListenerUrl } from '../webhooks/listener-url';
 async function main() {
   const config = loadConfig();
   const log = createLogger(config, 'worker');
+  // Keys first: a production worker without PAYLOAD_CODEC_KEYS stops before it connects.
+  const dataConverter = dataConverterFromConfig(config);
   Runtime.install({
     logger: new DefaultLogger(
       config.LOG_LEVEL === 'debug' || config.LOG_LEVEL === 'trace' ? 'DEBUG' : 'WARN',
@@ -35,6 +38,7 @@ async function main() {
     connection,
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
+    dataConverter,
     ...(config.WORKFLOW_BUNDLE_PATH
       ? { workflowBundle: { codePath: config.WORKFLOW_BUNDLE_PATH } }
       : { workflowsPath: require.resolve('../workflows') }),

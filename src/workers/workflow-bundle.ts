@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
+import { FAILURE_CONVERTER_PATH } from '../codec/data-converter';
 
 /**
  * Bundles the workflow code once, ahead of the worker. A worker that loads a prebuilt bundle skips webpack
@@ -12,6 +13,8 @@ export async function writeWorkflowBundle(
 ): Promise<void> {
   const { code } = await bundleWorkflowCode({
     workflowsPath,
+    // Workflow failures encode their messages like the rest of the service (src/codec/failure-converter.ts).
+    failureConverterPath: FAILURE_CONVERTER_PATH,
     logger: { trace() {}, debug() {}, info() {}, log() {}, warn: console.warn, error: console.error },
   });
   mkdirSync(dirname(path), { recursive: true });

@@ -1,6 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { encryptingDataConverter } from '../../src/codec/data-converter';
+import { EncryptionCodec, type CodecKey } from '../../src/codec/payload-encryption';
+
+/**
+ * The key every test client and worker encrypts payloads with, so the whole suite runs on encrypted
+ * histories as the service does (a fixed test-only key: test/histories/ holds histories written with it).
+ */
+export const TEST_CODEC_KEY: CodecKey = {
+  id: 'test',
+  key: Buffer.from('dGVzdC1vbmx5LXBheWxvYWQta2V5LTMyLWJ5dGVzISE=', 'base64'),
+};
+/** PAYLOAD_CODEC_KEYS for processes the tests start. */
+export const TEST_CODEC_KEYS_ENV = `${TEST_CODEC_KEY.id}:${TEST_CODEC_KEY.key.toString('base64')}`;
+export const testCodec = new EncryptionCodec([TEST_CODEC_KEY]);
+export const testDataConverter = encryptingDataConverter(testCodec);
 
 /** The dev server started by global-setup.ts. */
 export function temporalAddress(): string {
@@ -13,7 +28,10 @@ export async function connectClient(
   address = temporalAddress(),
 ): Promise<{ client: Client; close: () => Promise<void> }> {
   const connection = await Connection.connect({ address });
-  return { client: new Client({ connection }), close: () => connection.close() };
+  return {
+    client: new Client({ connection, dataConverter: testDataConverter }),
+    close: () => connection.close(),
+  };
 }
 
 export function uniqueTaskQueue(prefix = 'test'): string {
@@ -29,7 +47,12 @@ export async function createTestWorker(
   if (!codePath)
     throw new Error('TEST_WORKFLOW_BUNDLE is not set: run the tests through jest (global-setup.ts)');
   const connection = await NativeConnection.connect({ address });
-  const worker = await Worker.create({ ...options, connection, workflowBundle: { codePath } });
+  const worker = await Worker.create({
+    dataConverter: testDataConverter,
+    ...options,
+    connection,
+    workflowBundle: { codePath },
+  });
   return { worker, close: () => connection.close() };
 }
 

@@ -190,6 +190,11 @@ export function rememberedAnswer(
   return state.keyedAnswers.find((entry) => entry.key === key && Date.parse(entry.keptUntil) > now);
 }
 
+/** The summary a lifecycle starts with, shown in the Web UI's list and header. */
+export function lifecycleSummary(authorizationId: string, orderId?: string): string {
+  return orderId ? `Authorization ${authorizationId} · order ${orderId}` : `Authorization ${authorizationId}`;
+}
+
 export const captureUpdate = defineUpdate<PaymentCapture, [CaptureInput]>('capture');
 /** Answers the provider's voided authorization (null when it answered 204 with no body). */
 export const voidUpdate = defineUpdate<Authorization | null, [VoidInput]>('void');

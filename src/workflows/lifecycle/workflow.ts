@@ -3,6 +3,7 @@ import {
   condition,
   log,
   patched,
+  setCurrentDetails,
   setHandler,
   upsertSearchAttributes,
   workflowInfo,
@@ -24,6 +25,7 @@ import {
   type ReauthorizeInput,
   type VoidInput,
 } from './definitions';
+import { lifecycleDetails } from './details';
 import { defaults, millisecondsOf } from './durations';
 import { KeyedRequests, SerialQueue } from './idempotency';
 import { applyCapture, applyEvent, isTerminal, markEnded } from './state';
@@ -56,6 +58,7 @@ export async function authorizationLifecycle(input: LifecycleInput): Promise<Lif
   /** Wakes the main loop and shows operators the new state. */
   const stateChanged = () => {
     changes += 1;
+    setCurrentDetails(lifecycleDetails(state));
     visibility.show();
   };
 
@@ -146,6 +149,7 @@ export async function authorizationLifecycle(input: LifecycleInput): Promise<Lif
   while (!isTerminal(state)) {
     const deadline = nextDeadline(state);
     state.nextTimer = { kind: deadline.kind, at: new Date(deadline.at).toISOString() };
+    setCurrentDetails(lifecycleDetails(state));
     const seen = changes;
     let fired: Deadline | undefined;
     if (fewerEvents) {
@@ -185,6 +189,7 @@ async function lateEventWindow(input: LifecycleInput, state: LifecycleState): Pr
     const window = millisecondsOf(input.lateEventWindow, defaults.lateEventWindow);
     state.nextTimer = { kind: 'close', at: new Date(Date.now() + window).toISOString() };
   }
+  setCurrentDetails(lifecycleDetails(state));
   const closeAt = Date.parse(state.nextTimer.at);
   if (closeAt <= Date.now()) return;
   await condition(() => workflowInfo().continueAsNewSuggested, closeAt - Date.now());

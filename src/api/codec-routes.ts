@@ -1,0 +1,91 @@
+import cors from '@fastify/cors';
+import type { Payload, PayloadCodec } from '@temporalio/common';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requireApiKey } from './api-keys';
+import { ApiError } from './errors';
+import { errorBody } from './schemas';
+
+export interface CodecRoutesOptions {
+  codec: PayloadCodec;
+  apiKeys: readonly string[];
+  /** Browser origins allowed by CORS, e.g. the Temporal Web UI's. */
+  corsOrigins: readonly string[];
+  /** A browser at a CORS origin needs no API key (the Web UI sends none without its own login). */
+  uiWithoutKey: boolean;
+}
+
+// Temporal's codec server protocol: Payloads as protobuf JSON, bytes in base64.
+const base64 = z.base64({ message: 'base64' });
+const payloadJson = z.object({
+  metadata: z.record(z.string(), base64).optional(),
+  data: base64.optional(),
+});
+// Protobuf JSON leaves an empty list out: `{}` is Payloads with none.
+const payloadsBody = z.object({ payloads: z.array(payloadJson).default([]) });
+type PayloadJson = z.infer<typeof payloadJson>;
+
+function fromJson(payload: PayloadJson): Payload {
+  const metadata = Object.fromEntries(
+    Object.entries(payload.metadata ?? {}).map(([key, value]) => [key, Buffer.from(value, 'base64')]),
+  );
+  return { metadata, data: Buffer.from(payload.data ?? '', 'base64') };
+}
+
+function toJson(payload: Payload): PayloadJson {
+  const metadata = Object.fromEntries(
+    Object.entries(payload.metadata ?? {}).map(([key, value]) => [
+      key,
+      Buffer.from(value ?? new Uint8Array()).toString('base64'),
+    ]),
+  );
+  return { metadata, data: Buffer.from(payload.data ?? new Uint8Array()).toString('base64') };
+}
+
+/**
+ * The codec server (POST /codec/encode, /codec/decode): the Web UI and `temporal … --codec-endpoint` show
+ * payloads decrypted through it, so the keys stay with the service. Same API key as every other route.
+ */
+export const codecRoutes: FastifyPluginAsyncZod<CodecRoutesOptions> = async (app, options) => {
+  await app.register(cors, {
+    origin: [...options.corsOrigins],
+    methods: ['POST'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'X-Namespace'],
+    credentials: true,
+    maxAge: 600,
+  });
+  const checkKey = requireApiKey(options.apiKeys);
+  const allowed = new Set(options.corsOrigins);
+  app.addHook('preHandler', async (request) => {
+    const origin = request.headers.origin;
+    if (options.uiWithoutKey && !request.headers.authorization && origin && allowed.has(origin)) return;
+    await checkKey(request);
+  });
+
+  for (const operation of ['encode', 'decode'] as const) {
+    app.post(
+      `/codec/${operation}`,
+      {
+        bodyLimit: 16 * 1024 * 1024,
+        schema: {
+          tags: ['codec'],
+          summary: `Temporal codec server: ${operation} payloads`,
+          security: [{ apiKey: [] }],
+          body: payloadsBody,
+          response: { 200: payloadsBody, 400: errorBody, 401: errorBody },
+        },
+      },
+      async (request) => {
+        const payloads = request.body.payloads.map(fromJson);
+        const converted = await options.codec[operation](payloads).catch((error: unknown) => {
+          // An unknown key id or a payload that fails authentication: the caller's data, not our failure.
+          throw new ApiError(
+            'VALIDATION_FAILED',
+            `payloads: ${error instanceof Error ? error.message : 'cannot be converted'}`,
+          );
+        });
+        return { payloads: converted.map(toJson) };
+      },
+    );
+  }
+};

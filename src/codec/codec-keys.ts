@@ -1,0 +1,46 @@
+import { randomBytes } from 'node:crypto';
+import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { ConfigError, type Config } from '../config';
+import { codecKeysSchema } from './key-schema';
+import type { CodecKey } from './payload-encryption';
+
+/** Where the local stack keeps its generated key when PAYLOAD_CODEC_KEYS is not set (git-ignored). */
+export const DEV_KEY_FILE = '.data/payload-codec-dev-key';
+
+/**
+ * Writes the key file once and atomically (a hard link to a complete file): a process that loses the race
+ * reads the winner's key.
+ */
+function devKey(file: string): CodecKey[] {
+  mkdirSync(dirname(file), { recursive: true });
+  const draft = `${file}.${process.pid}.tmp`;
+  writeFileSync(draft, `dev:${randomBytes(32).toString('base64')}\n`, { mode: 0o600 });
+  try {
+    linkSync(draft, file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  } finally {
+    unlinkSync(draft);
+  }
+  const parsed = codecKeysSchema.safeParse(readFileSync(file, 'utf8').trim());
+  if (!parsed.success) throw new ConfigError(`${file} holds no valid key; delete it to generate a new one`);
+  return parsed.data;
+}
+
+/**
+ * The payload keys: PAYLOAD_CODEC_KEYS, or outside production a generated development key kept in
+ * .data/ so that every process of the local stack (and its restarts) shares it.
+ */
+export function codecKeysFromConfig(
+  config: Pick<Config, 'NODE_ENV' | 'PAYLOAD_CODEC_KEYS'>,
+  devKeyFile = DEV_KEY_FILE,
+): CodecKey[] {
+  if (config.PAYLOAD_CODEC_KEYS) return config.PAYLOAD_CODEC_KEYS;
+  if (config.NODE_ENV === 'production') {
+    throw new ConfigError(
+      'Invalid configuration:\n  PAYLOAD_CODEC_KEYS: required when NODE_ENV=production (keyId:base64-32-byte-key, comma-separated)',
+    );
+  }
+  return devKey(devKeyFile);
+}

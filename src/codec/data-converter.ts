@@ -1,0 +1,27 @@
+import type { DataConverter, PayloadCodec } from '@temporalio/common';
+import type { Config } from '../config';
+import { codecKeysFromConfig } from './codec-keys';
+import { EncryptionCodec } from './payload-encryption';
+
+/** The module exporting the failure converter that encodes failure messages (see failure-converter.ts). */
+export const FAILURE_CONVERTER_PATH = require.resolve('./failure-converter');
+
+type CodecConfig = Pick<Config, 'NODE_ENV' | 'PAYLOAD_CODEC_KEYS'>;
+
+/** The payload codec of the service, with the configured keys (or the local stack's generated one). */
+export function codecFromConfig(config: CodecConfig): EncryptionCodec {
+  return new EncryptionCodec(codecKeysFromConfig(config));
+}
+
+/**
+ * The data converter of every Temporal client and worker of the service: payloads are encrypted on the way
+ * to the server, failure messages included. Search attributes never pass through codecs, so they stay readable
+ * and searchable.
+ */
+export function encryptingDataConverter(codec: PayloadCodec): DataConverter {
+  return { payloadCodecs: [codec], failureConverterPath: FAILURE_CONVERTER_PATH };
+}
+
+export function dataConverterFromConfig(config: CodecConfig): DataConverter {
+  return encryptingDataConverter(codecFromConfig(config));
+}
