@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { configVariableNames } from '../src/config';
 import { cliSearchAttributeType } from '../src/dev/dev-server';
-import { apiEnv, workerEnv, type ServiceWiring } from '../src/dev/cluster/stack';
+import { apiEnv, workerEnv, type ServiceWiring } from '../src/dev/cluster/service-processes';
 import { customSearchAttributes } from '../src/workflows/search-attributes';
 
 // No Docker engine runs here, so the compose file is checked as data: the topology and its wiring.

@@ -9,13 +9,21 @@ export interface PostgresServer {
   password: string;
 }
 
-export const TEMPORAL_DATABASE = 'temporal';
-export const VISIBILITY_DATABASE = 'temporal_visibility';
+/** The cluster's two databases: workflow state and visibility (`temporal`, `temporal_visibility`). */
+export interface TemporalDatabases {
+  temporal: string;
+  visibility: string;
+}
+
+/** `temporal` and `temporal_visibility`; another prefix keeps a test cluster apart from `npm run cluster`'s. */
+export function temporalDatabases(prefix = 'temporal'): TemporalDatabases {
+  return { temporal: prefix, visibility: `${prefix}_visibility` };
+}
 
 /** The schemas embedded in the schema tool, one per database. */
-const schemaNames: Record<string, string> = {
-  [TEMPORAL_DATABASE]: 'postgresql/v12/temporal',
-  [VISIBILITY_DATABASE]: 'postgresql/v12/visibility',
+const schemaNames: Record<keyof TemporalDatabases, string> = {
+  temporal: 'postgresql/v12/temporal',
+  visibility: 'postgresql/v12/visibility',
 };
 
 export function postgresServer(databaseUrl: string): PostgresServer {
@@ -65,9 +73,11 @@ function runSqlTool(sqlTool: string, server: PostgresServer, args: string[]): Pr
 export async function prepareDatabases(
   sqlTool: string,
   server: PostgresServer,
+  databases: TemporalDatabases,
   log: (line: string) => void,
 ): Promise<void> {
-  for (const database of [TEMPORAL_DATABASE, VISIBILITY_DATABASE]) {
+  for (const kind of ['temporal', 'visibility'] as const) {
+    const database = databases[kind];
     const existing = await query<{ datname: string }>(
       server,
       'postgres',
@@ -86,12 +96,7 @@ export async function prepareDatabases(
     if (versioned.length === 0) {
       await runSqlTool(sqlTool, server, [...target, 'setup-schema', '--version', '0.0']);
     }
-    await runSqlTool(sqlTool, server, [
-      ...target,
-      'update-schema',
-      '--schema-name',
-      schemaNames[database] as string,
-    ]);
+    await runSqlTool(sqlTool, server, [...target, 'update-schema', '--schema-name', schemaNames[kind]]);
     const [version] = await query<{ curr_version: string }>(
       server,
       database,

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parse, stringify } from 'yaml';
-import { TEMPORAL_DATABASE, VISIBILITY_DATABASE, type PostgresServer } from './databases';
+import type { PostgresServer, TemporalDatabases } from './databases';
 
 export const temporalServices = ['frontend', 'history', 'matching', 'worker'] as const;
 export type TemporalService = (typeof temporalServices)[number];
@@ -21,6 +21,7 @@ export interface ServerConfigOptions {
   /** The server module in the Go module cache: the config is derived from its PostgreSQL example. */
   serverModuleDir: string;
   postgres: PostgresServer;
+  databases: TemporalDatabases;
   ports: ServerPorts;
   numHistoryShards: number;
   /** Dynamic config file the server polls (deploy/temporal-dynamic-config.yaml). */
@@ -46,8 +47,8 @@ export function writeServerConfig(options: ServerConfigOptions): string {
   const persistence = at(config, 'persistence');
   persistence.numHistoryShards = options.numHistoryShards;
   for (const [store, database] of [
-    ['postgres-default', TEMPORAL_DATABASE],
-    ['postgres-visibility', VISIBILITY_DATABASE],
+    ['postgres-default', options.databases.temporal],
+    ['postgres-visibility', options.databases.visibility],
   ] as const) {
     Object.assign(at(at(at(persistence, 'datastores'), store), 'sql'), {
       databaseName: database,

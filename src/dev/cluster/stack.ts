@@ -1,13 +1,12 @@
 import { join, resolve } from 'node:path';
 import type { Config } from '../../config';
-import { writeWorkflowBundle } from '../../workers/workflow-bundle';
 import { WEBHOOK_ROUTE } from '../../webhooks/listener-url';
-import { subscribeListener } from '../../webhooks/subscribe-listener';
-import { runCommand, runService, waitForHttp, waitForLine, type ServiceProcess } from '../child-process';
-import { findFreePort } from '../ports';
+import { runCommand, runService, waitForHttp, type ServiceProcess } from '../child-process';
+import { assertPortFree, findFreePort } from '../ports';
 import { resolveClusterBinaries } from './binaries';
-import { postgresServer, prepareDatabases } from './databases';
+import { postgresServer, prepareDatabases, temporalDatabases } from './databases';
 import { serverPortsFrom, writeServerConfig, type ServerPorts } from './server-config';
+import { startServiceProcesses, type ServiceProcesses, type ServiceWiring } from './service-processes';
 import { startTemporalCluster, type TemporalCluster } from './temporal-cluster';
 
 /** The cluster's own processes: two workers and two APIs, so that either of each can fail. */
@@ -37,10 +36,23 @@ export function clusterPortsFromConfig(config: Config): ClusterPorts {
   };
 }
 
+/** A free port below 32768: Temporal stores membership ports in a PostgreSQL smallint. */
+async function freeMembershipPort(): Promise<number> {
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    try {
+      await assertPortFree(port, 'membership', '');
+      return port;
+    } catch {
+      // taken: try another
+    }
+  }
+}
+
 /** Ports the OS says are free, for tests and benchmarks that run beside other stacks. */
 export async function freeClusterPorts(): Promise<ClusterPorts> {
   const free = () => findFreePort();
-  const pair = async () => ({ grpc: await free(), membership: await free() });
+  const pair = async () => ({ grpc: await free(), membership: await freeMembershipPort() });
   const many = () => Promise.all(Array.from({ length: REPLICAS }, free));
   return {
     server: {
@@ -58,39 +70,6 @@ export async function freeClusterPorts(): Promise<ClusterPorts> {
   };
 }
 
-/** What the workers and the APIs of the cluster share (docker-compose.yml sets the same variables). */
-export interface ServiceWiring {
-  temporalAddress: string;
-  namespace: string;
-  taskQueue: string;
-  paymentsBaseUrl: string;
-  charactersUrl?: string;
-  webhookListenerUrl: string;
-}
-
-export function sharedServiceEnv(wiring: ServiceWiring): NodeJS.ProcessEnv {
-  return {
-    TEMPORAL_ADDRESS: wiring.temporalAddress,
-    TEMPORAL_NAMESPACE: wiring.namespace,
-    TEMPORAL_TASK_QUEUE: wiring.taskQueue,
-    PAYMENTS_BASE_URL: wiring.paymentsBaseUrl,
-    ...(wiring.charactersUrl && { CHARACTERS_URL: wiring.charactersUrl }),
-    WEBHOOK_LISTENER_URL: wiring.webhookListenerUrl,
-  };
-}
-
-export function workerEnv(wiring: ServiceWiring, metricsPort: number, bundlePath: string): NodeJS.ProcessEnv {
-  return {
-    ...sharedServiceEnv(wiring),
-    WORKER_METRICS_PORT: String(metricsPort),
-    WORKFLOW_BUNDLE_PATH: bundlePath,
-  };
-}
-
-export function apiEnv(wiring: ServiceWiring, port: number): NodeJS.ProcessEnv {
-  return { ...sharedServiceEnv(wiring), API_PORT: String(port) };
-}
-
 export interface ClusterStackOptions {
   config: Config;
   ports: ClusterPorts;
@@ -98,6 +77,8 @@ export interface ClusterStackOptions {
   dataDir: string;
   /** The Temporal databases' PostgreSQL (its host, port and role; the database name is ignored). */
   databaseUrl: string;
+  /** The Temporal databases' names: `<prefix>` and `<prefix>_visibility` (default `temporal`). */
+  databasePrefix?: string;
   /** Start the Web UI server (default true). */
   ui?: boolean;
   /** A provider to use instead of starting the sandbox process. */
@@ -114,22 +95,12 @@ export interface ClusterStackOptions {
   progress?: (line: string) => void;
 }
 
-export interface ClusterStack {
+export interface ClusterStack extends ServiceProcesses {
   temporal: TemporalCluster;
   temporalAddress: string;
   uiUrl?: string;
   paymentsBaseUrl: string;
   charactersUrl?: string;
-  apiUrls: string[];
-  worker(index: number): ServiceProcess;
-  /** Kills a worker process at once (SIGKILL, as a crash would). */
-  killWorker(index: number): Promise<void>;
-  /** Stops a worker gracefully (SIGTERM). */
-  stopWorker(index: number): Promise<void>;
-  startWorker(index: number): Promise<void>;
-  /** Every running process of the stack, for watching unexpected exits. */
-  processes(): ServiceProcess[];
-  stop(): Promise<void>;
 }
 
 /**
@@ -143,12 +114,11 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
   const output = (name: string) =>
     options.output ? (line: string) => options.output?.(name, line) : undefined;
   const services: ServiceProcess[] = [];
-  const workers: ServiceProcess[] = [];
+  let app: ServiceProcesses | undefined;
   let temporal: TemporalCluster | undefined;
 
   const stop = async () => {
-    const apisAndWorkers = services.filter((s) => s.name.startsWith('api') || s.name.startsWith('worker'));
-    await Promise.all([...apisAndWorkers, ...workers].map((service) => service.stop()));
+    await app?.stop();
     await Promise.all(services.map((service) => service.stop()));
     await temporal?.stop();
   };
@@ -156,10 +126,12 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
   try {
     const binaries = await resolveClusterBinaries();
     const postgres = postgresServer(options.databaseUrl);
-    await prepareDatabases(binaries.sql, postgres, progress);
+    const databases = temporalDatabases(options.databasePrefix);
+    await prepareDatabases(binaries.sql, postgres, databases, progress);
     const configFile = writeServerConfig({
       serverModuleDir: binaries.serverModuleDir,
       postgres,
+      databases,
       ports: ports.server,
       numHistoryShards: NUM_HISTORY_SHARDS,
       dynamicConfigFile: DYNAMIC_CONFIG_FILE,
@@ -181,7 +153,7 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
         `namespace ${config.TEMPORAL_NAMESPACE})`,
     );
 
-    const apiUrls = ports.apis.map((port) => `http://127.0.0.1:${port}`);
+    const api1 = `http://127.0.0.1:${ports.apis[0]}`;
     let uiUrl: string | undefined;
     if (options.ui !== false) {
       const ui = runCommand(
@@ -193,7 +165,7 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
           TEMPORAL_UI_PORT: String(ports.ui),
           TEMPORAL_DEFAULT_NAMESPACE: config.TEMPORAL_NAMESPACE,
           // Payloads shown decoded through API 1's codec server (POST /codec/encode, /codec/decode).
-          TEMPORAL_CODEC_ENDPOINT: process.env.TEMPORAL_CODEC_ENDPOINT || `${apiUrls[0]}/codec`,
+          TEMPORAL_CODEC_ENDPOINT: process.env.TEMPORAL_CODEC_ENDPOINT || `${api1}/codec`,
         },
         { log: output('temporal-ui') },
       );
@@ -234,73 +206,32 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
       );
     }
 
-    const listenerUrl = options.webhookListenerUrl ?? `${apiUrls[0]}${WEBHOOK_ROUTE}`;
     const wiring: ServiceWiring = {
       temporalAddress,
       namespace: config.TEMPORAL_NAMESPACE,
       taskQueue: config.TEMPORAL_TASK_QUEUE,
       paymentsBaseUrl,
       charactersUrl,
-      webhookListenerUrl: listenerUrl,
+      webhookListenerUrl: options.webhookListenerUrl ?? `${api1}${WEBHOOK_ROUTE}`,
     };
-
-    const bundlePath = join(options.dataDir, 'workflow-bundle.js');
-    await writeWorkflowBundle(bundlePath);
-    const startWorker = async (index: number) => {
-      const name = `worker-${index + 1}`;
-      const env = {
-        ...workerEnv(wiring, ports.workerMetrics[index] as number, bundlePath),
-        ...options.appEnv,
-      };
-      const worker = runService(name, 'src/workers/main.ts', env, { log: output(name) });
-      workers[index] = worker;
-      await waitForLine(worker, 'worker polling');
-    };
-    for (let i = 0; i < REPLICAS; i += 1) {
-      await startWorker(i);
-      progress(
-        `Worker ${i + 1}:          polling ${config.TEMPORAL_TASK_QUEUE} (metrics :${ports.workerMetrics[i]})`,
-      );
-    }
-    for (const [i, port] of ports.apis.entries()) {
-      const name = `api-${i + 1}`;
-      const api = runService(
-        name,
-        'src/api/main.ts',
-        { ...apiEnv(wiring, port), ...options.appEnv },
-        {
-          log: output(name),
-        },
-      );
-      services.push(api);
-      await waitForHttp(`http://127.0.0.1:${port}/health`, api);
-      progress(`API ${i + 1}:             http://localhost:${port} (docs: /docs, key: API_KEYS)`);
-    }
-
-    await subscribeListener({
-      ...config,
-      TEMPORAL_ADDRESS: temporalAddress,
-      PAYMENTS_BASE_URL: paymentsBaseUrl,
-      WEBHOOK_LISTENER_URL: listenerUrl,
+    app = await startServiceProcesses({
+      wiring,
+      apiPorts: ports.apis,
+      workerMetricsPorts: ports.workerMetrics,
+      bundlePath: join(options.dataDir, 'workflow-bundle.js'),
+      appEnv: options.appEnv,
+      output: options.output,
+      progress,
     });
-
-    const worker = (index: number) => workers[index] as ServiceProcess;
+    const own = app;
     return {
+      ...app,
       temporal,
       temporalAddress,
       uiUrl,
       paymentsBaseUrl,
       charactersUrl,
-      apiUrls,
-      worker,
-      async killWorker(index) {
-        const { child, exited } = worker(index);
-        child.kill('SIGKILL');
-        await exited;
-      },
-      stopWorker: (index) => worker(index).stop(),
-      startWorker,
-      processes: () => [...(temporal?.processes() ?? []), ...services, ...workers],
+      processes: () => [...(temporal?.processes() ?? []), ...services, ...own.processes()],
       stop,
     };
   } catch (error) {

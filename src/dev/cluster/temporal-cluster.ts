@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { connect } from 'node:net';
 import { Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time';
 import { customSearchAttributes } from '../../workflows/search-attributes';
@@ -106,6 +107,27 @@ async function waitForServices(
   );
 }
 
+/** Resolves once something listens on the port; rejects when the process exits first. */
+async function waitForPort(port: number, service: ServiceProcess, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let exited = false;
+  void service.exited.then(() => (exited = true));
+  while (Date.now() < deadline) {
+    if (exited) throw new Error(`${service.name} exited before it listened on ${port}`);
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    }).catch(() => false);
+    if (open) return;
+    await sleep(250);
+  }
+  throw new Error(`${service.name} did not listen on ${port} within ${timeoutMs / 1000} s`);
+}
+
 /** Starts frontend, history, matching and worker as separate processes on one generated config. */
 export async function startTemporalCluster(options: TemporalClusterOptions): Promise<TemporalCluster> {
   const address = `127.0.0.1:${options.ports.frontend.grpc}`;
@@ -137,7 +159,6 @@ export async function startTemporalCluster(options: TemporalClusterOptions): Pro
   const killOnExit = () => running.forEach((service) => service.child.kill('SIGKILL'));
   process.once('exit', killOnExit);
 
-  for (const service of temporalServices) startService(service);
   const cluster: TemporalCluster = {
     address,
     processes: () => [...running.values()],
@@ -148,6 +169,11 @@ export async function startTemporalCluster(options: TemporalClusterOptions): Pro
     stop,
   };
   try {
+    // The frontend first: on new databases the first process writes the cluster metadata, which processes
+    // starting together would race for. The others then start together.
+    startService('frontend');
+    await waitForPort(options.ports.frontend.grpc, running.get('frontend') as ServiceProcess);
+    for (const service of temporalServices) startService(service);
     await waitForServices(address, options.namespace, 120_000, async (connection) => {
       const added = await registerNamespace(connection, options.namespace);
       if (added.length > 0) options.onSearchAttributesAdded?.(added);
