@@ -136,16 +136,43 @@ export async function authorizationLifecycle(input: LifecycleInput): Promise<Lif
       if (!(key && key in state.answeredKeys)) check(request);
     };
 
+  /**
+   * A capture the lifecycle learned of from the provider's webhook only, when the request that made it never
+   * got its answer (e.g. the history service restarted meanwhile). A retry of that request, with its key,
+   * is asked of the provider again under the same request id; the provider answers the first capture.
+   */
+  const unclaimedCapture = (key: string | undefined) =>
+    key && state.status === 'CAPTURED' ? state.captures.find((capture) => !capture.requestId) : undefined;
+  const captureRequestId = (key: string | undefined) =>
+    key ? `${state.authorizationId}-${key}` : `${workflowId}-capture-${state.captureSequence}`;
+
   setHandler(
     captureUpdate,
     (request) =>
       once(async () => {
+        const unclaimed = unclaimedCapture(request.idempotencyKey);
+        if (unclaimed) {
+          const requestId = captureRequestId(request.idempotencyKey);
+          // Another request's id is refused by the provider (already captured): the usual refusal then.
+          const capture: PaymentCapture | undefined = await requested
+            .captureAuthorization({
+              authorizationId: unclaimed.authorizationId,
+              requestId,
+              request: { amount: unclaimed.amount, final_capture: unclaimed.finalCapture },
+            })
+            .catch(() => undefined);
+          const claimed = state.captures.find((known) => known.id === capture?.id && !known.requestId);
+          if (!capture || !claimed) {
+            refuse(LifecycleFailure.stateForbids, `cannot capture: the lifecycle is ${state.status}`);
+          }
+          claimed.requestId = requestId;
+          publish();
+          return capture;
+        }
         // Normalized to the authorization's scale: "5" becomes "5.00".
         const amount = money(state, minor(state, captureAmount(state, request)) ?? 0);
         state.captureSequence += 1;
-        const requestId = request.idempotencyKey
-          ? `${state.authorizationId}-${request.idempotencyKey}`
-          : `${workflowId}-capture-${state.captureSequence}`;
+        const requestId = captureRequestId(request.idempotencyKey);
         const finalCapture = request.finalCapture ?? amount.value === state.remainingAmount;
         const capture: PaymentCapture = await requested.captureAuthorization({
           authorizationId: state.currentAuthorizationId,
@@ -161,7 +188,11 @@ export async function authorizationLifecycle(input: LifecycleInput): Promise<Lif
         publish();
         return capture;
       }),
-    { validator: unlessAnswered((request: CaptureInput) => void captureAmount(state, request)) },
+    {
+      validator: unlessAnswered((request: CaptureInput) => {
+        if (!unclaimedCapture(request.idempotencyKey)) void captureAmount(state, request);
+      }),
+    },
   );
 
   setHandler(
