@@ -168,6 +168,7 @@ async function runRound(
   let captured = 0;
   let killer: NodeJS.Timeout | undefined;
   let killing = Promise.resolve();
+  let restarting = Promise.resolve();
   if (chaos) {
     const modes = [
       { mode: 'http500' },
@@ -188,7 +189,15 @@ async function runRound(
       workerKills += 1;
       killing = killing.then(async () => {
         await target.app.killWorker(index);
-        await target.app.startWorker(index);
+        // A worker cannot start while the server restarts: it tries again.
+        for (let attempt = 1; ; attempt += 1) {
+          try {
+            return await target.app.startWorker(index);
+          } catch (error) {
+            if (attempt === 10) throw error;
+            await sleep(2_000);
+          }
+        }
       });
     }, KILL_EVERY_MS);
   }
@@ -219,13 +228,14 @@ async function runRound(
       if (chaos && historyRestarts === 0 && captured >= ids.length * 0.3) {
         historyRestarts = 1;
         log(`    restarting the history service (${target.name})`);
-        void target.restartHistory();
+        restarting = target.restartHistory();
       }
     }),
   );
   clearInterval(progress);
   if (killer) clearInterval(killer);
   await killing;
+  await restarting;
   await provider.delete('/sandbox/faults');
 
   log(
@@ -324,18 +334,7 @@ async function benchTarget(name: string): Promise<{ clean: Round; chaos: Round }
   }
 }
 
-async function main() {
-  mkdirSync(DATA_DIR, { recursive: true });
-  writeFileSync(PROCESS_LOG, '');
-  log(
-    `Chaos benchmark: ${LIFECYCLES} lifecycles per round, ${CONCURRENCY} in flight, ${FAULT_RATE * 100}% of ` +
-      `provider calls faulted (500, 429 + Retry-After, stall, commit-then-drop), a worker killed every ` +
-      `${KILL_EVERY_MS / 1000} s, the history service restarted once, ${DUPLICATE_RATE * 100}% of capture ` +
-      `webhooks delivered twice (a second signed transmission)`,
-  );
-  const results: Array<[string, { clean: Round; chaos: Round }]> = [];
-  for (const name of TARGETS) results.push([name === 'dev' ? 'dev server' : name, await benchTarget(name)]);
-
+function printTable(results: Array<[string, { clean: Round; chaos: Round }]>): void {
   const rows: Array<[string, (r: { clean: Round; chaos: Round }) => string]> = [
     ['lifecycles completed / started', ({ chaos }) => `${chaos.completed} / ${chaos.started}`],
     ['double captures (target 0)', ({ chaos }) => String(chaos.doubleCaptures)],
@@ -357,6 +356,22 @@ async function main() {
   log(`\n${''.padEnd(42)}${results.map(([name]) => name.padEnd(16)).join('')}`);
   for (const [label, value] of rows)
     log(`${label.padEnd(42)}${results.map(([, r]) => value(r).padEnd(16)).join('')}`);
+}
+
+async function main() {
+  mkdirSync(DATA_DIR, { recursive: true });
+  writeFileSync(PROCESS_LOG, '');
+  log(
+    `Chaos benchmark: ${LIFECYCLES} lifecycles per round, ${CONCURRENCY} in flight, ${FAULT_RATE * 100}% of ` +
+      `provider calls faulted (500, 429 + Retry-After, stall, commit-then-drop), a worker killed every ` +
+      `${KILL_EVERY_MS / 1000} s, the history service restarted once, ${DUPLICATE_RATE * 100}% of capture ` +
+      `webhooks delivered twice (a second signed transmission)`,
+  );
+  const results: Array<[string, { clean: Round; chaos: Round }]> = [];
+  for (const name of TARGETS) {
+    results.push([name === 'dev' ? 'dev server' : name, await benchTarget(name)]);
+    printTable(results);
+  }
   const failed = results.some(
     ([, { chaos }]) =>
       chaos.doubleCaptures + chaos.lostLifecycles + chaos.deliveriesLost + chaos.duplicatesAppliedTwice > 0,
