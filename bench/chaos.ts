@@ -34,6 +34,8 @@ const DATA_DIR = join(__dirname, '..', '.data', 'bench-chaos');
 const PROCESS_LOG = join(DATA_DIR, 'processes.log');
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** A bound for Promise.race that does not keep the process alive once the race is won. */
+const bound = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref());
 const log = (line: string) => console.log(line);
 
 /** One Temporal setup the service runs on: its workers and APIs, and how its history service restarts. */
@@ -245,10 +247,10 @@ async function runRound(
   await runBounded(ids.length, 32, async (i) => {
     const id = ids[i] as string;
     const result = client.workflow.getHandle(lifecycleWorkflowId(id)).result() as Promise<LifecycleState>;
-    const state = await Promise.race([result, sleep(SETTLE_MS).then(() => undefined)]).catch(() => undefined);
+    const state = await Promise.race([result, bound(SETTLE_MS).then(() => undefined)]).catch(() => undefined);
     if (state?.status === 'CAPTURED') states.set(id, state);
   });
-  await Promise.race([sandbox.deliveriesSettled(), sleep(SETTLE_MS)]);
+  await Promise.race([sandbox.deliveriesSettled(), bound(SETTLE_MS)]);
   await relay.settled();
 
   let doubleCaptures = 0;
@@ -341,7 +343,7 @@ function printTable(results: Array<[string, { clean: Round; chaos: Round }]>): v
     ['lost lifecycles (target 0)', ({ chaos }) => String(chaos.lostLifecycles)],
     ['deliveries lost (target 0)', ({ chaos }) => String(chaos.deliveriesLost)],
     [
-      'duplicates signalled twice (target 0)',
+      'duplicates applied twice (target 0)',
       ({ chaos }) => `${chaos.duplicatesAppliedTwice} of ${chaos.duplicatesSent}`,
     ],
     ['worker kills / history restarts', ({ chaos }) => `${chaos.workerKills} / ${chaos.historyRestarts}`],

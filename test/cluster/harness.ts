@@ -24,6 +24,8 @@ export interface ClusterHarness {
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** A bound for Promise.race that does not keep the process alive once the race is won. */
+const bound = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref());
 
 /** Starts the whole cluster on free ports, on databases of its own (`temporal_cluster_test`). */
 export async function startClusterHarness(
@@ -167,7 +169,7 @@ export async function completedState(client: Client, authorizationId: string, ti
   const result = client.workflow
     .getHandle(lifecycleWorkflowId(authorizationId))
     .result() as Promise<LifecycleState>;
-  const timeout = sleep(timeoutMs).then(() => {
+  const timeout = bound(timeoutMs).then(() => {
     throw new Error(`lifecycle ${authorizationId} did not complete within ${timeoutMs / 1000} s`);
   });
   return Promise.race([result, timeout]);
@@ -175,5 +177,5 @@ export async function completedState(client: Client, authorizationId: string, ti
 
 /** Resolves once the provider has delivered or given up every webhook event so far (bounded). */
 export async function deliveriesSettled(sandbox: Sandbox, timeoutMs = 120_000): Promise<void> {
-  await Promise.race([sandbox.deliveriesSettled(), sleep(timeoutMs)]);
+  await Promise.race([sandbox.deliveriesSettled(), bound(timeoutMs)]);
 }
