@@ -1,3 +1,5 @@
+// The same transforms as `npm test` (jest.config.js); only what the cluster suite needs differs.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
 const base = require('./jest.config');
 
 /**
