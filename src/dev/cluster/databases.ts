@@ -36,11 +36,16 @@ export function postgresServer(databaseUrl: string): PostgresServer {
   };
 }
 
-async function query<T>(server: PostgresServer, database: string, sql: string): Promise<T[]> {
+async function query<T>(
+  server: PostgresServer,
+  database: string,
+  sql: string,
+  values: unknown[] = [],
+): Promise<T[]> {
   const client = new Client({ ...server, database });
   await client.connect();
   try {
-    return (await client.query(sql)).rows as T[];
+    return (await client.query(sql, values)).rows as T[];
   } finally {
     await client.end();
   }
@@ -81,7 +86,8 @@ export async function prepareDatabases(
     const existing = await query<{ datname: string }>(
       server,
       'postgres',
-      `SELECT datname FROM pg_database WHERE datname = '${database}'`,
+      'SELECT datname FROM pg_database WHERE datname = $1',
+      [database],
     );
     const target = ['--database', database];
     if (existing.length === 0) {
