@@ -107,6 +107,21 @@ describe('payments sandbox: injected faults', () => {
     expect((await harness.api.get(path(id))).status).toBe(200);
   });
 
+  it('probability: faults about that share of matching calls, one fault per call at most', async () => {
+    const { id } = await createAuthorization(harness);
+    await arm({ operation: 'get', mode: 'http500', count: 1000, probability: 0.1 });
+    await arm({ operation: 'get', mode: 'http429', count: 1000, probability: 0.1 });
+    const statuses: number[] = [];
+    for (let i = 0; i < 400; i += 1) statuses.push((await harness.api.get(path(id))).status);
+    const share = (status: number) => statuses.filter((s) => s === status).length / statuses.length;
+    // 400 draws: each share lies within 0.1 ± 0.06 with overwhelming likelihood.
+    expect(share(500)).toBeGreaterThan(0.04);
+    expect(share(500)).toBeLessThan(0.16);
+    expect(share(429)).toBeGreaterThan(0.04);
+    expect(share(429)).toBeLessThan(0.16);
+    expect(share(200)).toBeCloseTo(1 - share(500) - share(429), 5);
+  });
+
   it('refuses a fault it does not know', async () => {
     const response = await harness.anonymous.post('/sandbox/faults', {
       operation: 'capture',

@@ -8,24 +8,51 @@ export interface ServiceProcess {
   stop(): Promise<void>;
 }
 
-/** Runs a TypeScript entry point of this repo as a child process, its output prefixed with its name. */
-export function runService(name: string, entry: string, env: NodeJS.ProcessEnv): ServiceProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+export interface RunOptions {
+  /** Where each output line goes; by default the console, prefixed with the process's name. */
+  log?: (line: string) => void;
+  /** How long SIGTERM may take before SIGKILL. */
+  stopTimeoutMs?: number;
+}
+
+/** Runs a program as a child process, its output prefixed with its name. */
+export function runCommand(
+  name: string,
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  options: RunOptions = {},
+): ServiceProcess {
+  const child = spawn(command, args, {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  const log = options.log ?? ((line: string) => console.log(`[${name}] ${line}`));
   for (const stream of [child.stdout, child.stderr]) {
-    createInterface({ input: stream }).on('line', (line) => console.log(`[${name}] ${line}`));
+    createInterface({ input: stream }).on('line', log);
   }
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) => {
+    child.on('exit', (code) => resolve(code));
+    child.on('error', () => resolve(null));
+  });
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     child.kill('SIGTERM');
-    const timeout = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    const timeout = setTimeout(() => child.kill('SIGKILL'), options.stopTimeoutMs ?? 15_000);
     await exited;
     clearTimeout(timeout);
   };
   return { name, child, exited, stop };
+}
+
+/** Runs a TypeScript entry point of this repo as a child process, its output prefixed with its name. */
+export function runService(
+  name: string,
+  entry: string,
+  env: NodeJS.ProcessEnv,
+  options: RunOptions = {},
+): ServiceProcess {
+  return runCommand(name, process.execPath, ['--import', 'tsx', entry], env, options);
 }
 
 /** Resolves once `url` answers any HTTP status; rejects when `process` exits first or after `timeoutMs`. */

@@ -1,7 +1,8 @@
-import { spawn, spawnSync } from 'node:child_process';
-import { accessSync, constants, mkdirSync, readdirSync, statSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { binaryCacheRoot, goInstall, isExecutable, type Log } from './go-build';
 
 /** The pinned Temporal CLI release; its go.mod has no `replace` line, so `go install` builds it. */
 export const TEMPORAL_CLI_VERSION = 'v1.5.1';
@@ -12,20 +13,8 @@ export interface ResolvedCli {
   source: 'TEMPORAL_CLI_PATH' | 'PATH' | 'cache' | 'go build' | 'SDK download cache';
 }
 
-type Log = (line: string) => void;
-
 export function cliCacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  const cacheHome = env.XDG_CACHE_HOME || join(homedir(), '.cache');
-  return join(cacheHome, 'temporal-cli', TEMPORAL_CLI_VERSION);
-}
-
-function isExecutable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
+  return join(binaryCacheRoot(env), TEMPORAL_CLI_VERSION);
 }
 
 function findOnPath(name: string, env: NodeJS.ProcessEnv): string | undefined {
@@ -45,41 +34,6 @@ function findSdkDownload(dir: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** Builds the pinned CLI with the Go toolchain into the cache, printing progress as packages compile. */
-async function buildWithGo(targetDir: string, log: Log): Promise<string> {
-  mkdirSync(targetDir, { recursive: true });
-  log(`Building Temporal CLI ${TEMPORAL_CLI_VERSION} with Go into ${targetDir}`);
-  log('The first build downloads modules and compiles ~1000 packages: it takes several minutes.');
-  const started = Date.now();
-  await new Promise<void>((resolve, reject) => {
-    const child = spawn('go', ['install', '-v', GO_PACKAGE], {
-      env: { ...process.env, GOBIN: targetDir },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let packages = 0;
-    let tail = '';
-    const ticker = setInterval(() => {
-      log(`  … ${Math.round((Date.now() - started) / 1000)} s, ${packages} packages so far`);
-    }, 30_000);
-    child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (chunk: string) => {
-      for (const line of chunk.split('\n')) {
-        if (!line) continue;
-        if (!line.startsWith('go: ')) packages += 1;
-        tail = `${tail}\n${line}`.slice(-2000);
-      }
-    });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearInterval(ticker);
-      if (code === 0) resolve();
-      else reject(new Error(`go install ${GO_PACKAGE} exited with ${code}:${tail}`));
-    });
-  });
-  log(`Built Temporal CLI in ${Math.round((Date.now() - started) / 1000)} s`);
-  return join(targetDir, 'temporal');
 }
 
 /**
@@ -111,7 +65,13 @@ export async function resolveTemporalCli(
   const go = spawnSync('go', ['version'], { encoding: 'utf8', env });
   if (go.status === 0) {
     try {
-      return { path: await buildWithGo(cacheDir, log), source: 'go build' };
+      const install = {
+        label: `Temporal CLI ${TEMPORAL_CLI_VERSION}`,
+        goPackage: GO_PACKAGE,
+        targetDir: cacheDir,
+        binary: 'temporal',
+      };
+      return { path: await goInstall(install, log), source: 'go build' };
     } catch (error) {
       tried.push(`4. go install ${GO_PACKAGE}: failed: ${(error as Error).message}`);
     }

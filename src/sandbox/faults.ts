@@ -11,6 +11,8 @@ export const faultRequestSchema = z.object({
   count: z.number().int().positive().default(1),
   retryAfterSeconds: z.number().int().nonnegative().optional(),
   stallMs: z.number().int().nonnegative().max(600_000).optional(),
+  /** The share of matching calls that misbehave (until `count` have); 1 = every one. */
+  probability: z.number().gt(0).max(1).default(1),
 });
 
 export type FaultRequest = z.infer<typeof faultRequestSchema>;
@@ -60,10 +62,17 @@ export class FaultInjector {
    * instead of answering.
    */
   async enter(operation: Exclude<FaultOperation, 'any'>): Promise<FaultEffect> {
-    const fault = this.faults.find(
+    const matching = this.faults.filter(
       (candidate) =>
         candidate.remaining > 0 && (candidate.operation === operation || candidate.operation === 'any'),
     );
+    // One draw for the call: faults armed with probabilities 0.05 each fault 5% of calls each, never two.
+    let draw = Math.random();
+    const fault = matching.find((candidate) => {
+      if (draw < candidate.probability) return true;
+      draw -= candidate.probability;
+      return false;
+    });
     if (!fault) return { drop: false };
     fault.remaining -= 1;
     switch (fault.mode) {

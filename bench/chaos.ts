@@ -1,0 +1,387 @@
+import { appendFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import axios, { type AxiosInstance } from 'axios';
+import { Client, Connection } from '@temporalio/client';
+import { loadConfig } from '../src/config';
+import { startDevServer, type DevServer } from '../src/dev/dev-server';
+import { findFreePort } from '../src/dev/ports';
+import { startServiceProcesses, type ServiceProcesses } from '../src/dev/cluster/service-processes';
+import { freeClusterPorts, startClusterStack } from '../src/dev/cluster/stack';
+import { resolveTemporalCli } from '../src/dev/temporal-cli';
+import { PaymentsClient } from '../src/payments/client';
+import type { Authorization, PaymentCapture } from '../src/payments/schemas';
+import { createSigningCertificate } from '../src/sandbox/certificate';
+import { startSandbox, type Sandbox } from '../src/sandbox/server';
+import { lifecycleWorkflowId, type LifecycleState } from '../src/workflows/lifecycle/definitions';
+import { startDeliveryRelay, type DeliveryRelay } from './chaos-relay';
+import { runBounded, timed } from './stats';
+
+// `npm run bench:chaos`: lifecycles through two APIs while the provider faults, workers are killed and the
+// history service restarts; the same on the dev server beside it. Loopback only; bounded in count and time.
+
+const LIFECYCLES = Number(process.env.BENCH_LIFECYCLES ?? 1000);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
+const FAULT_RATE = Number(process.env.BENCH_FAULT_RATE ?? 0.2);
+const KILL_EVERY_MS = Number(process.env.BENCH_KILL_EVERY_S ?? 20) * 1000;
+const DUPLICATE_RATE = Number(process.env.BENCH_DUPLICATE_RATE ?? 0.1);
+const TARGETS = (process.env.BENCH_TARGETS ?? 'cluster,dev').split(',');
+// Long enough for a capture's webhook, delayed by faults and restarts, to reach its lifecycle.
+const LATE_EVENT_WINDOW = process.env.BENCH_LATE_EVENT_WINDOW ?? '60 seconds';
+const SETTLE_MS = 300_000;
+const API_KEY = 'bench-key';
+const DATA_DIR = join(__dirname, '..', '.data', 'bench-chaos');
+const PROCESS_LOG = join(DATA_DIR, 'processes.log');
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** A bound for Promise.race that does not keep the process alive once the race is won. */
+const bound = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref());
+const log = (line: string) => console.log(line);
+
+/** One Temporal setup the service runs on: its workers and APIs, and how its history service restarts. */
+interface Target {
+  name: string;
+  temporalAddress: string;
+  app: ServiceProcesses;
+  restartHistory(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+interface Round {
+  started: number;
+  completed: number;
+  doubleCaptures: number;
+  lostLifecycles: number;
+  deliveriesLost: number;
+  duplicatesSent: number;
+  duplicatesAppliedTwice: number;
+  perSecond: number;
+  workerKills: number;
+  historyRestarts: number;
+}
+
+const output = (name: string, line: string) => appendFileSync(PROCESS_LOG, `[${name}] ${line}\n`);
+
+async function clusterTarget(sandbox: Sandbox, listenerUrl: string): Promise<Target> {
+  const stack = await startClusterStack({
+    config: loadConfig({ TEMPORAL_TASK_QUEUE: 'payment-authorizations' }),
+    ports: await freeClusterPorts(),
+    dataDir: join(DATA_DIR, 'cluster'),
+    databaseUrl: process.env.CLUSTER_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+    databasePrefix: 'temporal_bench_chaos',
+    ui: false,
+    characters: false,
+    paymentsBaseUrl: sandbox.url,
+    webhookListenerUrl: listenerUrl,
+    appEnv: { API_KEYS: API_KEY },
+    output,
+    progress: (line) => log(`  [cluster] ${line}`),
+  });
+  return {
+    name: 'cluster',
+    temporalAddress: stack.temporalAddress,
+    app: stack,
+    async restartHistory() {
+      await stack.temporal.stopService('history');
+      await sleep(3_000);
+      stack.temporal.startService('history');
+    },
+    stop: () => stack.stop(),
+  };
+}
+
+async function devTarget(sandbox: Sandbox, listenerUrl: string): Promise<Target> {
+  const cli = await resolveTemporalCli();
+  const port = await findFreePort();
+  const dbFile = join(mkdtempSync(join(tmpdir(), 'bench-chaos-')), 'temporal.sqlite');
+  const start = () => startDevServer({ cliPath: cli.path, port, namespace: 'default', dbFile });
+  let server: DevServer = await start();
+  const app = await startServiceProcesses({
+    wiring: {
+      temporalAddress: server.address,
+      namespace: 'default',
+      taskQueue: 'payment-authorizations',
+      paymentsBaseUrl: sandbox.url,
+      webhookListenerUrl: listenerUrl,
+    },
+    apiPorts: [await findFreePort(), await findFreePort()],
+    workerMetricsPorts: [await findFreePort(), await findFreePort()],
+    bundlePath: join(DATA_DIR, 'dev', 'workflow-bundle.js'),
+    appEnv: { API_KEYS: API_KEY },
+    output,
+    progress: (line) => log(`  [dev] ${line}`),
+  });
+  return {
+    name: 'dev server',
+    temporalAddress: server.address,
+    app,
+    // The dev server is one process: its "history service" restarts with all of it, on the same SQLite file.
+    async restartHistory() {
+      await server.stop();
+      await sleep(3_000);
+      server = await start();
+    },
+    async stop() {
+      await app.stop();
+      await server.stop();
+    },
+  };
+}
+
+async function untilAnswered<T>(
+  send: () => Promise<{ status: number; data: T }>,
+): Promise<{ status: number; data: T }> {
+  const deadline = Date.now() + SETTLE_MS;
+  for (;;) {
+    const response = await send().catch(() => undefined);
+    if (response && response.status < 500) return response;
+    if (Date.now() > deadline) throw new Error(`no answer in ${SETTLE_MS / 1000} s`);
+    await sleep(500);
+  }
+}
+
+async function runRound(
+  target: Target,
+  sandbox: Sandbox,
+  relay: DeliveryRelay,
+  client: Client,
+  chaos: boolean,
+): Promise<Round> {
+  const provider = axios.create({ baseURL: sandbox.url, validateStatus: () => true });
+  const apis: AxiosInstance[] = target.app.apiUrls.map((baseURL) =>
+    axios.create({
+      baseURL,
+      headers: { authorization: `Bearer ${API_KEY}` },
+      validateStatus: () => true,
+      timeout: 30_000,
+    }),
+  );
+  const ids: string[] = [];
+  await runBounded(LIFECYCLES, 16, async () => {
+    const created = await provider.post<Authorization>('/sandbox/authorizations', {
+      amount: { currency_code: 'USD', value: '10.00' },
+    });
+    ids.push(created.data.id);
+  });
+  const eventsBefore = new Set(relay.events.keys());
+
+  let workerKills = 0;
+  let historyRestarts = 0;
+  let captured = 0;
+  let killer: NodeJS.Timeout | undefined;
+  let killing = Promise.resolve();
+  let restarting = Promise.resolve();
+  if (chaos) {
+    const modes = [
+      { mode: 'http500' },
+      { mode: 'http429', retryAfterSeconds: 1 },
+      { mode: 'stall', stallMs: 2_000 },
+      { mode: 'commit-then-drop' },
+    ];
+    for (const fault of modes) {
+      await provider.post('/sandbox/faults', {
+        operation: 'any',
+        count: 1_000_000,
+        probability: FAULT_RATE / modes.length,
+        ...fault,
+      });
+    }
+    killer = setInterval(() => {
+      const index = workerKills % 2;
+      workerKills += 1;
+      killing = killing.then(async () => {
+        await target.app.killWorker(index);
+        // A worker cannot start while the server restarts: it tries again.
+        for (let attempt = 1; ; attempt += 1) {
+          try {
+            return await target.app.startWorker(index);
+          } catch (error) {
+            if (attempt === 10) throw error;
+            await sleep(2_000);
+          }
+        }
+      });
+    }, KILL_EVERY_MS);
+  }
+
+  let started = 0;
+  const progress = setInterval(() => log(`    … ${started} started, ${captured} captured`), 15_000);
+  const { ms } = await timed(() =>
+    runBounded(ids.length, CONCURRENCY, async (i) => {
+      const id = ids[i] as string;
+      const first = apis[i % 2] as AxiosInstance;
+      const second = apis[(i + 1) % 2] as AxiosInstance;
+      const start = await untilAnswered(() =>
+        first.post('/v1/lifecycles', { authorizationId: id, lateEventWindow: LATE_EVENT_WINDOW }),
+      );
+      if (start.status !== 201 && start.status !== 200)
+        throw new Error(`start ${id}: ${start.status} ${JSON.stringify(start.data)}`);
+      started += 1;
+      const capture = await untilAnswered(() =>
+        second.post<PaymentCapture>(
+          `/v1/lifecycles/${id}/capture`,
+          {},
+          { headers: { 'idempotency-key': `chaos-${id}` } },
+        ),
+      );
+      if (capture.status !== 200)
+        throw new Error(`capture ${id}: ${capture.status} ${JSON.stringify(capture.data)}`);
+      captured += 1;
+      if (chaos && historyRestarts === 0 && captured >= ids.length * 0.3) {
+        historyRestarts = 1;
+        log(`    restarting the history service (${target.name})`);
+        restarting = target.restartHistory();
+      }
+    }),
+  );
+  clearInterval(progress);
+  if (killer) clearInterval(killer);
+  await killing;
+  await restarting;
+  await provider.delete('/sandbox/faults');
+
+  log(
+    `    captured all ${captured} in ${(ms / 1000).toFixed(0)} s; waiting for every lifecycle to complete…`,
+  );
+  const states = new Map<string, LifecycleState>();
+  await runBounded(ids.length, 32, async (i) => {
+    const id = ids[i] as string;
+    const result = client.workflow.getHandle(lifecycleWorkflowId(id)).result() as Promise<LifecycleState>;
+    const state = await Promise.race([result, bound(SETTLE_MS).then(() => undefined)]).catch(() => undefined);
+    if (state?.status === 'CAPTURED') states.set(id, state);
+  });
+  await Promise.race([sandbox.deliveriesSettled(), bound(SETTLE_MS)]);
+  await relay.settled();
+
+  let doubleCaptures = 0;
+  await runBounded(ids.length, 16, async (i) => {
+    const held = await provider.get<{ captures: unknown[] }>(`/sandbox/authorizations/${ids[i]}/captures`);
+    doubleCaptures += Math.max(0, held.data.captures.length - 1);
+  });
+  const ours = new Set(ids);
+  const captureEvents = [...relay.events.values()].filter(
+    (event) => !eventsBefore.has(event.eventId) && ours.has(event.authorizationId),
+  );
+  // An event the provider emitted for our captures that never reached the relay is lost as well.
+  const emitted = sandbox
+    .deliveries()
+    .filter((delivery) => delivery.eventType === 'PAYMENT.CAPTURE.COMPLETED');
+  const neverRelayed = emitted.filter(
+    (delivery) => !relay.events.has(delivery.eventId) && delivery.gaveUp,
+  ).length;
+  let deliveriesLost = neverRelayed;
+  let duplicatesAppliedTwice = 0;
+  for (const event of captureEvents) {
+    const state = states.get(event.authorizationId);
+    if (!state?.seenEventIds.includes(event.eventId)) deliveriesLost += 1;
+    const applied =
+      state?.recentEvents.filter((recorded) => recorded.id === event.eventId && recorded.applied) ?? [];
+    if (event.duplicated && applied.length > 1) duplicatesAppliedTwice += 1;
+  }
+  return {
+    started,
+    completed: states.size,
+    doubleCaptures,
+    lostLifecycles: started - states.size,
+    deliveriesLost,
+    duplicatesSent: captureEvents.filter((event) => event.duplicated).length,
+    duplicatesAppliedTwice,
+    perSecond: (captured / ms) * 1000,
+    workerKills,
+    historyRestarts,
+  };
+}
+
+async function benchTarget(name: string): Promise<{ clean: Round; chaos: Round }> {
+  const signing = await createSigningCertificate(new Date());
+  const sandbox = await startSandbox({
+    port: 0,
+    logger: false,
+    signingCertificate: signing,
+    deliveryRetry: { attempts: 12, initialDelayMs: 500, maxDelayMs: 10_000 },
+  });
+  // The relay is the listener the target's processes are configured with, so it starts first.
+  const current: { target?: Target } = {};
+  let webhookId = '';
+  const relay = await startDeliveryRelay({
+    apiUrls: () => current.target?.app.apiUrls ?? [],
+    signing,
+    certificateUrl: sandbox.certificateUrl,
+    webhookId: () => webhookId,
+    duplicateRate: DUPLICATE_RATE,
+  });
+  log(`\n${name}: starting (process output in ${PROCESS_LOG})`);
+  const target =
+    name === 'cluster' ? await clusterTarget(sandbox, relay.url) : await devTarget(sandbox, relay.url);
+  current.target = target;
+  const payments = new PaymentsClient({
+    baseUrl: sandbox.url,
+    credentials: { clientId: 'sandbox-client', clientSecret: 'sandbox-secret' },
+  });
+  webhookId = (await payments.listWebhooks()).webhooks.find((webhook) => webhook.url === relay.url)?.id ?? '';
+  if (!webhookId) throw new Error(`no webhook subscription for ${relay.url}`);
+  const connection = await Connection.connect({ address: target.temporalAddress });
+  const client = new Client({ connection });
+  try {
+    log(`  ${LIFECYCLES} lifecycles, no faults…`);
+    const clean = await runRound(target, sandbox, relay, client, false);
+    log(`  ${LIFECYCLES} lifecycles with chaos…`);
+    const chaos = await runRound(target, sandbox, relay, client, true);
+    return { clean, chaos };
+  } finally {
+    await connection.close();
+    await target.stop();
+    await relay.close();
+    await sandbox.close();
+  }
+}
+
+function printTable(results: Array<[string, { clean: Round; chaos: Round }]>): void {
+  const rows: Array<[string, (r: { clean: Round; chaos: Round }) => string]> = [
+    ['lifecycles completed / started', ({ chaos }) => `${chaos.completed} / ${chaos.started}`],
+    ['double captures (target 0)', ({ chaos }) => String(chaos.doubleCaptures)],
+    ['lost lifecycles (target 0)', ({ chaos }) => String(chaos.lostLifecycles)],
+    ['deliveries lost (target 0)', ({ chaos }) => String(chaos.deliveriesLost)],
+    [
+      'duplicates applied twice (target 0)',
+      ({ chaos }) => `${chaos.duplicatesAppliedTwice} of ${chaos.duplicatesSent}`,
+    ],
+    ['worker kills / history restarts', ({ chaos }) => `${chaos.workerKills} / ${chaos.historyRestarts}`],
+    ['throughput, no faults', ({ clean }) => `${clean.perSecond.toFixed(1)}/s`],
+    ['throughput, chaos', ({ chaos }) => `${chaos.perSecond.toFixed(1)}/s`],
+    ['ratio chaos / no faults', ({ clean, chaos }) => `${(chaos.perSecond / clean.perSecond).toFixed(2)}x`],
+    [
+      'no-fault round: completed, lost, doubles',
+      ({ clean }) => `${clean.completed}/${clean.started}, ${clean.deliveriesLost}, ${clean.doubleCaptures}`,
+    ],
+  ];
+  log(`\n${''.padEnd(42)}${results.map(([name]) => name.padEnd(16)).join('')}`);
+  for (const [label, value] of rows)
+    log(`${label.padEnd(42)}${results.map(([, r]) => value(r).padEnd(16)).join('')}`);
+}
+
+async function main() {
+  mkdirSync(DATA_DIR, { recursive: true });
+  writeFileSync(PROCESS_LOG, '');
+  log(
+    `Chaos benchmark: ${LIFECYCLES} lifecycles per round, ${CONCURRENCY} in flight, ${FAULT_RATE * 100}% of ` +
+      `provider calls faulted (500, 429 + Retry-After, stall, commit-then-drop), a worker killed every ` +
+      `${KILL_EVERY_MS / 1000} s, the history service restarted once, ${DUPLICATE_RATE * 100}% of capture ` +
+      `webhooks delivered twice (a second signed transmission)`,
+  );
+  const results: Array<[string, { clean: Round; chaos: Round }]> = [];
+  for (const name of TARGETS) {
+    results.push([name === 'dev' ? 'dev server' : name, await benchTarget(name)]);
+    printTable(results);
+  }
+  const failed = results.some(
+    ([, { chaos }]) =>
+      chaos.doubleCaptures + chaos.lostLifecycles + chaos.deliveriesLost + chaos.duplicatesAppliedTwice > 0,
+  );
+  if (failed) process.exitCode = 1;
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,20 @@
+// The same transforms as `npm test` (jest.config.js); only what the cluster suite needs differs.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const base = require('./jest.config');
+
+/**
+ * `npm run test:cluster`: the failover suite on a real Temporal cluster (src/dev/cluster), which each file
+ * starts itself; no dev server. One file at a time: the cluster takes both cores.
+ */
+/** @type {import('jest').Config} */
+module.exports = {
+  ...base,
+  roots: ['<rootDir>/test/cluster'],
+  testPathIgnorePatterns: ['/node_modules/'],
+  globalSetup: undefined,
+  globalTeardown: undefined,
+  testTimeout: 300_000,
+  maxWorkers: 1,
+  // A failed start must not leave CI waiting on the cluster's child processes.
+  forceExit: true,
+};

@@ -1,0 +1,122 @@
+import { writeWorkflowBundle } from '../../workers/workflow-bundle';
+import { subscribeListener } from '../../webhooks/subscribe-listener';
+import { loadConfig } from '../../config';
+import { runService, waitForHttp, waitForLine, type ServiceProcess } from '../child-process';
+
+/** What the workers and the APIs of the cluster share (docker-compose.yml sets the same variables). */
+export interface ServiceWiring {
+  temporalAddress: string;
+  namespace: string;
+  taskQueue: string;
+  paymentsBaseUrl: string;
+  charactersUrl?: string;
+  webhookListenerUrl: string;
+}
+
+export function sharedServiceEnv(wiring: ServiceWiring): NodeJS.ProcessEnv {
+  return {
+    TEMPORAL_ADDRESS: wiring.temporalAddress,
+    TEMPORAL_NAMESPACE: wiring.namespace,
+    TEMPORAL_TASK_QUEUE: wiring.taskQueue,
+    PAYMENTS_BASE_URL: wiring.paymentsBaseUrl,
+    ...(wiring.charactersUrl && { CHARACTERS_URL: wiring.charactersUrl }),
+    WEBHOOK_LISTENER_URL: wiring.webhookListenerUrl,
+  };
+}
+
+export function workerEnv(wiring: ServiceWiring, metricsPort: number, bundlePath: string): NodeJS.ProcessEnv {
+  return {
+    ...sharedServiceEnv(wiring),
+    WORKER_METRICS_PORT: String(metricsPort),
+    WORKFLOW_BUNDLE_PATH: bundlePath,
+  };
+}
+
+export function apiEnv(wiring: ServiceWiring, port: number): NodeJS.ProcessEnv {
+  return { ...sharedServiceEnv(wiring), API_PORT: String(port) };
+}
+
+export interface ServiceProcessesOptions {
+  wiring: ServiceWiring;
+  /** One API process per port. */
+  apiPorts: number[];
+  /** One worker process per metrics port. */
+  workerMetricsPorts: number[];
+  /** Where the workflow code is bundled once for every worker. */
+  bundlePath: string;
+  /** More variables for the workers and the APIs. */
+  appEnv?: NodeJS.ProcessEnv;
+  output?: (name: string, line: string) => void;
+  progress: (line: string) => void;
+}
+
+/** The service's own processes on some Temporal server: workers and APIs, each of which can fail alone. */
+export interface ServiceProcesses {
+  apiUrls: string[];
+  worker(index: number): ServiceProcess;
+  /** Kills a worker process at once (SIGKILL, as a crash would). */
+  killWorker(index: number): Promise<void>;
+  /** Stops a worker gracefully (SIGTERM). */
+  stopWorker(index: number): Promise<void>;
+  startWorker(index: number): Promise<void>;
+  processes(): ServiceProcess[];
+  stop(): Promise<void>;
+}
+
+/** Starts the workers (on one prebuilt bundle), then the APIs, then subscribes the listener to webhooks. */
+export async function startServiceProcesses(options: ServiceProcessesOptions): Promise<ServiceProcesses> {
+  const { wiring, progress } = options;
+  const output = (name: string) =>
+    options.output ? (line: string) => options.output?.(name, line) : undefined;
+  const workers: ServiceProcess[] = [];
+  const apis: ServiceProcess[] = [];
+  const stop = async () => {
+    await Promise.all([...apis, ...workers].map((service) => service.stop()));
+  };
+
+  try {
+    await writeWorkflowBundle(options.bundlePath);
+    const startWorker = async (index: number) => {
+      const name = `worker-${index + 1}`;
+      const env = {
+        ...workerEnv(wiring, options.workerMetricsPorts[index] as number, options.bundlePath),
+        ...options.appEnv,
+      };
+      const worker = runService(name, 'src/workers/main.ts', env, { log: output(name) });
+      workers[index] = worker;
+      await waitForLine(worker, 'worker polling');
+    };
+    for (const [i, port] of options.workerMetricsPorts.entries()) {
+      await startWorker(i);
+      progress(`Worker ${i + 1}:          polling ${wiring.taskQueue} (metrics :${port})`);
+    }
+    const apiUrls = options.apiPorts.map((port) => `http://127.0.0.1:${port}`);
+    for (const [i, port] of options.apiPorts.entries()) {
+      const name = `api-${i + 1}`;
+      const env = { ...apiEnv(wiring, port), ...options.appEnv };
+      const api = runService(name, 'src/api/main.ts', env, { log: output(name) });
+      apis.push(api);
+      await waitForHttp(`${apiUrls[i]}/health`, api);
+      progress(`API ${i + 1}:             http://localhost:${port} (docs: /docs, key: API_KEYS)`);
+    }
+    await subscribeListener(loadConfig({ ...sharedServiceEnv(wiring), LOG_LEVEL: 'silent' }));
+
+    const worker = (index: number) => workers[index] as ServiceProcess;
+    return {
+      apiUrls,
+      worker,
+      async killWorker(index) {
+        const { child, exited } = worker(index);
+        child.kill('SIGKILL');
+        await exited;
+      },
+      stopWorker: (index) => worker(index).stop(),
+      startWorker,
+      processes: () => [...workers, ...apis],
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}

@@ -1,0 +1,241 @@
+import { join, resolve } from 'node:path';
+import type { Config } from '../../config';
+import { WEBHOOK_ROUTE } from '../../webhooks/listener-url';
+import { runCommand, runService, waitForHttp, type ServiceProcess } from '../child-process';
+import { assertPortFree, findFreePort } from '../ports';
+import { resolveClusterBinaries } from './binaries';
+import { postgresServer, prepareDatabases, temporalDatabases } from './databases';
+import { serverPortsFrom, writeServerConfig, type ServerPorts } from './server-config';
+import { startServiceProcesses, type ServiceProcesses, type ServiceWiring } from './service-processes';
+import { startTemporalCluster, type TemporalCluster } from './temporal-cluster';
+
+/** The cluster's own processes: two workers and two APIs, so that either of each can fail. */
+export const REPLICAS = 2;
+export const NUM_HISTORY_SHARDS = 4;
+const DYNAMIC_CONFIG_FILE = resolve(__dirname, '..', '..', '..', 'deploy', 'temporal-dynamic-config.yaml');
+
+export interface ClusterPorts {
+  server: ServerPorts;
+  ui: number;
+  sandbox: number;
+  characters: number;
+  apis: number[];
+  workerMetrics: number[];
+}
+
+/** `npm run cluster`'s ports: the variables `npm start` reads; the second API and worker take the next port. */
+export function clusterPortsFromConfig(config: Config): ClusterPorts {
+  const replicas = (first: number) => Array.from({ length: REPLICAS }, (_, i) => first + i);
+  return {
+    server: serverPortsFrom(config.TEMPORAL_DEV_PORT),
+    ui: config.TEMPORAL_UI_PORT,
+    sandbox: config.SANDBOX_PORT,
+    characters: config.CHARACTERS_PORT,
+    apis: replicas(config.API_PORT),
+    workerMetrics: replicas(config.WORKER_METRICS_PORT),
+  };
+}
+
+/** A free port below 32768: Temporal stores membership ports in a PostgreSQL smallint. */
+async function freeMembershipPort(): Promise<number> {
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    try {
+      await assertPortFree(port, 'membership', '');
+      return port;
+    } catch {
+      // taken: try another
+    }
+  }
+}
+
+/** Ports the OS says are free, for tests and benchmarks that run beside other stacks. */
+export async function freeClusterPorts(): Promise<ClusterPorts> {
+  const free = () => findFreePort();
+  const pair = async () => ({ grpc: await free(), membership: await freeMembershipPort() });
+  const many = () => Promise.all(Array.from({ length: REPLICAS }, free));
+  return {
+    server: {
+      frontend: await pair(),
+      history: await pair(),
+      matching: await pair(),
+      worker: await pair(),
+      frontendHttp: await free(),
+    },
+    ui: await free(),
+    sandbox: await free(),
+    characters: await free(),
+    apis: await many(),
+    workerMetrics: await many(),
+  };
+}
+
+export interface ClusterStackOptions {
+  config: Config;
+  ports: ClusterPorts;
+  /** Generated server config and the workflow bundle go here. */
+  dataDir: string;
+  /** The Temporal databases' PostgreSQL (its host, port and role; the database name is ignored). */
+  databaseUrl: string;
+  /** The Temporal databases' names: `<prefix>` and `<prefix>_visibility` (default `temporal`). */
+  databasePrefix?: string;
+  /** Start the Web UI server (default true). */
+  ui?: boolean;
+  /** A provider to use instead of starting the sandbox process. */
+  paymentsBaseUrl?: string;
+  /** Start the characters service (default true). */
+  characters?: boolean;
+  /** Where the webhook subscription delivers; default API 1's route. */
+  webhookListenerUrl?: string;
+  /** More variables for the workers and the APIs. */
+  appEnv?: NodeJS.ProcessEnv;
+  /** Each process's output lines; default the console, prefixed with the process's name. */
+  output?: (name: string, line: string) => void;
+  /** Progress lines; default console.log. */
+  progress?: (line: string) => void;
+}
+
+export interface ClusterStack extends ServiceProcesses {
+  temporal: TemporalCluster;
+  temporalAddress: string;
+  uiUrl?: string;
+  paymentsBaseUrl: string;
+  charactersUrl?: string;
+}
+
+/**
+ * A Temporal cluster on PostgreSQL and the service on it: databases and schemas, the four server services as
+ * separate processes, the namespace and search attributes, the Web UI server, the sandbox and characters
+ * services, two workers and two APIs. Used by `npm run cluster`, the cluster tests and `npm run bench:chaos`.
+ */
+export async function startClusterStack(options: ClusterStackOptions): Promise<ClusterStack> {
+  const { config, ports } = options;
+  const progress = options.progress ?? ((line: string) => console.log(line));
+  const output = (name: string) =>
+    options.output ? (line: string) => options.output?.(name, line) : undefined;
+  const services: ServiceProcess[] = [];
+  let app: ServiceProcesses | undefined;
+  let temporal: TemporalCluster | undefined;
+
+  const stop = async () => {
+    await app?.stop();
+    await Promise.all(services.map((service) => service.stop()));
+    await temporal?.stop();
+  };
+
+  try {
+    const binaries = await resolveClusterBinaries();
+    const postgres = postgresServer(options.databaseUrl);
+    const databases = temporalDatabases(options.databasePrefix);
+    await prepareDatabases(binaries.sql, postgres, databases, progress);
+    const configFile = writeServerConfig({
+      serverModuleDir: binaries.serverModuleDir,
+      postgres,
+      databases,
+      ports: ports.server,
+      numHistoryShards: NUM_HISTORY_SHARDS,
+      dynamicConfigFile: DYNAMIC_CONFIG_FILE,
+      file: join(options.dataDir, 'temporal-server.yaml'),
+    });
+    progress(`Starting Temporal: frontend, history, matching and worker services (config ${configFile})…`);
+    temporal = await startTemporalCluster({
+      serverBinary: binaries.server,
+      configFile,
+      ports: ports.server,
+      namespace: config.TEMPORAL_NAMESPACE,
+      log: output('temporal'),
+      onSearchAttributesAdded: (names) => progress(`Search attributes added: ${names.join(', ')}`),
+    });
+    const temporalAddress = temporal.address;
+    progress(
+      `Temporal frontend: ${temporalAddress} (history ${ports.server.history.grpc}, matching ` +
+        `${ports.server.matching.grpc}, worker ${ports.server.worker.grpc}; ${NUM_HISTORY_SHARDS} shards, ` +
+        `namespace ${config.TEMPORAL_NAMESPACE})`,
+    );
+
+    const api1 = `http://127.0.0.1:${ports.apis[0]}`;
+    let uiUrl: string | undefined;
+    if (options.ui !== false) {
+      const ui = runCommand(
+        'temporal-ui',
+        binaries.uiServer,
+        ['--root', binaries.uiServerModuleDir, '--config', 'config', '--env', 'docker', 'start'],
+        {
+          TEMPORAL_ADDRESS: temporalAddress,
+          TEMPORAL_UI_PORT: String(ports.ui),
+          TEMPORAL_DEFAULT_NAMESPACE: config.TEMPORAL_NAMESPACE,
+          // Payloads shown decoded through API 1's codec server (POST /codec/encode, /codec/decode).
+          TEMPORAL_CODEC_ENDPOINT: process.env.TEMPORAL_CODEC_ENDPOINT || `${api1}/codec`,
+        },
+        { log: output('temporal-ui') },
+      );
+      services.push(ui);
+      uiUrl = `http://localhost:${ports.ui}`;
+      await waitForHttp(`http://127.0.0.1:${ports.ui}/`, ui);
+      progress(`Temporal Web UI:   ${uiUrl}`);
+    }
+
+    const base = { TEMPORAL_ADDRESS: temporalAddress, TEMPORAL_NAMESPACE: config.TEMPORAL_NAMESPACE };
+    let paymentsBaseUrl = options.paymentsBaseUrl;
+    if (!paymentsBaseUrl) {
+      paymentsBaseUrl = `http://127.0.0.1:${ports.sandbox}`;
+      const sandbox = runService(
+        'sandbox',
+        'src/sandbox/main.ts',
+        { ...base, SANDBOX_PORT: String(ports.sandbox) },
+        { log: output('sandbox') },
+      );
+      services.push(sandbox);
+      await waitForHttp(`${paymentsBaseUrl}/sandbox/deliveries`, sandbox);
+      progress(`Payments sandbox:  ${paymentsBaseUrl} (control API under /sandbox)`);
+    }
+
+    let charactersUrl: string | undefined;
+    if (options.characters !== false) {
+      const characters = runService(
+        'characters',
+        'src/characters/main.ts',
+        { ...base, CHARACTERS_PORT: String(ports.characters), DATABASE_URL: options.databaseUrl },
+        { log: output('characters') },
+      );
+      services.push(characters);
+      charactersUrl = `http://127.0.0.1:${ports.characters}/graphql`;
+      await waitForHttp(`http://127.0.0.1:${ports.characters}/healthz`, characters);
+      progress(
+        `Characters:        ${charactersUrl} (on ${options.databaseUrl.replace(/:[^:@/]*@/, ':***@')})`,
+      );
+    }
+
+    const wiring: ServiceWiring = {
+      temporalAddress,
+      namespace: config.TEMPORAL_NAMESPACE,
+      taskQueue: config.TEMPORAL_TASK_QUEUE,
+      paymentsBaseUrl,
+      charactersUrl,
+      webhookListenerUrl: options.webhookListenerUrl ?? `${api1}${WEBHOOK_ROUTE}`,
+    };
+    app = await startServiceProcesses({
+      wiring,
+      apiPorts: ports.apis,
+      workerMetricsPorts: ports.workerMetrics,
+      bundlePath: join(options.dataDir, 'workflow-bundle.js'),
+      appEnv: options.appEnv,
+      output: options.output,
+      progress,
+    });
+    const own = app;
+    return {
+      ...app,
+      temporal,
+      temporalAddress,
+      uiUrl,
+      paymentsBaseUrl,
+      charactersUrl,
+      processes: () => [...(temporal?.processes() ?? []), ...services, ...own.processes()],
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}

@@ -1,0 +1,181 @@
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import axios, { type AxiosInstance } from 'axios';
+import { Client, Connection } from '@temporalio/client';
+import { loadConfig } from '../../src/config';
+import { freeClusterPorts, startClusterStack, type ClusterStack } from '../../src/dev/cluster/stack';
+import type { Authorization, PaymentCapture } from '../../src/payments/schemas';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server';
+import { lifecycleWorkflowId, type LifecycleState } from '../../src/workflows/lifecycle/definitions';
+
+export const CLUSTER_API_KEY = 'cluster-test-key';
+const DATA_DIR = join(__dirname, '..', '..', '.data', 'cluster-test');
+
+/** The cluster (real processes on loopback), the provider in this process, and clients for both. */
+export interface ClusterHarness {
+  stack: ClusterStack;
+  sandbox: Sandbox;
+  client: Client;
+  /** API 1 and API 2, each with the API key; every status comes back as a response. */
+  apis: AxiosInstance[];
+  provider: AxiosInstance;
+  processLog: string;
+  close(): Promise<void>;
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** A bound for Promise.race that does not keep the process alive once the race is won. */
+const bound = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref());
+
+/** Starts the whole cluster on free ports, on databases of its own (`temporal_cluster_test`). */
+export async function startClusterHarness(
+  options: { sandbox?: SandboxOptions; appEnv?: NodeJS.ProcessEnv; databasePrefix?: string } = {},
+): Promise<ClusterHarness> {
+  mkdirSync(DATA_DIR, { recursive: true });
+  const processLog = join(DATA_DIR, 'processes.log');
+  writeFileSync(processLog, '');
+  const ports = await freeClusterPorts();
+  const sandbox = await startSandbox({ port: ports.sandbox, logger: false, ...options.sandbox });
+  const config = loadConfig({ API_KEYS: CLUSTER_API_KEY, TEMPORAL_TASK_QUEUE: 'payment-authorizations' });
+  const started = Date.now();
+  const stack = await startClusterStack({
+    config,
+    ports,
+    dataDir: DATA_DIR,
+    databaseUrl: process.env.CLUSTER_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+    databasePrefix: options.databasePrefix ?? 'temporal_cluster_test',
+    ui: false,
+    characters: false,
+    paymentsBaseUrl: sandbox.url,
+    appEnv: { API_KEYS: CLUSTER_API_KEY, ...options.appEnv },
+    output: (name, line) => appendFileSync(processLog, `[${name}] ${line}\n`),
+    progress: (line) => console.log(`[cluster] ${line}`),
+  }).catch(async (error: unknown) => {
+    await sandbox.close();
+    throw new Error(
+      `${error instanceof Error ? error.message : String(error)} (process output: ${processLog})`,
+    );
+  });
+  console.log(
+    `[cluster] up in ${Math.round((Date.now() - started) / 1000)} s; process output in ${processLog}`,
+  );
+  const connection = await Connection.connect({ address: stack.temporalAddress });
+  const client = new Client({ connection });
+  const apis = stack.apiUrls.map((baseURL) =>
+    axios.create({
+      baseURL,
+      headers: { authorization: `Bearer ${CLUSTER_API_KEY}` },
+      validateStatus: () => true,
+      timeout: 30_000,
+    }),
+  );
+  const provider = axios.create({ baseURL: sandbox.url, validateStatus: () => true });
+  return {
+    stack,
+    sandbox,
+    client,
+    apis,
+    provider,
+    processLog,
+    async close() {
+      await connection.close();
+      await stack.stop();
+      await sandbox.close();
+    },
+  };
+}
+
+export async function createAuthorization(provider: AxiosInstance, value = '25.00'): Promise<string> {
+  const response = await provider.post<Authorization>('/sandbox/authorizations', {
+    amount: { currency_code: 'USD', value },
+  });
+  if (response.status !== 201) throw new Error(`sandbox refused: ${JSON.stringify(response.data)}`);
+  return response.data.id;
+}
+
+/**
+ * Sends one API request until it gets an answer that is not "try again" (a 503, a 5xx, a time-out or a
+ * refused connection), as an order system does with the same Idempotency-Key. Gives up after `timeoutMs`.
+ */
+export async function untilAnswered<T>(
+  send: () => Promise<{ status: number; data: T }>,
+  timeoutMs = 120_000,
+): Promise<{ status: number; data: T; attempts: number }> {
+  const deadline = Date.now() + timeoutMs;
+  let attempts = 0;
+  let last = 'no attempt';
+  while (Date.now() < deadline) {
+    attempts += 1;
+    try {
+      const response = await send();
+      if (response.status < 500) return { ...response, attempts };
+      last = `${response.status} ${JSON.stringify(response.data)}`;
+    } catch (error) {
+      last = error instanceof Error ? error.message : String(error);
+    }
+    await sleep(500);
+  }
+  throw new Error(`no answer within ${timeoutMs / 1000} s after ${attempts} attempts; last: ${last}`);
+}
+
+/** Starts a lifecycle through `api`, retried until answered; answers the authorization id. */
+export async function startLifecycle(
+  api: AxiosInstance,
+  authorizationId: string,
+  extra: Record<string, unknown> = {},
+): Promise<void> {
+  const response = await untilAnswered(() => api.post('/v1/lifecycles', { authorizationId, ...extra }));
+  if (response.status !== 201 && response.status !== 200) {
+    throw new Error(
+      `lifecycle ${authorizationId} not started: ${response.status} ${JSON.stringify(response.data)}`,
+    );
+  }
+}
+
+/** Captures the rest of the authorization through `api` with one idempotency key, retried until answered. */
+export async function capture(
+  api: AxiosInstance,
+  authorizationId: string,
+  key: string,
+): Promise<PaymentCapture> {
+  const response = await untilAnswered(() =>
+    api.post<PaymentCapture>(
+      `/v1/lifecycles/${authorizationId}/capture`,
+      {},
+      { headers: { 'idempotency-key': key } },
+    ),
+  );
+  if (response.status !== 200) {
+    throw new Error(
+      `capture of ${authorizationId} refused: ${response.status} ${JSON.stringify(response.data)}`,
+    );
+  }
+  return response.data;
+}
+
+/** The captures the provider holds for an authorization (the sandbox's ledger). */
+export async function providerCaptures(
+  provider: AxiosInstance,
+  authorizationId: string,
+): Promise<PaymentCapture[]> {
+  const response = await provider.get<{ captures: PaymentCapture[] }>(
+    `/sandbox/authorizations/${authorizationId}/captures`,
+  );
+  return response.data.captures;
+}
+
+/** Waits for the lifecycle's run to complete and answers its final state. */
+export async function completedState(client: Client, authorizationId: string, timeoutMs = 180_000) {
+  const result = client.workflow
+    .getHandle(lifecycleWorkflowId(authorizationId))
+    .result() as Promise<LifecycleState>;
+  const timeout = bound(timeoutMs).then(() => {
+    throw new Error(`lifecycle ${authorizationId} did not complete within ${timeoutMs / 1000} s`);
+  });
+  return Promise.race([result, timeout]);
+}
+
+/** Resolves once the provider has delivered or given up every webhook event so far (bounded). */
+export async function deliveriesSettled(sandbox: Sandbox, timeoutMs = 120_000): Promise<void> {
+  await Promise.race([sandbox.deliveriesSettled(), bound(timeoutMs)]);
+}
