@@ -110,36 +110,46 @@ describe('an Idempotency-Key', () => {
     },
   );
 
-  it('of a capture whose answer was lost, learnt first from the webhook, gets that capture on retry', async () => {
-    const authorizationId = await stack.startLifecycle('60.00');
-    const key = randomUUID();
-    // The first attempt reached the provider under the key's Service-Request-Id; its answer never came back.
-    const payments = sandboxPaymentsClient(stack.sandbox);
-    const made = await payments.captureAuthorization(
-      authorizationId,
-      { amount: { currency_code: 'USD', value: '60.00' }, final_capture: true },
-      `${authorizationId}-${key}`,
-    );
-    // The provider's webhook for it arrives before the retry: the lifecycle is CAPTURED.
-    await stack.client.workflow.getHandle(lifecycleWorkflowId(authorizationId)).signal(paymentEventSignal, {
-      id: `WH-${randomUUID()}`,
-      eventType: 'PAYMENT.CAPTURE.COMPLETED',
-      authorizationId,
-      captureId: made.id,
-      amount: { currency_code: 'USD', value: '60.00' },
-      finalCapture: true,
-    });
-    expect((await lifecycleState(authorizationId))?.status).toBe('CAPTURED');
+  it.each([
+    ['60.00', { amount: '60.00' }],
+    ['all that remains', {}],
+  ])(
+    'of a capture (%s) whose answer was lost, learnt first from the webhook, gets it on retry',
+    async (_what, body) => {
+      const authorizationId = await stack.startLifecycle('60.00');
+      const key = randomUUID();
+      // The first attempt reached the provider under the key's Service-Request-Id; its answer never came back.
+      const payments = sandboxPaymentsClient(stack.sandbox);
+      const made = await payments.captureAuthorization(
+        authorizationId,
+        { amount: { currency_code: 'USD', value: '60.00' }, final_capture: true },
+        `${authorizationId}-${key}`,
+      );
+      // The provider's webhook for it arrives before the retry: the lifecycle is CAPTURED.
+      await stack.client.workflow.getHandle(lifecycleWorkflowId(authorizationId)).signal(paymentEventSignal, {
+        id: `WH-${randomUUID()}`,
+        eventType: 'PAYMENT.CAPTURE.COMPLETED',
+        authorizationId,
+        captureId: made.id,
+        amount: { currency_code: 'USD', value: '60.00' },
+        finalCapture: true,
+      });
+      expect((await lifecycleState(authorizationId))?.status).toBe('CAPTURED');
 
-    const retried = await capture(authorizationId, key, { amount: '60.00' });
-    expect(retried.status).toBe(200);
-    expect(retried.data.id).toBe(made.id);
-    expect(await stack.capturesAtProvider(authorizationId)).toHaveLength(1);
+      const retried = await capture(authorizationId, key, body);
+      expect(retried.status).toBe(200);
+      expect(retried.data.id).toBe(made.id);
+      expect(await stack.capturesAtProvider(authorizationId)).toHaveLength(1);
+      const state = await lifecycleState(authorizationId);
+      expect(state?.captures).toEqual([
+        expect.objectContaining({ id: made.id, requestId: `${authorizationId}-${key}` }),
+      ]);
 
-    // Another key is still refused: nothing remains to capture.
-    const other = await capture(authorizationId, randomUUID(), { amount: '60.00' });
-    expect(other.status).toBe(409);
-  });
+      // Another key is still refused: nothing remains to capture.
+      const other = await capture(authorizationId, randomUUID(), { amount: '60.00' });
+      expect(other.status).toBe(409);
+    },
+  );
 
   it('is remembered for its retention only; requests without a key leave no answer behind', async () => {
     const authorizationId = await stack.startLifecycle('100.00', { idempotencyKeyRetention: '2 seconds' });
