@@ -7,6 +7,7 @@ import { loadConfig } from '../src/config';
 import { startDevServer, type DevServer } from '../src/dev/dev-server';
 import { findFreePort } from '../src/dev/ports';
 import { startServiceProcesses, type ServiceProcesses } from '../src/dev/cluster/service-processes';
+import { benchEncryption } from './codec';
 import { freeClusterPorts, startClusterStack } from '../src/dev/cluster/stack';
 import { resolveTemporalCli } from '../src/dev/temporal-cli';
 import { PaymentsClient } from '../src/payments/client';
@@ -26,6 +27,8 @@ const FAULT_RATE = Number(process.env.BENCH_FAULT_RATE ?? 0.2);
 const KILL_EVERY_MS = Number(process.env.BENCH_KILL_EVERY_S ?? 20) * 1000;
 const DUPLICATE_RATE = Number(process.env.BENCH_DUPLICATE_RATE ?? 0.1);
 const TARGETS = (process.env.BENCH_TARGETS ?? 'cluster,dev').split(',');
+// The bench's client and the processes it starts encrypt payloads with one key of this run.
+const encryption = benchEncryption();
 // Long enough for a capture's webhook, delayed by faults and restarts, to reach its lifecycle.
 const LATE_EVENT_WINDOW = process.env.BENCH_LATE_EVENT_WINDOW ?? '60 seconds';
 const SETTLE_MS = 300_000;
@@ -73,7 +76,7 @@ async function clusterTarget(sandbox: Sandbox, listenerUrl: string): Promise<Tar
     characters: false,
     paymentsBaseUrl: sandbox.url,
     webhookListenerUrl: listenerUrl,
-    appEnv: { API_KEYS: API_KEY },
+    appEnv: { API_KEYS: API_KEY, ...encryption.env },
     output,
     progress: (line) => log(`  [cluster] ${line}`),
   });
@@ -107,7 +110,7 @@ async function devTarget(sandbox: Sandbox, listenerUrl: string): Promise<Target>
     apiPorts: [await findFreePort(), await findFreePort()],
     workerMetricsPorts: [await findFreePort(), await findFreePort()],
     bundlePath: join(DATA_DIR, 'dev', 'workflow-bundle.js'),
-    appEnv: { API_KEYS: API_KEY },
+    appEnv: { API_KEYS: API_KEY, ...encryption.env },
     output,
     progress: (line) => log(`  [dev] ${line}`),
   });
@@ -321,7 +324,7 @@ async function benchTarget(name: string): Promise<{ clean: Round; chaos: Round }
   webhookId = (await payments.listWebhooks()).webhooks.find((webhook) => webhook.url === relay.url)?.id ?? '';
   if (!webhookId) throw new Error(`no webhook subscription for ${relay.url}`);
   const connection = await Connection.connect({ address: target.temporalAddress });
-  const client = new Client({ connection });
+  const client = new Client({ connection, dataConverter: encryption.dataConverter });
   try {
     log(`  ${LIFECYCLES} lifecycles, no faults…`);
     const clean = await runRound(target, sandbox, relay, client, false);

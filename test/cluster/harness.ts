@@ -7,6 +7,7 @@ import { freeClusterPorts, startClusterStack, type ClusterStack } from '../../sr
 import type { Authorization, PaymentCapture } from '../../src/payments/schemas';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server';
 import { lifecycleWorkflowId, type LifecycleState } from '../../src/workflows/lifecycle/definitions';
+import { TEST_CODEC_KEYS_ENV, testDataConverter } from '../helpers/temporal';
 
 export const CLUSTER_API_KEY = 'cluster-test-key';
 const DATA_DIR = join(__dirname, '..', '..', '.data', 'cluster-test');
@@ -37,6 +38,8 @@ export async function startClusterHarness(
   const ports = await freeClusterPorts();
   const sandbox = await startSandbox({ port: ports.sandbox, logger: false, ...options.sandbox });
   const config = loadConfig({ API_KEYS: CLUSTER_API_KEY, TEMPORAL_TASK_QUEUE: 'payment-authorizations' });
+  // The processes and this test's client encrypt payloads with the same test key.
+  const codecEnv = { PAYLOAD_CODEC_KEYS: TEST_CODEC_KEYS_ENV };
   const started = Date.now();
   const stack = await startClusterStack({
     config,
@@ -47,7 +50,7 @@ export async function startClusterHarness(
     ui: false,
     characters: false,
     paymentsBaseUrl: sandbox.url,
-    appEnv: { API_KEYS: CLUSTER_API_KEY, ...options.appEnv },
+    appEnv: { API_KEYS: CLUSTER_API_KEY, ...codecEnv, ...options.appEnv },
     output: (name, line) => appendFileSync(processLog, `[${name}] ${line}\n`),
     progress: (line) => console.log(`[cluster] ${line}`),
   }).catch(async (error: unknown) => {
@@ -60,7 +63,7 @@ export async function startClusterHarness(
     `[cluster] up in ${Math.round((Date.now() - started) / 1000)} s; process output in ${processLog}`,
   );
   const connection = await Connection.connect({ address: stack.temporalAddress });
-  const client = new Client({ connection });
+  const client = new Client({ connection, dataConverter: testDataConverter });
   const apis = stack.apiUrls.map((baseURL) =>
     axios.create({
       baseURL,

@@ -99,7 +99,10 @@ export async function startServiceProcesses(options: ServiceProcessesOptions): P
       await waitForHttp(`${apiUrls[i]}/health`, api);
       progress(`API ${i + 1}:             http://localhost:${port} (docs: /docs, key: API_KEYS)`);
     }
-    await subscribeListener(loadConfig({ ...sharedServiceEnv(wiring), LOG_LEVEL: 'silent' }));
+    // The subscription's client encrypts as the workers decrypt: the same environment, payload keys included.
+    await subscribeListener(
+      loadConfig({ ...process.env, ...sharedServiceEnv(wiring), ...options.appEnv, LOG_LEVEL: 'silent' }),
+    );
 
     const worker = (index: number) => workers[index] as ServiceProcess;
     return {
