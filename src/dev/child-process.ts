@@ -93,3 +93,32 @@ export function waitForLine(service: ServiceProcess, marker: string, timeoutMs =
     });
   });
 }
+
+/**
+ * Stops a whole local stack once: on Ctrl-C or SIGTERM (exit 0), on a failed start, or when one of its processes
+ * exits on its own (exit 1).
+ */
+export function superviseStack(what: string, stop: () => Promise<void>) {
+  let stopping = false;
+  const stopAll = async (exitCode: number) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`Stopping the ${what}…`);
+    await stop();
+    process.exit(exitCode);
+  };
+  process.on('SIGINT', () => void stopAll(0));
+  process.on('SIGTERM', () => void stopAll(0));
+  return {
+    stopAll,
+    watch(services: readonly ServiceProcess[]): void {
+      for (const service of services) {
+        void service.exited.then((code) => {
+          if (stopping) return;
+          console.error(`${service.name} exited unexpectedly (code ${code}); stopping the ${what}.`);
+          void stopAll(1);
+        });
+      }
+    },
+  };
+}

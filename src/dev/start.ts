@@ -1,6 +1,6 @@
 import { DEV_KEY_FILE, codecKeysFromConfig } from '../codec/codec-keys';
 import { loadConfig } from '../config';
-import { runService, waitForHttp, waitForLine, type ServiceProcess } from './child-process';
+import { runService, superviseStack, waitForHttp, waitForLine, type ServiceProcess } from './child-process';
 import { startDevServer, type DevServer } from './dev-server';
 import { assertPortFree } from './ports';
 import { resolveTemporalCli } from './temporal-cli';
@@ -15,18 +15,10 @@ async function main() {
   const config = loadConfig();
   const services: ServiceProcess[] = [];
   let temporal: DevServer | undefined;
-  let stopping = false;
-
-  const stopAll = async (exitCode: number) => {
-    if (stopping) return;
-    stopping = true;
-    console.log('Stopping the local stack…');
+  const supervisor = superviseStack('local stack', async () => {
     await Promise.all(services.map((service) => service.stop()));
     await temporal?.stop();
-    process.exit(exitCode);
-  };
-  process.on('SIGINT', () => void stopAll(0));
-  process.on('SIGTERM', () => void stopAll(0));
+  });
 
   try {
     // Every process encrypts payloads with the same keys; without PAYLOAD_CODEC_KEYS one is generated once.
@@ -96,16 +88,10 @@ async function main() {
     await subscribeListener({ ...config, TEMPORAL_ADDRESS: temporalAddress });
 
     console.log('The local stack is up. Ctrl-C stops it.');
-    for (const service of services) {
-      void service.exited.then((code) => {
-        if (stopping) return;
-        console.error(`${service.name} exited unexpectedly (code ${code}); stopping the stack.`);
-        void stopAll(1);
-      });
-    }
+    supervisor.watch(services);
   } catch (error) {
     console.error(error instanceof Error ? error.message : error);
-    await stopAll(1);
+    await supervisor.stopAll(1);
   }
 }
 

@@ -1,5 +1,6 @@
 import { loadConfig } from '../../config';
 import { assertPortFree } from '../ports';
+import { superviseStack } from '../child-process';
 import { clusterPortsFromConfig, startClusterStack, type ClusterStack } from './stack';
 
 /** The PostgreSQL `npm run cluster` uses when DATABASE_URL is not set. */
@@ -15,16 +16,9 @@ async function main() {
   const ports = clusterPortsFromConfig(config);
   const databaseUrl = config.DATABASE_URL ?? DEFAULT_CLUSTER_DATABASE_URL;
   let stack: ClusterStack | undefined;
-  let stopping = false;
-  const stopAll = async (exitCode: number) => {
-    if (stopping) return;
-    stopping = true;
-    console.log('Stopping the cluster…');
+  const supervisor = superviseStack('cluster', async () => {
     await stack?.stop();
-    process.exit(exitCode);
-  };
-  process.on('SIGINT', () => void stopAll(0));
-  process.on('SIGTERM', () => void stopAll(0));
+  });
 
   try {
     const wanted: Array<[number, string, string]> = [
@@ -52,16 +46,10 @@ async function main() {
       paymentsBaseUrl: config.PAYMENTS_BASE_URL,
     });
     console.log('The cluster is up. Ctrl-C stops it.');
-    for (const service of stack.processes()) {
-      void service.exited.then((code) => {
-        if (stopping) return;
-        console.error(`${service.name} exited unexpectedly (code ${code}); stopping the cluster.`);
-        void stopAll(1);
-      });
-    }
+    supervisor.watch(stack.processes());
   } catch (error) {
     console.error(error instanceof Error ? error.message : error);
-    await stopAll(1);
+    await supervisor.stopAll(1);
   }
 }
 
