@@ -8,7 +8,7 @@ import { startDevServer, type DevServer } from '../src/dev/dev-server';
 import { findFreePort } from '../src/dev/ports';
 import { startServiceProcesses, type ServiceProcesses } from '../src/dev/cluster/service-processes';
 import { benchEncryption } from './codec';
-import { freeClusterPorts, startClusterStack } from '../src/dev/cluster/stack';
+import { DEFAULT_CLUSTER_DATABASE_URL, freeClusterPorts, startClusterStack } from '../src/dev/cluster/stack';
 import { resolveTemporalCli } from '../src/dev/temporal-cli';
 import { PaymentsClient } from '../src/payments/client';
 import type { Authorization, PaymentCapture } from '../src/payments/schemas';
@@ -70,7 +70,7 @@ async function clusterTarget(sandbox: Sandbox, listenerUrl: string): Promise<Tar
     config: loadConfig({ TEMPORAL_TASK_QUEUE: 'payment-authorizations' }),
     ports: await freeClusterPorts(),
     dataDir: join(DATA_DIR, 'cluster'),
-    databaseUrl: process.env.CLUSTER_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+    databaseUrl: process.env.CLUSTER_DATABASE_URL ?? DEFAULT_CLUSTER_DATABASE_URL,
     databasePrefix: 'temporal_bench_chaos',
     ui: false,
     characters: false,

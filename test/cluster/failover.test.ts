@@ -131,25 +131,18 @@ it('finishes every capture on the other worker when one is killed (-9) mid-captu
   await cluster.stack.startWorker(0);
 });
 
-it('completes every lifecycle when the history service process stops and starts mid-run', async () => {
-  const before = cluster.sandbox.deliveries().length;
-  const ids = await startLifecycles(LIFECYCLES);
-  await captureDuring(ids, async () => {
-    await sleep(200);
-    await restartService('history', 3_000);
-  });
-  await expectEveryLifecycleSettled(ids, before);
-});
-
-it('completes every lifecycle when the matching service process stops and starts mid-run', async () => {
-  const before = cluster.sandbox.deliveries().length;
-  const ids = await startLifecycles(LIFECYCLES);
-  await captureDuring(ids, async () => {
-    await sleep(200);
-    await restartService('matching', 3_000);
-  });
-  await expectEveryLifecycleSettled(ids, before);
-});
+it.each(['history', 'matching'] as const)(
+  'completes every lifecycle when the %s service process stops and starts mid-run',
+  async (service) => {
+    const before = cluster.sandbox.deliveries().length;
+    const ids = await startLifecycles(LIFECYCLES);
+    await captureDuring(ids, async () => {
+      await sleep(200);
+      await restartService(service, 3_000);
+    });
+    await expectEveryLifecycleSettled(ids, before);
+  },
+);
 
 it('reauthorizes on the timer that fired while the worker was being restarted', async () => {
   const before = cluster.sandbox.deliveries().length;

@@ -3,7 +3,12 @@ import { join } from 'node:path';
 import axios, { type AxiosInstance } from 'axios';
 import { Client, Connection } from '@temporalio/client';
 import { loadConfig } from '../../src/config';
-import { freeClusterPorts, startClusterStack, type ClusterStack } from '../../src/dev/cluster/stack';
+import {
+  DEFAULT_CLUSTER_DATABASE_URL,
+  freeClusterPorts,
+  startClusterStack,
+  type ClusterStack,
+} from '../../src/dev/cluster/stack';
 import type { Authorization, PaymentCapture } from '../../src/payments/schemas';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server';
 import { lifecycleWorkflowId, type LifecycleState } from '../../src/workflows/lifecycle/definitions';
@@ -45,7 +50,7 @@ export async function startClusterHarness(
     config,
     ports,
     dataDir: DATA_DIR,
-    databaseUrl: process.env.CLUSTER_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+    databaseUrl: process.env.CLUSTER_DATABASE_URL ?? DEFAULT_CLUSTER_DATABASE_URL,
     databasePrefix: options.databasePrefix ?? 'temporal_cluster_test',
     ui: false,
     characters: false,

@@ -1,10 +1,14 @@
 import { loadConfig } from '../../config';
 import { assertPortFree } from '../ports';
 import { superviseStack } from '../child-process';
-import { clusterPortsFromConfig, startClusterStack, type ClusterStack } from './stack';
+import {
+  DEFAULT_CLUSTER_DATABASE_URL,
+  clusterPortsFromConfig,
+  startClusterStack,
+  type ClusterStack,
+} from './stack';
 
 /** The PostgreSQL `npm run cluster` uses when DATABASE_URL is not set. */
-export const DEFAULT_CLUSTER_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 
 /**
  * `npm run cluster`: a Temporal cluster on PostgreSQL (frontend, history, matching and worker as separate

@@ -10,6 +10,9 @@ import { startServiceProcesses, type ServiceProcesses, type ServiceWiring } from
 import { startTemporalCluster, type TemporalCluster } from './temporal-cluster';
 
 /** The cluster's own processes: two workers and two APIs, so that either of each can fail. */
+/** The PostgreSQL the cluster's databases live on when DATABASE_URL names none: the local server, trust auth. */
+export const DEFAULT_CLUSTER_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
+
 export const REPLICAS = 2;
 export const NUM_HISTORY_SHARDS = 4;
 const DYNAMIC_CONFIG_FILE = resolve(__dirname, '..', '..', '..', 'deploy', 'temporal-dynamic-config.yaml');
