@@ -335,7 +335,7 @@ describe('the state the API shows', () => {
     );
     const state = (await stack.api.get(`/v1/lifecycles/${authorizationId}`)).data;
     expect(state).toMatchObject({ capturedAmount: '1.00', authorizationCreateTime: expect.any(String) });
-    expect(state).not.toHaveProperty('answeredKeys');
+    expect(state).not.toHaveProperty('keyedAnswers');
     expect(state).not.toHaveProperty('seenEventIds');
   });
 });
