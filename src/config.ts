@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { codecKeysSchema } from './codec/key-schema';
-import { durationOrZeroSchema, durationSchema } from './duration';
+import { durationSchema } from './duration';
 
 const port = z.coerce.number().int().min(1).max(65535);
 const optionalUrl = z.url().optional();
@@ -79,13 +79,13 @@ export const configSchema = z.object({
     .optional(),
 
   // Lifecycle defaults
-  REAUTHORIZE_AFTER: durationSchema.default('3 days'),
+  REAUTHORIZE_AFTER: durationSchema('reauthorizeAfter').default('3 days'),
   EXPIRY_POLICY: z.enum(['void', 'expire']).default('void'),
-  LATE_EVENT_WINDOW: durationOrZeroSchema.default('3 days'),
+  LATE_EVENT_WINDOW: durationSchema('lateEventWindow').default('3 days'),
   /** How long an answer is remembered under its Idempotency-Key; a retry after it is a new request. */
-  IDEMPOTENCY_KEY_RETENTION: durationSchema.default('24 hours'),
+  IDEMPOTENCY_KEY_RETENTION: durationSchema('idempotencyKeyRetention').default('24 hours'),
   /** How long a timer's provider call (reauthorize, void before expiry) keeps retrying before it fails. */
-  TIMER_CALL_TIMEOUT: durationSchema.default('1 hour'),
+  TIMER_CALL_TIMEOUT: durationSchema('timerCallTimeout').default('1 hour'),
 
   // Characters service
   CHARACTERS_PORT: port.default(8070),

@@ -21,6 +21,22 @@ describe('loadConfig', () => {
     expect(loadConfig({ LATE_EVENT_WINDOW: '0 seconds' }).LATE_EVENT_WINDOW).toBe('0 seconds');
   });
 
+  it('bounds every lifecycle duration to what a timer can hold, naming the variable and its maximum', () => {
+    expect(() => loadConfig({ REAUTHORIZE_AFTER: '1000000 years' })).toThrow(
+      /REAUTHORIZE_AFTER: .*at most 365 days/,
+    );
+    expect(() => loadConfig({ LATE_EVENT_WINDOW: '31 days' })).toThrow(
+      /LATE_EVENT_WINDOW: .*at most 30 days/,
+    );
+    expect(() => loadConfig({ IDEMPOTENCY_KEY_RETENTION: '31 days' })).toThrow(
+      /IDEMPOTENCY_KEY_RETENTION: .*at most 30 days/,
+    );
+    expect(() => loadConfig({ TIMER_CALL_TIMEOUT: '25 hours' })).toThrow(
+      /TIMER_CALL_TIMEOUT: .*at most 1 day/,
+    );
+    expect(loadConfig({ REAUTHORIZE_AFTER: '365 days' }).REAUTHORIZE_AFTER).toBe('365 days');
+  });
+
   it('stops on a bad value with a message naming the variable and the expected form', () => {
     expect(() => loadConfig({ TEMPORAL_ADDRESS: 'localhost' })).toThrow(ConfigError);
     expect(() => loadConfig({ TEMPORAL_ADDRESS: 'localhost' })).toThrow(/TEMPORAL_ADDRESS: .*host:port/);

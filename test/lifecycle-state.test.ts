@@ -19,20 +19,34 @@ function newState(value = '100.00'): LifecycleState {
 const usd = (value: string) => ({ currency_code: 'USD', value });
 
 describe('amounts in minor units', () => {
-  it('converts decimal strings without floating-point drift', () => {
-    expect(toMinorUnits('0.10', 2)).toBe(10);
-    expect(toMinorUnits('19.99', 2)).toBe(1999);
-    expect(toMinorUnits('5', 2)).toBe(500);
-    expect(toMinorUnits('1000', 0)).toBe(1000);
-    expect(formatMinorUnits(7, 2)).toBe('0.07');
-    expect(formatMinorUnits(1999, 2)).toBe('19.99');
-    expect(formatMinorUnits(1000, 0)).toBe('1000');
+  it("converts decimal strings exactly, with each currency's ISO 4217 decimals", () => {
+    expect(toMinorUnits('0.10', 'USD')).toBe(10n);
+    expect(toMinorUnits('19.99', 'USD')).toBe(1999n);
+    expect(toMinorUnits('5', 'USD')).toBe(500n);
+    expect(toMinorUnits('1000', 'JPY')).toBe(1000n);
+    expect(toMinorUnits('1.234', 'KWD')).toBe(1234n);
+    expect(formatMinorUnits(7n, 'USD')).toBe('0.07');
+    expect(formatMinorUnits(1999n, 'USD')).toBe('19.99');
+    expect(formatMinorUnits(1000n - 1n, 'JPY')).toBe('999');
+    expect(formatMinorUnits(5n, 'KWD')).toBe('0.005');
   });
 
-  it('refuses more decimal places than the currency scale, and non-decimals', () => {
-    expect(toMinorUnits('1.001', 2)).toBeUndefined();
-    expect(toMinorUnits('-1.00', 2)).toBeUndefined();
-    expect(toMinorUnits('1e3', 2)).toBeUndefined();
+  it('stays exact beyond what a JavaScript number holds', () => {
+    const authorized = toMinorUnits('99999999999999999999.99', 'USD') ?? 0n;
+    expect(formatMinorUnits(authorized - (toMinorUnits('0.01', 'USD') ?? 0n), 'USD')).toBe(
+      '99999999999999999999.98',
+    );
+  });
+
+  it('refuses more decimals than the currency has, unknown currencies and non-decimals', () => {
+    expect(toMinorUnits('1.5', 'JPY')).toBeUndefined();
+    expect(toMinorUnits('1.0', 'JPY')).toBeUndefined();
+    expect(toMinorUnits('1.001', 'USD')).toBeUndefined();
+    expect(toMinorUnits('1.2345', 'KWD')).toBeUndefined();
+    expect(toMinorUnits('1.00', 'XYZ')).toBeUndefined();
+    expect(toMinorUnits('-1.00', 'USD')).toBeUndefined();
+    expect(toMinorUnits('1e3', 'USD')).toBeUndefined();
+    expect(() => formatMinorUnits(1n, 'XYZ')).toThrow(RangeError);
   });
 });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { durationOrZeroSchema, durationSchema } from '../duration';
+import { durationSchema } from '../duration';
 
 const identifier = z
   .string()
@@ -7,17 +7,21 @@ const identifier = z
   .max(64)
   .regex(/^[A-Za-z0-9._-]+$/, 'letters, digits, ".", "_" or "-"');
 
-const amount = z.string().regex(/^\d+(\.\d{1,3})?$/, 'a positive decimal amount as a string, e.g. "10.00"');
+// The decimals the currency allows (JPY 0, USD 2, KWD 3) are checked by the lifecycle, which knows the currency.
+const amount = z
+  .string()
+  .max(32)
+  .regex(/^\d+(\.\d+)?$/, 'a positive decimal amount as a string, e.g. "10.00"');
 
 export const startLifecycleBody = z.strictObject({
   authorizationId: identifier,
   orderId: z.string().min(1).max(127).optional(),
-  reauthorizeAfter: durationSchema.optional(),
+  reauthorizeAfter: durationSchema('reauthorizeAfter').optional(),
   expiryPolicy: z.enum(['void', 'expire']).optional(),
-  expiryPolicyAfter: durationSchema.optional(),
-  lateEventWindow: durationOrZeroSchema.optional(),
-  idempotencyKeyRetention: durationSchema.optional(),
-  timerCallTimeout: durationSchema.optional(),
+  expiryPolicyAfter: durationSchema('expiryPolicyAfter').optional(),
+  lateEventWindow: durationSchema('lateEventWindow').optional(),
+  idempotencyKeyRetention: durationSchema('idempotencyKeyRetention').optional(),
+  timerCallTimeout: durationSchema('timerCallTimeout').optional(),
 });
 
 export const authorizationParams = z.object({ authorizationId: identifier });

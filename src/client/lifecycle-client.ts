@@ -183,7 +183,7 @@ export class LifecycleClient {
       const conflict = keyReuseConflict(
         remembered,
         operation,
-        requestFingerprint(input, state.authorizedAmount),
+        requestFingerprint(input, state.currency),
       );
       if (conflict) throw new IdempotencyKeyReusedError(conflict);
       return remembered.answer as T;

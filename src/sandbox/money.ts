@@ -1,11 +1,16 @@
 import { z } from 'zod';
+import { currencyDecimals } from '../currency-decimals';
 import { refusal } from './errors';
 
-/** The currencies PayPal accepts for payments; HUF, JPY and TWD have no minor unit. */
-const currencyExponents: Record<string, number> = {
-  AUD: 2, BRL: 2, CAD: 2, CNY: 2, CZK: 2, DKK: 2, EUR: 2, HKD: 2, HUF: 0, ILS: 2, JPY: 0, MYR: 2, MXN: 2,
-  TWD: 0, NZD: 2, NOK: 2, PHP: 2, PLN: 2, GBP: 2, RUB: 2, SGD: 2, SEK: 2, CHF: 2, THB: 2, USD: 2,
-}; // prettier-ignore
+/** The currencies PayPal accepts for payments, with the decimals of the shared table (HUF, JPY and TWD have none). */
+const paypalCurrencies = new Set([
+  'AUD', 'BRL', 'CAD', 'CNY', 'CZK', 'DKK', 'EUR', 'HKD', 'HUF', 'ILS', 'JPY', 'MYR', 'MXN', 'TWD', 'NZD',
+  'NOK', 'PHP', 'PLN', 'GBP', 'RUB', 'SGD', 'SEK', 'CHF', 'THB', 'USD',
+]); // prettier-ignore
+
+function exponentOf(currency: string): number | undefined {
+  return paypalCurrencies.has(currency) ? currencyDecimals(currency) : undefined;
+}
 
 /** A sum of money in integer minor units (cents), so arithmetic never rounds. */
 export interface Money {
@@ -26,7 +31,7 @@ export type MoneyWire = z.infer<typeof moneySchema>;
 
 /** Turns a syntactically valid amount into minor units, refusing what PayPal refuses (422). */
 export function parseMoney({ currency_code, value }: MoneyWire): Money {
-  const exponent = currencyExponents[currency_code];
+  const exponent = exponentOf(currency_code);
   if (exponent === undefined) throw refusal('INVALID_CURRENCY_CODE');
   const negative = value.startsWith('-');
   const [whole = '0', fraction = ''] = (negative ? value.slice(1) : value).split('.');
@@ -38,7 +43,7 @@ export function parseMoney({ currency_code, value }: MoneyWire): Money {
 }
 
 export function formatMoney({ currency, minor }: Money): MoneyWire {
-  const exponent = currencyExponents[currency] ?? 2;
+  const exponent = exponentOf(currency) ?? 2;
   const digits = minor.toString().padStart(exponent + 1, '0');
   const value = exponent === 0 ? digits : `${digits.slice(0, -exponent)}.${digits.slice(-exponent)}`;
   return { currency_code: currency, value };

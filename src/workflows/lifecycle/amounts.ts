@@ -1,22 +1,28 @@
-// Money in a lifecycle is kept in integer minor units, with the scale (decimal places) of the authorized
-// amount, so partial captures never suffer floating-point drift. Amounts travel as decimal strings.
+import { currencyDecimals } from '../../currency-decimals';
+
+// Money is exact: amounts are decimal strings in state and payloads, integer minor units (BigInt) while
+// computing, with the currency's own ISO 4217 decimals (JPY 0, USD 2, KWD 3).
 
 const decimal = /^(\d+)(?:\.(\d+))?$/;
 
-export function scaleOf(value: string): number {
-  return decimal.exec(value)?.[2]?.length ?? 0;
-}
-
-/** Minor units of `value` at `scale`, or undefined when it is not a decimal or has more places than the scale. */
-export function toMinorUnits(value: string, scale: number): number | undefined {
+/**
+ * Minor units of a non-negative decimal amount in `currency` ("19.99" USD is 1999n, "1000" JPY is 1000n);
+ * undefined when it is not a decimal, has more decimals than the currency, or the currency is unknown.
+ */
+export function toMinorUnits(value: string, currency: string): bigint | undefined {
+  const decimals = currencyDecimals(currency);
   const match = decimal.exec(value);
-  if (!match) return undefined;
+  if (decimals === undefined || !match) return undefined;
   const fraction = match[2] ?? '';
-  if (fraction.length > scale) return undefined;
-  return Number(match[1]) * 10 ** scale + Number(fraction.padEnd(scale, '0') || '0');
+  if (fraction.length > decimals) return undefined;
+  return BigInt(match[1] + fraction.padEnd(decimals, '0'));
 }
 
-export function formatMinorUnits(minor: number, scale: number): string {
-  const text = String(minor).padStart(scale + 1, '0');
-  return scale === 0 ? text : `${text.slice(0, -scale)}.${text.slice(-scale)}`;
+/** Non-negative minor units as a decimal string with the currency's decimals (1999n USD is "19.99"). */
+export function formatMinorUnits(minor: bigint, currency: string): string {
+  const decimals = currencyDecimals(currency);
+  if (decimals === undefined) throw new RangeError(`unknown currency: ${currency}`);
+  if (minor < 0n) throw new RangeError(`negative amount: ${minor} minor units of ${currency}`);
+  const digits = minor.toString().padStart(decimals + 1, '0');
+  return decimals === 0 ? digits : `${digits.slice(0, -decimals)}.${digits.slice(-decimals)}`;
 }

@@ -1,7 +1,7 @@
 import type { Duration } from '@temporalio/common';
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { Authorization, CaptureStatus, Money, PaymentCapture } from '../../payments/schemas';
-import { formatMinorUnits, scaleOf, toMinorUnits } from './amounts';
+import { formatMinorUnits, toMinorUnits } from './amounts';
 
 // The lifecycle's public contract, shared by the workflow, the API and the typed client library.
 
@@ -110,7 +110,7 @@ export type LifecycleState = {
 
 export type LifecycleOperation = 'capture' | 'void' | 'reauthorize';
 
-/** What a keyed request asked for, normalized (amounts at the authorization's scale); compared on a retry. */
+/** What a keyed request asked for, normalized (amounts with the currency's decimals); compared on a retry. */
 export type RequestFingerprint = Record<string, string | boolean>;
 
 export type KeyedAnswer = {
@@ -125,7 +125,7 @@ export type KeyedAnswer = {
 };
 
 export type CaptureInput = {
-  /** Decimal string in the authorization's currency; omitted means everything that remains. */
+  /** Decimal string with at most the currency's decimals; omitted means everything that remains. */
   amount?: string;
   finalCapture?: boolean;
   invoiceId?: string;
@@ -144,18 +144,17 @@ export type VoidInput = {
   idempotencyKey?: string;
 };
 
-/** The request as a retry must repeat it: the fields given, amounts at the authorization's scale. */
+/** The request as a retry must repeat it: the fields given, amounts with the currency's decimals. */
 export function requestFingerprint(
   request: CaptureInput | ReauthorizeInput | VoidInput,
-  authorizedAmount: string,
+  currency: string,
 ): RequestFingerprint {
   const { idempotencyKey: _key, ...fields } = request as CaptureInput;
-  const scale = scaleOf(authorizedAmount);
   const fingerprint: RequestFingerprint = {};
   for (const [name, value] of Object.entries(fields)) {
     if (value === undefined) continue;
-    const minorUnits = name === 'amount' ? toMinorUnits(String(value), scale) : undefined;
-    fingerprint[name] = minorUnits === undefined ? value : formatMinorUnits(minorUnits, scale);
+    const minorUnits = name === 'amount' ? toMinorUnits(String(value), currency) : undefined;
+    fingerprint[name] = minorUnits === undefined ? value : formatMinorUnits(minorUnits, currency);
   }
   return fingerprint;
 }

@@ -1,22 +1,22 @@
 import type { Duration } from '@temporalio/common';
-import ms from 'ms';
+import { durationMilliseconds, type DurationField } from '../../duration-bounds';
 
-const DAY = 24 * 60 * 60 * 1000;
+const HOUR = 60 * 60 * 1000;
+const DAY = 24 * HOUR;
 
-export const defaults = {
+export const defaults: Record<DurationField, number> = {
   reauthorizeAfter: 3 * DAY,
-  expiryPolicyAfter: 29 * DAY - 60 * 60 * 1000,
+  expiryPolicyAfter: 29 * DAY - HOUR,
   // PayPal redelivers an unacknowledged webhook for up to 3 days.
   lateEventWindow: 3 * DAY,
   idempotencyKeyRetention: DAY,
-  timerCallTimeout: 60 * 60 * 1000,
-} as const;
+  timerCallTimeout: HOUR,
+};
 
-/** Milliseconds of a Temporal duration ("3 days", "90s" or a number of ms); the default when not given. */
+/** Milliseconds of a duration (bounded at the start of the lifecycle); the default when not given. */
 export function millisecondsOf(duration: Duration | undefined, fallback: number): number {
   if (duration === undefined) return fallback;
-  if (typeof duration === 'number') return duration;
-  const millis = ms(duration);
+  const millis = durationMilliseconds(duration);
   if (Number.isNaN(millis)) throw new TypeError(`not a duration: "${duration}"`);
   return millis;
 }

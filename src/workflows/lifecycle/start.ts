@@ -1,17 +1,26 @@
 import type { LifecycleInput, LifecycleState } from './definitions';
 import { LifecycleFailure } from './definitions';
 import { startCalls } from './activity-options';
+import { toMinorUnits } from './amounts';
 import { defaults, millisecondsOf } from './durations';
 import { canManage, initialState } from './state';
-import { refuse } from './validation';
+import { assertDurationsWithinBounds, refuse } from './validation';
 
-/** Reads the authorization and sets the deadlines, measured from when it was made. */
+/** Checks the input, reads the authorization and sets the deadlines, measured from when it was made. */
 export async function startState(workflowId: string, input: LifecycleInput): Promise<LifecycleState> {
+  assertDurationsWithinBounds(input);
   const authorization = await startCalls.getAuthorization(input.authorizationId);
   if (!canManage(authorization)) {
     refuse(
       LifecycleFailure.notManageable,
       `authorization ${authorization.id} is ${authorization.status}; only CREATED, PENDING or PARTIALLY_CAPTURED can be managed`,
+    );
+  }
+  const { currency_code, value } = authorization.amount;
+  if (toMinorUnits(value, currency_code) === undefined) {
+    refuse(
+      LifecycleFailure.notManageable,
+      `authorization ${authorization.id} is for ${value} ${currency_code}: not an amount with the decimals of a known ISO 4217 currency`,
     );
   }
   const made = authorization.create_time ? Date.parse(authorization.create_time) : Date.now();

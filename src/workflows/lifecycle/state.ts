@@ -1,5 +1,5 @@
 import type { Authorization, Money, PaymentCapture } from '../../payments/schemas';
-import { formatMinorUnits, scaleOf, toMinorUnits } from './amounts';
+import { formatMinorUnits, toMinorUnits } from './amounts';
 import {
   captureStatusByEvent,
   terminalStatuses,
@@ -20,18 +20,14 @@ export function isTerminal(state: LifecycleState): boolean {
   return terminalStatuses.includes(state.status);
 }
 
-function scale(state: LifecycleState): number {
-  return scaleOf(state.authorizedAmount);
+/** A decimal amount in minor units of the lifecycle's currency, or undefined when it is not one. */
+export function minorUnitsOf(state: LifecycleState, value: string): bigint | undefined {
+  return toMinorUnits(value, state.currency);
 }
 
-/** A decimal amount in the lifecycle's minor units, or undefined when it is not one. */
-export function minorUnitsOf(state: LifecycleState, value: string): number | undefined {
-  return toMinorUnits(value, scale(state));
-}
-
-/** Minor units as an amount in the lifecycle's currency and scale. */
-export function amountOf(state: LifecycleState, minorUnits: number): Money {
-  return { currency_code: state.currency, value: formatMinorUnits(minorUnits, scale(state)) };
+/** Minor units as an amount in the lifecycle's currency. */
+export function amountOf(state: LifecycleState, minorUnits: bigint): Money {
+  return { currency_code: state.currency, value: formatMinorUnits(minorUnits, state.currency) };
 }
 
 /** Captures that hold money: completed, pending, or partially refunded. */
@@ -47,13 +43,13 @@ function settle(state: LifecycleState): void {
   const finalCaptureMade = state.captures.some((capture) => capture.finalCapture && holdsMoney(capture));
   const captured = state.captures
     .filter(holdsMoney)
-    .reduce((sum, capture) => sum + (minorUnitsOf(state, capture.amount.value) ?? 0), 0);
+    .reduce((sum, capture) => sum + (minorUnitsOf(state, capture.amount.value) ?? 0n), 0n);
   state.capturedAmount = amountOf(state, captured).value;
   const pending = state.captures.some((capture) => capture.status === 'PENDING');
-  const remaining = minorUnitsOf(state, state.remainingAmount) ?? 0;
+  const remaining = minorUnitsOf(state, state.remainingAmount) ?? 0n;
   let status: LifecycleStatus;
-  if (remaining === 0 || finalCaptureMade) status = pending ? 'CAPTURE_PENDING' : 'CAPTURED';
-  else status = captured > 0 ? 'PARTIALLY_CAPTURED' : 'AUTHORIZED';
+  if (remaining === 0n || finalCaptureMade) status = pending ? 'CAPTURE_PENDING' : 'CAPTURED';
+  else status = captured > 0n ? 'PARTIALLY_CAPTURED' : 'AUTHORIZED';
   state.status = status;
 }
 
@@ -77,7 +73,7 @@ export function initialState(
     status: authorization.status === 'PARTIALLY_CAPTURED' ? 'PARTIALLY_CAPTURED' : 'AUTHORIZED',
     currency: authorization.amount.currency_code,
     authorizedAmount: authorization.amount.value,
-    capturedAmount: formatMinorUnits(0, scaleOf(authorization.amount.value)),
+    capturedAmount: formatMinorUnits(0n, authorization.amount.currency_code),
     remainingAmount: authorization.amount.value,
     authorizationCreateTime: times.createTime,
     expirationTime: authorization.expiration_time,
@@ -123,11 +119,11 @@ export function applyCapture(
     state.captures.push(record);
     if (holdsMoney(record)) {
       const left =
-        (minorUnitsOf(state, state.remainingAmount) ?? 0) - (minorUnitsOf(state, record.amount.value) ?? 0);
-      state.remainingAmount = amountOf(state, Math.max(0, left)).value;
+        (minorUnitsOf(state, state.remainingAmount) ?? 0n) - (minorUnitsOf(state, record.amount.value) ?? 0n);
+      state.remainingAmount = amountOf(state, left > 0n ? left : 0n).value;
     }
   }
-  if (record.finalCapture && holdsMoney(record)) state.remainingAmount = amountOf(state, 0).value;
+  if (record.finalCapture && holdsMoney(record)) state.remainingAmount = amountOf(state, 0n).value;
   settle(state);
 }
 
@@ -152,7 +148,7 @@ export function applyReauthorization(
 
 export function markEnded(state: LifecycleState, status: 'VOIDED' | 'EXPIRED' | 'DENIED'): void {
   state.status = status;
-  state.remainingAmount = amountOf(state, 0).value;
+  state.remainingAmount = amountOf(state, 0n).value;
 }
 
 /**
@@ -193,7 +189,8 @@ function decide(state: LifecycleState, event: PaymentEvent): string | undefined 
       known.status = captureStatus;
       if (captureStatus === 'DECLINED') {
         const back =
-          (minorUnitsOf(state, state.remainingAmount) ?? 0) + (minorUnitsOf(state, known.amount.value) ?? 0);
+          (minorUnitsOf(state, state.remainingAmount) ?? 0n) +
+          (minorUnitsOf(state, known.amount.value) ?? 0n);
         state.remainingAmount = amountOf(state, back).value;
         known.finalCapture = false;
       }

@@ -85,7 +85,7 @@ export async function fireTimer(
   if (isTerminal(state)) return;
   const calls = timerCalls(millisecondsOf(input.timerCallTimeout, defaults.timerCallTimeout));
   if (kind === 'reauthorize') {
-    const remaining = amountOf(state, minorUnitsOf(state, state.remainingAmount) ?? 0).value;
+    const remaining = amountOf(state, minorUnitsOf(state, state.remainingAmount) ?? 0n).value;
     try {
       await reauthorize(state, calls, remaining, 'timer');
       state.reauthorizationFailure = undefined;

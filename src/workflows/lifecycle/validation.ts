@@ -1,8 +1,11 @@
 import { ApplicationFailure } from '@temporalio/workflow';
+import { currencyDecimals } from '../../currency-decimals';
+import { durationBounds, durationRule, isWithinBounds, type DurationField } from '../../duration-bounds';
 import {
   LifecycleFailure,
   type CaptureInput,
   type CaptureRecord,
+  type LifecycleInput,
   type LifecycleState,
   type ReauthorizeInput,
 } from './definitions';
@@ -14,28 +17,42 @@ export function refuse(type: string, message: string): never {
   throw ApplicationFailure.create({ type, message, nonRetryable: true });
 }
 
+/** Refuses a start whose durations are out of bounds (a timer must be able to hold them), naming the field. */
+export function assertDurationsWithinBounds(input: LifecycleInput): void {
+  for (const field of Object.keys(durationBounds) as DurationField[]) {
+    const duration = input[field];
+    if (duration !== undefined && !isWithinBounds(field, duration)) {
+      refuse(
+        LifecycleFailure.invalidRequest,
+        `${field}: ${JSON.stringify(duration)} is not ${durationRule(field)}`,
+      );
+    }
+  }
+}
+
 export function assertOpen(state: LifecycleState, what: string): void {
   if (isTerminal(state))
     refuse(LifecycleFailure.stateForbids, `cannot ${what}: the lifecycle is ${state.status}`);
 }
 
-/** Minor units of a requested amount; an amount that is not positive in the lifecycle's currency is refused. */
-function positiveAmount(state: LifecycleState, amount: string): number {
+/** Minor units of a requested amount; one that is not a positive amount in the lifecycle's currency is refused. */
+function positiveAmount(state: LifecycleState, amount: string): bigint {
   const wanted = minorUnitsOf(state, amount);
-  if (wanted === undefined || wanted <= 0) {
+  if (wanted === undefined || wanted <= 0n) {
+    const decimals = currencyDecimals(state.currency);
     refuse(
       LifecycleFailure.invalidRequest,
-      `amount: "${amount}" is not a positive amount in ${state.currency}`,
+      `amount: "${amount}" is not a positive amount in ${state.currency}, which has ${decimals} decimals`,
     );
   }
   return wanted;
 }
 
-/** The amount to capture, at the authorization's scale ("5" becomes "5.00"), validated against what remains. */
+/** The amount to capture, with the currency's decimals ("5" USD becomes "5.00"), validated against what remains. */
 export function captureAmount(state: LifecycleState, request: CaptureInput): string {
   assertOpen(state, 'capture');
-  const remaining = minorUnitsOf(state, state.remainingAmount) ?? 0;
-  if (remaining === 0) refuse(LifecycleFailure.stateForbids, 'cannot capture: nothing remains to capture');
+  const remaining = minorUnitsOf(state, state.remainingAmount) ?? 0n;
+  if (remaining === 0n) refuse(LifecycleFailure.stateForbids, 'cannot capture: nothing remains to capture');
   if (request.amount === undefined) return state.remainingAmount;
   const wanted = positiveAmount(state, request.amount);
   if (wanted > remaining) {

@@ -69,7 +69,7 @@ export async function authorizationLifecycle(input: LifecycleInput): Promise<Lif
   });
 
   const fingerprint = (request: CaptureInput | ReauthorizeInput) =>
-    requestFingerprint(request, state.authorizedAmount);
+    requestFingerprint(request, state.currency);
 
   setHandler(
     captureUpdate,

@@ -1,0 +1,40 @@
+import type { Duration } from '@temporalio/common';
+import ms from 'ms';
+
+// Pure, so the lifecycle workflow checks its input against the same bounds as the API and the config.
+
+const DAY = 24 * 60 * 60 * 1000;
+
+/**
+ * The longest each lifecycle duration may be: far beyond what an authorization (29 days at PayPal) or a
+ * webhook redelivery (3 days) needs, and far inside what a Temporal timer and a JavaScript Date can hold.
+ * Only the late-event window may be zero ("not at all").
+ */
+export const durationBounds = {
+  reauthorizeAfter: { zeroAllowed: false, max: 365 * DAY },
+  expiryPolicyAfter: { zeroAllowed: false, max: 365 * DAY },
+  lateEventWindow: { zeroAllowed: true, max: 30 * DAY },
+  idempotencyKeyRetention: { zeroAllowed: false, max: 30 * DAY },
+  timerCallTimeout: { zeroAllowed: false, max: DAY },
+} as const;
+
+export type DurationField = keyof typeof durationBounds;
+
+/** What a duration field accepts, in words, for the refusals of the API, the config and the workflow. */
+export function durationRule(field: DurationField): string {
+  const { zeroAllowed, max } = durationBounds[field];
+  const positive = zeroAllowed ? '' : 'positive ';
+  return `a ${positive}duration such as "3 days", "12h" or "90s", at most ${ms(max, { long: true })}`;
+}
+
+/** Milliseconds of a Temporal duration ("3 days", "90s" or a number of ms); NaN when it is not one. */
+export function durationMilliseconds(duration: Duration): number {
+  return typeof duration === 'number' ? duration : ms(duration);
+}
+
+/** Whether a duration is within its field's bounds. */
+export function isWithinBounds(field: DurationField, duration: Duration): boolean {
+  const millis = durationMilliseconds(duration);
+  const { zeroAllowed, max } = durationBounds[field];
+  return Number.isFinite(millis) && (zeroAllowed ? millis >= 0 : millis > 0) && millis <= max;
+}
