@@ -52,12 +52,19 @@ describe('durations', () => {
     expect(response.status).toBe(201);
   });
 
-  it('fails a lifecycle started past the API with a duration no timer can hold, naming the field', async () => {
-    const authorizationId = await authorize('USD', '10.00');
-    const started = stack.lifecycles.start({ authorizationId, reauthorizeAfter: '1000000 years' });
-    await expect(started).rejects.toThrow(LifecycleStartFailedError);
-    await expect(started).rejects.toThrow(/reauthorizeAfter: "1000000 years" is not .* at most 365 days/);
-  });
+  it.each([
+    ['reauthorizeAfter', '1000000 years', /reauthorizeAfter: "1000000 years" is not .* at most 365 days/],
+    ['idempotencyKeyRetention', 'soon', /idempotencyKeyRetention: "soon" is not a positive duration/],
+    ['lateEventWindow', 1e20, /lateEventWindow: 100000000000000000000 is not .* at most 30 days/],
+  ])(
+    'fails a lifecycle started past the API with %s %s at once, naming the field',
+    async (field, value, why) => {
+      const authorizationId = await authorize('USD', '10.00');
+      const started = stack.lifecycles.start({ authorizationId, [field]: value });
+      await expect(started).rejects.toThrow(LifecycleStartFailedError);
+      await expect(started).rejects.toThrow(why);
+    },
+  );
 });
 
 describe('amounts', () => {

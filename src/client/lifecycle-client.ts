@@ -180,11 +180,7 @@ export class LifecycleClient {
       if (!state) throw error;
       const remembered = key ? rememberedAnswer(state, key, Date.now()) : undefined;
       if (!remembered) throw new LifecycleEndedError(state);
-      const conflict = keyReuseConflict(
-        remembered,
-        operation,
-        requestFingerprint(input, state.currency),
-      );
+      const conflict = keyReuseConflict(remembered, operation, requestFingerprint(input, state.currency));
       if (conflict) throw new IdempotencyKeyReusedError(conflict);
       return remembered.answer as T;
     }

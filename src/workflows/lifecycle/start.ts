@@ -4,11 +4,10 @@ import { startCalls } from './activity-options';
 import { toMinorUnits } from './amounts';
 import { defaults, millisecondsOf } from './durations';
 import { canManage, initialState } from './state';
-import { assertDurationsWithinBounds, refuse } from './validation';
+import { refuse } from './validation';
 
-/** Checks the input, reads the authorization and sets the deadlines, measured from when it was made. */
+/** Reads the authorization and sets the deadlines, measured from when it was made. */
 export async function startState(workflowId: string, input: LifecycleInput): Promise<LifecycleState> {
-  assertDurationsWithinBounds(input);
   const authorization = await startCalls.getAuthorization(input.authorizationId);
   if (!canManage(authorization)) {
     refuse(

@@ -31,11 +31,13 @@ import { KeyedRequests, SerialQueue } from './idempotency';
 import { applyCapture, applyEvent, isTerminal, markEnded } from './state';
 import { carriedOver, startState } from './start';
 import { DeadlineTimer, fireTimer, nextDeadline, reauthorize, type Deadline } from './timers';
-import { assertOpen, capturePlan, reauthorizeAmount } from './validation';
+import { assertDurationsWithinBounds, assertOpen, capturePlan, reauthorizeAmount } from './validation';
 import { LifecycleVisibility } from './visibility';
 
 /** The durable life of one payment authorization: capture, void, reauthorize, expiry, provider events. */
 export async function authorizationLifecycle(input: LifecycleInput): Promise<LifecycleState> {
+  // A run carried over continue-as-new had its input checked by the run that started the lifecycle.
+  if (!input.carriedState) assertDurationsWithinBounds(input);
   const workflowId = workflowInfo().workflowId;
   const retention = millisecondsOf(input.idempotencyKeyRetention, defaults.idempotencyKeyRetention);
   // The query answers null until the authorization has been read, so a caller can wait for the start.
