@@ -45,11 +45,11 @@ export const configSchema = z.object({
   PAYMENTS_CLIENT_ID: z.string().min(1).default('sandbox-client'),
   PAYMENTS_CLIENT_SECRET: z.string().min(1).default('sandbox-secret'),
   PAYMENTS_ACCESS_TOKEN: z.string().min(1).optional(),
-  PAYMENTS_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  PAYMENTS_TIMEOUT_MS: z.coerce.number().int().positive().max(300_000).default(10_000),
   SANDBOX_PORT: port.default(8090),
   /** The URL others reach the sandbox at (its links and cert_url), when not the one it listens on. */
   SANDBOX_PUBLIC_URL: optionalUrl,
-  SANDBOX_AUTHORIZATION_VALIDITY_DAYS: z.coerce.number().positive().default(29),
+  SANDBOX_AUTHORIZATION_VALIDITY_DAYS: z.coerce.number().positive().max(365).default(29),
 
   // HTTP API for order systems and webhook deliveries
   API_PORT: port.default(8080),

@@ -21,7 +21,7 @@ describe('loadConfig', () => {
     expect(loadConfig({ LATE_EVENT_WINDOW: '0 seconds' }).LATE_EVENT_WINDOW).toBe('0 seconds');
   });
 
-  it('bounds every lifecycle duration to what a timer can hold, naming the variable and its maximum', () => {
+  it('bounds every duration to what a timer can hold, naming the variable and its maximum', () => {
     expect(() => loadConfig({ REAUTHORIZE_AFTER: '1000000 years' })).toThrow(
       /REAUTHORIZE_AFTER: .*at most 365 days/,
     );
@@ -35,6 +35,10 @@ describe('loadConfig', () => {
       /TIMER_CALL_TIMEOUT: .*at most 1 day/,
     );
     expect(loadConfig({ REAUTHORIZE_AFTER: '365 days' }).REAUTHORIZE_AFTER).toBe('365 days');
+    expect(() => loadConfig({ PAYMENTS_TIMEOUT_MS: '1e20' })).toThrow(/PAYMENTS_TIMEOUT_MS: .*300000/);
+    expect(() => loadConfig({ SANDBOX_AUTHORIZATION_VALIDITY_DAYS: '1e20' })).toThrow(
+      /SANDBOX_AUTHORIZATION_VALIDITY_DAYS: .*365/,
+    );
   });
 
   it('stops on a bad value with a message naming the variable and the expected form', () => {
