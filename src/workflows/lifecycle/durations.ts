@@ -1,19 +1,18 @@
 import type { Duration } from '@temporalio/common';
-import { durationMilliseconds, type DurationField } from '../../duration-bounds';
+import { durationMilliseconds } from '../../duration-bounds';
 
-const HOUR = 60 * 60 * 1000;
-const DAY = 24 * HOUR;
+const DAY = 24 * 60 * 60 * 1000;
 
-export const defaults: Record<DurationField, number> = {
+export const defaults = {
   reauthorizeAfter: 3 * DAY,
-  expiryPolicyAfter: 29 * DAY - HOUR,
+  expiryPolicyAfter: 29 * DAY - 60 * 60 * 1000,
   // PayPal redelivers an unacknowledged webhook for up to 3 days.
   lateEventWindow: 3 * DAY,
   idempotencyKeyRetention: DAY,
-  timerCallTimeout: HOUR,
-};
+  timerCallTimeout: 60 * 60 * 1000,
+} as const;
 
-/** Milliseconds of a duration (bounded at the start of the lifecycle); the default when not given. */
+/** Milliseconds of a Temporal duration ("3 days", "90s" or a number of ms); the default when not given. */
 export function millisecondsOf(duration: Duration | undefined, fallback: number): number {
   if (duration === undefined) return fallback;
   const millis = durationMilliseconds(duration);
