@@ -15,7 +15,7 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 RUN npm run build && node dist/cli/build-workflow-bundle.js dist/workflow-bundle.js
 
-# Runtime stage: production dependencies and compiled JavaScript only (no tsx, no compiler).
+# Runtime stage: production dependencies and compiled JavaScript only (no TypeScript tooling).
 FROM base
 ENV NODE_ENV=production
 RUN npm install --omit=dev --no-audit --no-fund --ignore-scripts && cmp package-lock.json /tmp/locked.json \

@@ -135,7 +135,10 @@ describe('codec server', () => {
             `Content-Length: ${15 * 1024 * 1024}\r\n\r\n{"payloads": [${' '.repeat(1024)}`,
         );
       });
-      socket.setTimeout(10_000, () => reject(new Error('no answer before the body was complete')));
+      socket.setTimeout(10_000, () => {
+        socket.destroy();
+        reject(new Error('no answer before the body was complete'));
+      });
       socket.once('data', (chunk: Buffer) => {
         socket.destroy();
         resolve(chunk.toString('latin1'));
