@@ -15,9 +15,7 @@ module.exports = {
       { jsc: { target: 'es2022' }, module: { type: 'commonjs' } },
     ],
   },
-  transformIgnorePatterns: [
-    '/node_modules/(?!(quick-lru|mercurius|@electric-sql/pglite)/)',
-  ],
+  transformIgnorePatterns: ['/node_modules/(?!(quick-lru|mercurius|@electric-sql/pglite)/)'],
   globalSetup: '<rootDir>/test/global-setup.ts',
   globalTeardown: '<rootDir>/test/global-teardown.ts',
   testTimeout: 60_000,

@@ -37,7 +37,9 @@ describe('dependencies', () => {
       expect(version).toBeDefined();
       expect(satisfies(version as string, ours)).toBe(true);
     }
-    const installs = dockerfile.split('\n').filter((line) => /RUN npm (install|ci)\b(?! --global)/.test(line));
+    const installs = dockerfile
+      .split('\n')
+      .filter((line) => /RUN npm (install|ci)\b(?! --global)/.test(line));
     expect(installs.length).toBe(2);
     for (const install of installs) expect(install).toMatch(/cmp package-lock\.json \/tmp\/locked\.json/);
   });

@@ -66,7 +66,9 @@ export class EncryptionCodec implements PayloadCodec {
     const id = text(payload.metadata?.[KEY_ID_METADATA]) ?? '';
     const key = this.keys.get(id);
     if (!key) {
-      throw new UnknownCodecKeyError(`payload encrypted with key "${id}", which is not in PAYLOAD_CODEC_KEYS`);
+      throw new UnknownCodecKeyError(
+        `payload encrypted with key "${id}", which is not in PAYLOAD_CODEC_KEYS`,
+      );
     }
     const sealed = Buffer.from(payload.data ?? new Uint8Array());
     if (sealed.length < IV_BYTES + TAG_BYTES) {
