@@ -1,19 +1,25 @@
 # One image for every process of the service; docker-compose.yml picks the entry point per service.
-# Build stage: compile TypeScript to dist/ and bundle the workflow code (workers start without webpack).
-FROM node:20-bookworm-slim AS build
+# Pinned: the Node release the suite runs on (package.json "engines") and the npm that writes package-lock.json.
+FROM node:20.20.2-bookworm-slim AS base
+RUN npm install --global npm@11.19.1 --no-audit --no-fund
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm install --no-audit --no-fund --ignore-scripts
+# Installs take exactly the lock file's versions: the build stops if `npm install` changes package-lock.json,
+# which is what `npm ci` checks (README "Security" says why `npm ci` itself refuses this lock file).
+RUN cp package-lock.json /tmp/locked.json
+
+# Build stage: compile TypeScript to dist/ and bundle the workflow code (workers start without webpack).
+FROM base AS build
+RUN npm install --no-audit --no-fund --ignore-scripts && cmp package-lock.json /tmp/locked.json
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 RUN npm run build && node dist/cli/build-workflow-bundle.js dist/workflow-bundle.js
 
-# Runtime stage: production dependencies and compiled JavaScript only.
-FROM node:20-bookworm-slim
-WORKDIR /app
+# Runtime stage: production dependencies and compiled JavaScript only (no TypeScript tooling).
+FROM base
 ENV NODE_ENV=production
-COPY package.json package-lock.json ./
-RUN npm install --omit=dev --no-audit --no-fund --ignore-scripts && npm cache clean --force
+RUN npm install --omit=dev --no-audit --no-fund --ignore-scripts && cmp package-lock.json /tmp/locked.json \
+  && rm /tmp/locked.json && npm cache clean --force
 COPY --from=build /app/dist ./dist
 USER node
 CMD ["node", "dist/workers/main.js"]

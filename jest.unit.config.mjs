@@ -16,6 +16,7 @@ export default {
     '<rootDir>/test/characters-store.test.ts',
     '<rootDir>/test/cluster-server-config.test.ts',
     '<rootDir>/test/config.test.ts',
+    '<rootDir>/test/dependencies.test.ts',
     '<rootDir>/test/docker-compose.test.ts',
     '<rootDir>/test/grafana-dashboard.test.ts',
     '<rootDir>/test/history-encryption.test.ts',

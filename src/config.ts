@@ -43,16 +43,21 @@ export const configSchema = z.object({
   PAYMENTS_BASE_URL: optionalUrl,
   PAYMENTS_DIALECT: z.enum(['spec', 'paypal']).default('spec'),
   PAYMENTS_CLIENT_ID: z.string().min(1).default('sandbox-client'),
+  /** The sandbox's secret by default; required in production (unless PAYMENTS_ACCESS_TOKEN is set). */
   PAYMENTS_CLIENT_SECRET: z.string().min(1).default('sandbox-secret'),
   PAYMENTS_ACCESS_TOKEN: z.string().min(1).optional(),
   PAYMENTS_TIMEOUT_MS: z.coerce.number().int().positive().max(300_000).default(10_000),
   SANDBOX_PORT: port.default(8090),
+  /** The sandbox's listen address: loopback by default; `0.0.0.0` in a container so that others reach it. */
+  SANDBOX_HOST: z.string().min(1).default('127.0.0.1'),
   /** The URL others reach the sandbox at (its links and cert_url), when not the one it listens on. */
   SANDBOX_PUBLIC_URL: optionalUrl,
   SANDBOX_AUTHORIZATION_VALIDITY_DAYS: z.coerce.number().positive().max(365).default(29),
 
   // HTTP API for order systems and webhook deliveries
   API_PORT: port.default(8080),
+  /** The API's listen address; unset = loopback in development, every interface in production. */
+  API_HOST: z.string().min(1).optional(),
   API_KEYS: commaList.default(['dev-api-key']),
   WEBHOOK_BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1_048_576),
   WEBHOOK_ID: z.string().min(1).optional(),
@@ -68,14 +73,6 @@ export const configSchema = z.object({
     .string()
     .transform((value) => value.split(',').map((item) => item.trim().replace(/\/+$/, '')))
     .pipe(z.array(z.url({ message: 'comma-separated origins such as http://localhost:8233' })))
-    .optional(),
-  /**
-   * Lets a browser at a CORS origin call /codec/* without an API key (the Temporal UI sends none unless it has
-   * its own login). Unset = true outside production, false in production.
-   */
-  CODEC_UI_WITHOUT_KEY: z
-    .enum(['true', 'false'], { message: 'true or false' })
-    .transform((value) => value === 'true')
     .optional(),
 
   // Lifecycle defaults
@@ -103,6 +100,25 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
+/**
+ * What production must set itself: the schema's defaults for these are the local stack's (the well-known dev
+ * API key, the sandbox's secret and URL, localhost certificates), so production refuses to start without them.
+ */
+const requiredInProduction: Record<string, string> = {
+  API_KEYS: 'comma-separated API keys (openssl rand -base64 32)',
+  PAYMENTS_BASE_URL: "the payments provider's base URL",
+  PAYMENTS_CLIENT_SECRET: "the provider's OAuth client secret (or PAYMENTS_ACCESS_TOKEN)",
+  WEBHOOK_CERT_HOSTS: "the hosts the provider's signing certificates may come from",
+  PAYLOAD_CODEC_KEYS: 'keyId:base64-32-byte-key, comma-separated',
+};
+
+function missingInProduction(env: Record<string, string | undefined>): string[] {
+  return Object.entries(requiredInProduction)
+    .filter(([name]) => env[name] === undefined)
+    .filter(([name]) => !(name === 'PAYMENTS_CLIENT_SECRET' && env.PAYMENTS_ACCESS_TOKEN !== undefined))
+    .map(([name, form]) => `  ${name}: required when NODE_ENV=production (${form})`);
+}
+
 /** Parses the environment once; a bad value names the variable and the form expected. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // An empty variable means "not set", as in most shells' `VAR= cmd`.
@@ -112,6 +128,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const problems = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
     throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
   }
+  const missing = parsed.data.NODE_ENV === 'production' ? missingInProduction(present) : [];
+  if (missing.length > 0) throw new ConfigError(`Invalid configuration:\n${missing.join('\n')}`);
   return parsed.data;
 }
 
@@ -128,9 +146,9 @@ export function codecCorsOrigins(config: Pick<Config, 'CODEC_CORS_ORIGINS' | 'TE
   );
 }
 
-/** Whether the UI's browser may call the codec server without an API key (never by default in production). */
-export function codecUiWithoutKey(config: Pick<Config, 'CODEC_UI_WITHOUT_KEY' | 'NODE_ENV'>): boolean {
-  return config.CODEC_UI_WITHOUT_KEY ?? config.NODE_ENV !== 'production';
+/** Where the API listens: API_HOST, or loopback outside production (the dev API key is well known). */
+export function apiHost(config: Pick<Config, 'API_HOST' | 'NODE_ENV'>): string {
+  return config.API_HOST ?? (config.NODE_ENV === 'production' ? '0.0.0.0' : '127.0.0.1');
 }
 
 /** The Temporal server to use: TEMPORAL_ADDRESS, or the dev server `npm start` runs. */

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import axios from 'axios';
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import { buildApi } from '../src/api/server';
@@ -9,18 +10,18 @@ const API_KEY = 'codec-test-key';
 const UI_ORIGIN = 'http://localhost:8233';
 const codec = new EncryptionCodec([TEST_CODEC_KEY]);
 
-async function startApi(uiWithoutKey: boolean) {
+async function startApi(loopbackUiWithoutKey: boolean) {
   const { client, close } = await connectClient();
   const app = await buildApi({
     lifecycles: new LifecycleClient(client, 'codec-test'),
     apiKeys: [API_KEY],
     defaults: { reauthorizeAfter: '3 days', expiryPolicy: 'void', lateEventWindow: '3 days' },
     logger: false,
-    codec: { codec, corsOrigins: [UI_ORIGIN], uiWithoutKey },
+    codec: { codec, corsOrigins: [UI_ORIGIN], loopbackUiWithoutKey },
   });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   const http = axios.create({ baseURL: url, validateStatus: () => true });
-  return { http, close: async () => (await app.close(), await close()) };
+  return { url, http, close: async () => (await app.close(), await close()) };
 }
 
 type Api = Awaited<ReturnType<typeof startApi>>;
@@ -79,7 +80,7 @@ describe('codec server', () => {
     expect(empty.data).toEqual({ payloads: [] });
   });
 
-  it('answers the UI’s CORS preflight and lets the UI’s browser decode without a key outside production', async () => {
+  it('answers the UI’s CORS preflight and lets the UI’s browser on this machine decode without a key in development', async () => {
     const preflight = await dev.http.options('/codec/decode', {
       headers: {
         origin: UI_ORIGIN,
@@ -116,6 +117,35 @@ describe('codec server', () => {
     expect(ui.status).toBe(401);
     expect(ui.data.error.code).toBe('UNAUTHORIZED');
     expect((await production.http.post('/codec/decode', body, { headers: bearer })).status).toBe(200);
+  });
+
+  it('checks the key before it reads the body: a malformed or 15 MiB body without a key gets 401', async () => {
+    for (const api of [dev, production]) {
+      const malformed = await api.http.post('/codec/decode', '{"payloads": [', {
+        headers: { 'content-type': 'application/json', origin: 'http://evil.example' },
+      });
+      expect(malformed.status).toBe(401);
+    }
+    // Only the head and 1 KiB of a declared 15 MiB body are sent: the answer comes without the rest.
+    const { port } = new URL(production.url);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect({ host: '127.0.0.1', port: Number(port) }, () => {
+        socket.write(
+          'POST /codec/decode HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n' +
+            `Content-Length: ${15 * 1024 * 1024}\r\n\r\n{"payloads": [${' '.repeat(1024)}`,
+        );
+      });
+      socket.setTimeout(10_000, () => {
+        socket.destroy();
+        reject(new Error('no answer before the body was complete'));
+      });
+      socket.once('data', (chunk: Buffer) => {
+        socket.destroy();
+        resolve(chunk.toString('latin1'));
+      });
+      socket.on('error', reject);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 401 /);
   });
 
   it('names the field of a malformed request and refuses a payload it cannot decrypt', async () => {

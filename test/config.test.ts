@@ -1,4 +1,14 @@
-import { ConfigError, loadConfig } from '../src/config';
+import { apiHost, ConfigError, loadConfig } from '../src/config';
+
+/** Everything production must set itself. */
+const production = {
+  NODE_ENV: 'production',
+  API_KEYS: 'prod-key',
+  PAYMENTS_BASE_URL: 'https://api-m.paypal.com',
+  PAYMENTS_CLIENT_SECRET: 'prod-secret',
+  WEBHOOK_CERT_HOSTS: 'api.paypal.com',
+  PAYLOAD_CODEC_KEYS: `prod:${Buffer.alloc(32, 7).toString('base64')}`,
+};
 
 describe('loadConfig', () => {
   it('runs the local stack on defaults when nothing is set', () => {
@@ -51,5 +61,32 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ REAUTHORIZE_AFTER: '0s' })).toThrow(/REAUTHORIZE_AFTER/);
     expect(() => loadConfig({ LATE_EVENT_WINDOW: '-1s' })).toThrow(/LATE_EVENT_WINDOW: a duration such as/);
     expect(() => loadConfig({ PAYMENTS_DIALECT: 'stripe' })).toThrow(/PAYMENTS_DIALECT: .*"spec"\|"paypal"/);
+  });
+
+  it('refuses production without the variables whose defaults are development values, naming each', () => {
+    expect(loadConfig(production).API_KEYS).toEqual(['prod-key']);
+    for (const name of [
+      'API_KEYS',
+      'PAYMENTS_BASE_URL',
+      'PAYMENTS_CLIENT_SECRET',
+      'WEBHOOK_CERT_HOSTS',
+      'PAYLOAD_CODEC_KEYS',
+    ]) {
+      const env: Record<string, string> = { ...production };
+      delete env[name];
+      expect(() => loadConfig(env)).toThrow(ConfigError);
+      expect(() => loadConfig(env)).toThrow(new RegExp(`${name}: required when NODE_ENV=production`));
+      // Setting it to an empty value is not setting it.
+      expect(() => loadConfig({ ...env, [name]: '' })).toThrow(new RegExp(`${name}: required`));
+    }
+    const withToken: Record<string, string> = { ...production, PAYMENTS_ACCESS_TOKEN: 'token' };
+    delete withToken.PAYMENTS_CLIENT_SECRET;
+    expect(loadConfig(withToken).PAYMENTS_ACCESS_TOKEN).toBe('token');
+  });
+
+  it('listens on loopback in development and on every interface in production, unless API_HOST is set', () => {
+    expect(apiHost(loadConfig({}))).toBe('127.0.0.1');
+    expect(apiHost(loadConfig(production))).toBe('0.0.0.0');
+    expect(apiHost(loadConfig({ API_HOST: '0.0.0.0' }))).toBe('0.0.0.0');
   });
 });

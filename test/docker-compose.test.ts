@@ -13,6 +13,7 @@ interface ComposeService {
   command?: string[] | string;
   environment?: Record<string, unknown>;
   depends_on?: Record<string, unknown>;
+  ports?: string[];
 }
 const root = join(__dirname, '..');
 const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
@@ -151,5 +152,47 @@ describe('docker-compose.yml', () => {
     for (const key of customSearchAttributes) {
       expect(admin).toMatch(new RegExp(`\\b${key.name}=${cliSearchAttributeType[key.type]}\\b`));
     }
+  });
+
+  it('takes every secret from the environment and stops without it, never a committed value', () => {
+    const secret = /PASSWORD|PWD|SECRET|_KEYS$|DATABASE_URL/;
+    const seen = new Set<string>();
+    for (const service of Object.values(services)) {
+      for (const [name, value] of Object.entries(service.environment ?? {})) {
+        if (!secret.test(name)) continue;
+        seen.add(name);
+        expect(`${name}=${String(value)}`).toMatch(/=(.*[^$])?\$\{[A-Z_]+:\?[^}]+\}/);
+      }
+    }
+    for (const name of ['API_KEYS', 'PAYLOAD_CODEC_KEYS', 'PAYMENTS_CLIENT_SECRET', 'POSTGRES_PASSWORD'])
+      expect(seen).toContain(name);
+  });
+
+  it('publishes only the APIs on every interface, the UIs on 127.0.0.1, and Temporal not at all', () => {
+    const published = Object.entries(services).filter(([, service]) => (service.ports ?? []).length > 0);
+    for (const [name, service] of published) {
+      for (const port of service.ports ?? []) {
+        if (/^api-\d+$/.test(name)) continue;
+        expect(`${name} ${port}`).toMatch(/ 127\.0\.0\.1:\d+:\d+$/);
+      }
+    }
+    expect(published.map(([name]) => name).sort()).toEqual([
+      'api-1',
+      'api-2',
+      'grafana',
+      'prometheus',
+      'temporal-ui',
+    ]);
+  });
+
+  it('opens no keyless codec path and no anonymous Grafana', () => {
+    for (const service of Object.values(services))
+      expect(Object.keys(service.environment ?? {})).not.toContain('CODEC_UI_WITHOUT_KEY');
+    expect(services.grafana?.environment?.GF_AUTH_ANONYMOUS_ENABLED).not.toBe('true');
+    expect(String(services.grafana?.environment?.GF_SECURITY_ADMIN_PASSWORD)).toMatch(/^\$\{\w+:\?/);
+  });
+
+  it('lets the other containers reach the sandbox: it listens on every interface of its container', () => {
+    expect(services.sandbox?.environment).toMatchObject({ SANDBOX_HOST: '0.0.0.0' });
   });
 });

@@ -15,7 +15,7 @@ import { startOperatorStack, type OperatorStack } from './helpers/operator-stack
 import { testCodec } from './helpers/temporal';
 
 /**
- * What an operator sees: the service's own worker and API processes (production mode, encrypted payloads),
+ * What an operator sees: the service's own worker (production mode, encrypted payloads) and API processes,
  * a dev server whose Web UI decodes through the API's codec server, and Debian's Chromium driving that UI.
  */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';

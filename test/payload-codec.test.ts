@@ -64,6 +64,27 @@ describe('EncryptionCodec', () => {
     data[20] = (data[20] ?? 0) ^ 1;
     await expect(new EncryptionCodec([k1]).decode([{ ...sealed, data }])).rejects.toThrow();
   });
+
+  it('names the payload’s key but never the configured ones when the key is unknown', async () => {
+    const [written] = await new EncryptionCodec([key('gone')]).encode([defaultPayloadConverter.toPayload(1)]);
+    const refusal = new EncryptionCodec([key('secret-2026-06'), key('secret-2026-01')]).decode([
+      written as Payload,
+    ]);
+    await expect(refusal).rejects.toThrow(/key "gone"/);
+    await expect(refusal).rejects.not.toThrow(/secret-2026/);
+  });
+
+  it('refuses a ciphertext too short to hold its IV and a 16-byte tag (no shortened tags)', async () => {
+    const codec = new EncryptionCodec([key('k1')]);
+    const [sealed] = await codec.encode([defaultPayloadConverter.toPayload(1)]);
+    const whole = Buffer.from(sealed?.data ?? []);
+    // 16 bytes would read as a 12-byte IV and a 4-byte tag, which Node accepts unless the tag length is pinned.
+    for (const length of [0, 12, 16, 27]) {
+      await expect(codec.decode([{ ...sealed, data: whole.subarray(0, length) }])).rejects.toThrow(
+        /shorter than its IV and tag \(28 bytes\)/,
+      );
+    }
+  });
 });
 
 describe('PAYLOAD_CODEC_KEYS', () => {
@@ -90,10 +111,9 @@ describe('PAYLOAD_CODEC_KEYS', () => {
   });
 
   it('without keys: production refuses to start, development generates one key under .data and keeps it', () => {
-    expect(() => codecKeysFromConfig(loadConfig({ NODE_ENV: 'production' }))).toThrow(ConfigError);
-    expect(() => codecKeysFromConfig(loadConfig({ NODE_ENV: 'production' }))).toThrow(
-      /PAYLOAD_CODEC_KEYS: required/,
-    );
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(ConfigError);
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/PAYLOAD_CODEC_KEYS: required/);
+    expect(() => codecKeysFromConfig({ NODE_ENV: 'production' })).toThrow(/PAYLOAD_CODEC_KEYS: required/);
     const file = join(mkdtempSync(join(tmpdir(), 'codec-')), '.data', 'dev-key');
     const first = codecKeysFromConfig(loadConfig({ NODE_ENV: 'development' }), file);
     expect(existsSync(file)).toBe(true);

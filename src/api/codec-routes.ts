@@ -1,5 +1,6 @@
 import cors from '@fastify/cors';
 import type { Payload, PayloadCodec } from '@temporalio/common';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireApiKey } from './api-keys';
@@ -11,8 +12,11 @@ export interface CodecRoutesOptions {
   apiKeys: readonly string[];
   /** Browser origins allowed by CORS, e.g. the Temporal Web UI's. */
   corsOrigins: readonly string[];
-  /** A browser at a CORS origin needs no API key (the Web UI sends none without its own login). */
-  uiWithoutKey: boolean;
+  /**
+   * Development only: a browser at a CORS origin on this machine (a loopback peer) needs no API key, so that
+   * the local Web UI, which sends none, decodes payloads. Never set in production.
+   */
+  loopbackUiWithoutKey: boolean;
 }
 
 // Temporal's codec server protocol: Payloads as protobuf JSON, bytes in base64.
@@ -24,6 +28,10 @@ const payloadJson = z.object({
 // Protobuf JSON leaves an empty list out: `{}` is Payloads with none.
 const payloadsBody = z.object({ payloads: z.array(payloadJson).default([]) });
 type PayloadJson = z.infer<typeof payloadJson>;
+
+function isLoopback(address: string | undefined): boolean {
+  return address === '::1' || /^(::ffff:)?127\./.test(address ?? '');
+}
 
 function fromJson(payload: PayloadJson): Payload {
   const metadata = Object.fromEntries(
@@ -56,10 +64,15 @@ export const codecRoutes: FastifyPluginAsyncZod<CodecRoutesOptions> = async (app
   });
   const checkKey = requireApiKey(options.apiKeys);
   const allowed = new Set(options.corsOrigins);
-  app.addHook('preHandler', async (request) => {
-    const origin = request.headers.origin;
-    if (options.uiWithoutKey && !request.headers.authorization && origin && allowed.has(origin)) return;
-    await checkKey(request);
+  // The peer's address, not a header: the Origin header says which page asks, never who asks.
+  const localUi = (request: FastifyRequest) =>
+    options.loopbackUiWithoutKey &&
+    !request.headers.authorization &&
+    allowed.has(request.headers.origin ?? '') &&
+    isLoopback(request.socket.remoteAddress);
+  // onRequest: the key is checked before the body is read (CORS preflights are answered before this hook).
+  app.addHook('onRequest', async (request) => {
+    if (!localUi(request)) await checkKey(request);
   });
 
   for (const operation of ['encode', 'decode'] as const) {

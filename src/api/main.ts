@@ -1,7 +1,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { LifecycleClient } from '../client/lifecycle-client';
 import { codecFromConfig, encryptingDataConverter } from '../codec/data-converter';
-import { codecCorsOrigins, codecUiWithoutKey, loadConfig, temporalAddress } from '../config';
+import { apiHost, codecCorsOrigins, loadConfig, temporalAddress } from '../config';
 import { createLogger } from '../logger';
 import { paymentsDialect } from '../payments/dialects';
 import { VerificationStarter } from '../webhooks/verification-starter';
@@ -35,7 +35,7 @@ async function main() {
     codec: {
       codec,
       corsOrigins: codecCorsOrigins(config),
-      uiWithoutKey: codecUiWithoutKey(config),
+      loopbackUiWithoutKey: config.NODE_ENV !== 'production',
     },
     webhooks: {
       verifications: new VerificationStarter({
@@ -55,9 +55,11 @@ async function main() {
   };
   process.on('SIGINT', () => void close());
   process.on('SIGTERM', () => void close());
-  await app.listen({ port: config.API_PORT, host: '0.0.0.0' });
+  const host = apiHost(config);
+  await app.listen({ port: config.API_PORT, host });
   logger.info(
     {
+      host,
       url: `http://localhost:${config.API_PORT}`,
       docs: `http://localhost:${config.API_PORT}/docs`,
       codec: `http://localhost:${config.API_PORT}/codec`,

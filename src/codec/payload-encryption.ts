@@ -51,7 +51,7 @@ export class EncryptionCodec implements PayloadCodec {
   private encrypt(payload: Payload): Payload {
     const { id, key } = this.encryptWith;
     const iv = randomBytes(IV_BYTES);
-    const cipher = createCipheriv(CIPHER, key, iv);
+    const cipher = createCipheriv(CIPHER, key, iv, { authTagLength: TAG_BYTES });
     cipher.setAAD(utf8.encode(id));
     const plain = temporal.api.common.v1.Payload.encode(payload).finish();
     const sealed = Buffer.concat([iv, cipher.update(plain), cipher.final(), cipher.getAuthTag()]);
@@ -67,11 +67,18 @@ export class EncryptionCodec implements PayloadCodec {
     const key = this.keys.get(id);
     if (!key) {
       throw new UnknownCodecKeyError(
-        `payload encrypted with key "${id}", which is not in PAYLOAD_CODEC_KEYS (known: ${[...this.keys.keys()].join(', ')})`,
+        `payload encrypted with key "${id}", which is not in PAYLOAD_CODEC_KEYS`,
       );
     }
     const sealed = Buffer.from(payload.data ?? new Uint8Array());
-    const decipher = createDecipheriv(CIPHER, key, sealed.subarray(0, IV_BYTES));
+    if (sealed.length < IV_BYTES + TAG_BYTES) {
+      throw new Error(
+        `encrypted payload of ${sealed.length} bytes is shorter than its IV and tag (${IV_BYTES + TAG_BYTES} bytes)`,
+      );
+    }
+    const decipher = createDecipheriv(CIPHER, key, sealed.subarray(0, IV_BYTES), {
+      authTagLength: TAG_BYTES,
+    });
     decipher.setAAD(utf8.encode(id));
     decipher.setAuthTag(sealed.subarray(sealed.length - TAG_BYTES));
     const plain = Buffer.concat([

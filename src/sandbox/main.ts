@@ -8,6 +8,7 @@ async function main() {
   const log = createLogger(config, 'payments-sandbox');
   const sandbox = await startSandbox({
     port: config.SANDBOX_PORT,
+    host: config.SANDBOX_HOST,
     clientId: config.PAYMENTS_CLIENT_ID,
     clientSecret: config.PAYMENTS_CLIENT_SECRET,
     staticTokens: config.PAYMENTS_ACCESS_TOKEN ? [config.PAYMENTS_ACCESS_TOKEN] : [],

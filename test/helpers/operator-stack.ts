@@ -11,8 +11,9 @@ export const OPERATOR_API_KEY = 'operator-test-key';
 
 /**
  * What an operator has: a dev server with its Web UI pointed at the API's codec server, and the service's
- * own worker and API processes (src/workers/main.ts, src/api/main.ts) run as in production: NODE_ENV=production,
- * PAYLOAD_CODEC_KEYS, JSON logs, the Prometheus endpoints.
+ * own worker and API processes (src/workers/main.ts, src/api/main.ts). The worker runs as in production:
+ * NODE_ENV=production, PAYLOAD_CODEC_KEYS, JSON logs, the Prometheus endpoint. The API runs as `npm start` runs
+ * it: the Web UI sends no key, and only a development API lets a browser on this machine decode without one.
  */
 export interface OperatorStack {
   temporal: DevServer;
@@ -50,12 +51,13 @@ export async function startOperatorStack(): Promise<OperatorStack> {
     TEMPORAL_TASK_QUEUE: `operators-${randomUUID()}`,
     PAYLOAD_CODEC_KEYS: TEST_CODEC_KEYS_ENV,
     PAYMENTS_BASE_URL: sandbox.url,
+    PAYMENTS_CLIENT_SECRET: 'sandbox-secret',
+    WEBHOOK_CERT_HOSTS: '127.0.0.1,localhost',
     WORKER_METRICS_PORT: String(metricsPort),
     WORKFLOW_BUNDLE_PATH: process.env.TEST_WORKFLOW_BUNDLE,
     API_PORT: String(apiPort),
     API_KEYS: OPERATOR_API_KEY,
     CODEC_CORS_ORIGINS: `${uiUrl},http://127.0.0.1:${uiPort}`,
-    CODEC_UI_WITHOUT_KEY: 'true',
   };
   const services: ServiceProcess[] = [];
   const close = async () => {
@@ -67,7 +69,7 @@ export async function startOperatorStack(): Promise<OperatorStack> {
     const worker = runService('worker', 'src/workers/main.ts', env);
     services.push(worker);
     await waitForLine(worker, 'worker polling', 90_000);
-    const api = runService('api', 'src/api/main.ts', env);
+    const api = runService('api', 'src/api/main.ts', { ...env, NODE_ENV: 'development' });
     services.push(api);
     await waitForHttp(`${apiUrl}/health`, api, 90_000);
   } catch (error) {
