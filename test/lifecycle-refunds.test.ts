@@ -15,20 +15,31 @@ afterAll(async () => {
 
 const key = () => `refund-${randomUUID()}`;
 
-function refund(authorizationId: string, captureId: string, body: Record<string, unknown>, idempotencyKey?: string) {
+function refund(
+  authorizationId: string,
+  captureId: string,
+  body: Record<string, unknown>,
+  idempotencyKey?: string,
+) {
   return stack.api.post(`/v1/lifecycles/${authorizationId}/captures/${captureId}/refund`, body, {
     headers: idempotencyKey ? { 'idempotency-key': idempotencyKey } : {},
   });
 }
 
-async function captured(value: string, body: Record<string, unknown> = {}, start: Record<string, unknown> = {}) {
+async function captured(
+  value: string,
+  body: Record<string, unknown> = {},
+  start: Record<string, unknown> = {},
+) {
   const authorizationId = await stack.startLifecycle(value, start);
   const capture = await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, body);
   expect(capture.status).toBe(200);
   return { authorizationId, captureId: capture.data.id as string };
 }
 
-async function refundsAtProvider(captureId: string): Promise<Array<{ id: string; amount: { value: string } }>> {
+async function refundsAtProvider(
+  captureId: string,
+): Promise<Array<{ id: string; amount: { value: string } }>> {
   return (await stack.provider.get(`/sandbox/captures/${captureId}/refunds`)).data.refunds;
 }
 
@@ -40,7 +51,10 @@ describe('POST /v1/lifecycles/:authorizationId/captures/:captureId/refund', () =
     const { authorizationId, captureId } = await captured('100.00');
     const partial = await refund(authorizationId, captureId, { amount: '30' }, key());
     expect(partial.status).toBe(200);
-    expect(partial.data).toMatchObject({ status: 'COMPLETED', amount: { currency_code: 'USD', value: '30.00' } });
+    expect(partial.data).toMatchObject({
+      status: 'COMPLETED',
+      amount: { currency_code: 'USD', value: '30.00' },
+    });
     let state = await lifecycleState(authorizationId);
     expect(state.status).toBe('PARTIALLY_REFUNDED');
     expect(state.captures).toEqual([
@@ -54,7 +68,12 @@ describe('POST /v1/lifecycles/:authorizationId/captures/:captureId/refund', () =
     expect(state).toMatchObject({ status: 'REFUNDED', refundedAmount: '100.00', capturedAmount: '100.00' });
     expect(state.captures[0]).toMatchObject({ status: 'REFUNDED', refundedAmount: '100.00' });
     expect(state.refunds).toEqual([
-      expect.objectContaining({ id: partial.data.id, captureId, kind: 'refund', amount: partial.data.amount }),
+      expect.objectContaining({
+        id: partial.data.id,
+        captureId,
+        kind: 'refund',
+        amount: partial.data.amount,
+      }),
       expect.objectContaining({ id: rest.data.id, captureId, kind: 'refund', amount: rest.data.amount }),
     ]);
     expect(await refundsAtProvider(captureId)).toHaveLength(2);
@@ -153,7 +172,12 @@ describe('a refund after the lifecycle has closed', () => {
     });
 
     // The retry, through the typed client, answers the same refund; another key refunds the rest.
-    const retried = await stack.lifecycles.refund(authorizationId, captureId, { amount: '15' }, idempotencyKey);
+    const retried = await stack.lifecycles.refund(
+      authorizationId,
+      captureId,
+      { amount: '15' },
+      idempotencyKey,
+    );
     expect(retried).toEqual(first.data);
     const rest = await stack.lifecycles.refund(authorizationId, captureId, {}, key());
     expect(rest.amount).toEqual({ currency_code: 'USD', value: '45.00' });

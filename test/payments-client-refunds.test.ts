@@ -29,7 +29,9 @@ const client = (dialect: 'spec' | 'paypal') =>
 const minimalRefund = {
   id: '1JU08902781691411',
   status: 'COMPLETED',
-  links: [{ href: 'https://api.paypal.com/v2/payments/refunds/1JU08902781691411', rel: 'self', method: 'GET' }],
+  links: [
+    { href: 'https://api.paypal.com/v2/payments/refunds/1JU08902781691411', rel: 'self', method: 'GET' },
+  ],
 };
 
 describe('payments client: refundCapture on the wire', () => {
@@ -49,7 +51,10 @@ describe('payments client: refundCapture on the wire', () => {
       );
       expect(refund).toEqual(minimalRefund);
       const [request] = provider.apiRequests();
-      expect(request).toMatchObject({ method: 'POST', path: '/v2/payments/captures/2GG279541U471931P/refund' });
+      expect(request).toMatchObject({
+        method: 'POST',
+        path: '/v2/payments/captures/2GG279541U471931P/refund',
+      });
       expect(request!.headers).toMatchObject({
         prefer: 'return=representation',
         [header]: 'order-42-refund-1',

@@ -143,7 +143,11 @@ describe('payments sandbox: refunds', () => {
 
   it('answers Prefer: return=minimal with id, status and links only', async () => {
     const captureId = await capture('5.00');
-    const minimal = await harness.api.post(refundPath(captureId), {}, { headers: { Prefer: 'return=minimal' } });
+    const minimal = await harness.api.post(
+      refundPath(captureId),
+      {},
+      { headers: { Prefer: 'return=minimal' } },
+    );
     expect(minimal.status).toBe(201);
     expect(Object.keys(minimal.data as object).sort()).toEqual(['id', 'links', 'status']);
   });
@@ -179,9 +183,11 @@ describe('payments sandbox: refunds', () => {
   });
 
   it('offers both event types for subscription', async () => {
-    const names = ((await harness.api.get('/v1/notifications/webhooks-event-types')).data as {
-      event_types: Array<{ name: string }>;
-    }).event_types.map((type) => type.name);
+    const names = (
+      (await harness.api.get('/v1/notifications/webhooks-event-types')).data as {
+        event_types: Array<{ name: string }>;
+      }
+    ).event_types.map((type) => type.name);
     expect(names).toEqual(expect.arrayContaining(['PAYMENT.CAPTURE.REFUNDED', 'PAYMENT.CAPTURE.REVERSED']));
   });
 });

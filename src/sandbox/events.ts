@@ -1,13 +1,7 @@
 import { eventId } from './ids';
 import type { AuthorizationLedger, LedgerEvent } from './ledger';
 import { formatMoney } from './money';
-import {
-  authorizationResource,
-  captureResource,
-  providerTime,
-  refundResource,
-  type Link,
-} from './resources';
+import { authorizationResource, captureResource, providerTime, refundResource, type Link } from './resources';
 
 /** The envelope of a webhook event, as PayPal's Notifications v1 sends it. */
 export interface WebhookEvent {

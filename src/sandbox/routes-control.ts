@@ -73,7 +73,9 @@ export function registerControlRoutes(app: FastifyInstance, context: SandboxCont
 
   app.get('/sandbox/captures/:id/refunds', async (request) => {
     const { id } = parseRequest(idParams, request.params);
-    return { refunds: context.refunds.refundsOf(id).map((refund) => refundResource(refund, context.baseUrl())) };
+    return {
+      refunds: context.refunds.refundsOf(id).map((refund) => refundResource(refund, context.baseUrl())),
+    };
   });
 
   app.post('/sandbox/webhooks', async (request, reply) => {

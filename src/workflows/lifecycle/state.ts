@@ -253,7 +253,8 @@ function decideRefund(state: LifecycleState, event: PaymentEvent & { refundId: s
   const known = state.refunds?.find((refund) => refund.id === event.refundId);
   const kind = event.eventType === 'PAYMENT.CAPTURE.REVERSED' ? 'reversal' : 'refund';
   const status = event.status ?? 'COMPLETED';
-  if (known && known.kind === kind && known.status === status) return `refund ${known.id} is already recorded`;
+  if (known && known.kind === kind && known.status === status)
+    return `refund ${known.id} is already recorded`;
   const amount = event.amount ?? known?.amount;
   if (!amount) return 'refund event without an amount';
   applyRefund(state, {

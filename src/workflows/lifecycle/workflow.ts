@@ -178,7 +178,8 @@ export async function authorizationLifecycle(input: LifecycleInput): Promise<Lif
       }),
     {
       validator: (request: RefundInput) => {
-        if (!keyed.isKnown('refund', request.idempotencyKey, fingerprint(request))) refundPlan(state, request);
+        if (!keyed.isKnown('refund', request.idempotencyKey, fingerprint(request)))
+          refundPlan(state, request);
       },
     },
   );

@@ -5,11 +5,12 @@ import type { PaymentEventRouted } from './definitions';
 
 // Local activities, retried until Temporal answers: the run ends in a handful of history events, with no
 // second workflow task for a signal command.
-const { signalPaymentEvent, findLifecycleOfAuthorization, findLifecycleOfCapture } = proxyLocalActivities<WebhookActivities>({
-  startToCloseTimeout: '10 seconds',
-  localRetryThreshold: '10 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
-});
+const { signalPaymentEvent, findLifecycleOfAuthorization, findLifecycleOfCapture } =
+  proxyLocalActivities<WebhookActivities>({
+    startToCloseTimeout: '10 seconds',
+    localRetryThreshold: '10 seconds',
+    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+  });
 
 /**
  * Signals a verified provider event to the lifecycle that holds its authorization: `authorization-<id>`, or,
