@@ -1,4 +1,5 @@
 import { parsePaymentEvent } from '../src/webhooks/payment-event';
+import { lifecycleDetails } from '../src/workflows/lifecycle/details';
 import type { LifecycleState, PaymentEvent } from '../src/workflows/lifecycle/definitions';
 import { applyCapture, applyEvent, applyRefund, initialState } from '../src/workflows/lifecycle/state';
 
@@ -91,6 +92,9 @@ describe('applying refund events', () => {
     applyEvent(state, eventOf(refundDelivery('PAYMENT.CAPTURE.REFUNDED', 'R3', 'C2', '25.00')), 'now');
     expect(state).toMatchObject({ status: 'REFUNDED', refundedAmount: '100.00' });
     expect(state.captures[1]).toMatchObject({ status: 'REFUNDED', refundedAmount: '40.00' });
+    expect(lifecycleDetails(state)).toContain(
+      '**REFUNDED**: captured 100.00 of 100.00 USD, 0.00 remaining, 100.00 refunded',
+    );
   });
 
   it('counts a refund once, whether the Update answer or the event came first', () => {
