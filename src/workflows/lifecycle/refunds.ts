@@ -23,6 +23,11 @@ export function isMoreThan(state: LifecycleState, amount: string, limit: string)
   return minorUnits(state, amount) > minorUnits(state, limit);
 }
 
+/** Whether some of the capture's money was given back. */
+export function hasRefunds(state: LifecycleState, capture: CaptureRecord): boolean {
+  return minorUnits(state, capture.refundedAmount) > 0;
+}
+
 /** Refunds that take money back: every one but a failed or cancelled one. */
 function givesBack(refund: RefundRecord): boolean {
   return refund.status !== 'FAILED' && refund.status !== 'CANCELLED';

@@ -11,7 +11,7 @@ import {
   type RecordedEvent,
   type RefundRecord,
 } from './definitions';
-import { recordRefund } from './refunds';
+import { hasRefunds, recordRefund } from './refunds';
 
 // Pure transitions of a lifecycle's state. The workflow calls them; they never do I/O or read the clock.
 
@@ -62,7 +62,7 @@ function afterRefunds(state: LifecycleState): LifecycleStatus {
   const captures = state.captures.filter(holdsMoney);
   if (captures.some((capture) => capture.status === 'REVERSED')) return 'REVERSED';
   if (captures.length > 0 && captures.every((capture) => capture.status === 'REFUNDED')) return 'REFUNDED';
-  if (captures.some((capture) => capture.refundedAmount !== undefined || capture.status === 'REFUNDED')) {
+  if (captures.some((capture) => hasRefunds(state, capture) || capture.status === 'REFUNDED')) {
     return 'PARTIALLY_REFUNDED';
   }
   return 'CAPTURED';
