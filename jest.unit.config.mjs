@@ -21,6 +21,7 @@ export default {
     '<rootDir>/test/grafana-dashboard.test.ts',
     '<rootDir>/test/history-encryption.test.ts',
     '<rootDir>/test/lifecycle-details.test.ts',
+    '<rootDir>/test/lifecycle-refund-events.test.ts',
     '<rootDir>/test/lifecycle-state.test.ts',
     '<rootDir>/test/payload-codec.test.ts',
     '<rootDir>/test/payments-activities.test.ts',

@@ -81,6 +81,7 @@ export async function startDeliveryRelay(options: {
       if (
         parsed.routable &&
         parsed.event.eventType.startsWith('PAYMENT.CAPTURE.') &&
+        parsed.event.authorizationId !== undefined &&
         !events.has(parsed.event.id)
       ) {
         const duplicated = Math.random() < options.duplicateRate;

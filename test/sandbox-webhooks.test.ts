@@ -157,6 +157,8 @@ describe('payments sandbox: webhook management', () => {
       'PAYMENT.CAPTURE.COMPLETED',
       'PAYMENT.CAPTURE.DENIED',
       'PAYMENT.CAPTURE.PENDING',
+      'PAYMENT.CAPTURE.REFUNDED',
+      'PAYMENT.CAPTURE.REVERSED',
     ]);
   });
 

@@ -18,6 +18,8 @@ const subscribable = [
   'PAYMENT.CAPTURE.COMPLETED',
   'PAYMENT.CAPTURE.DENIED',
   'PAYMENT.CAPTURE.PENDING',
+  'PAYMENT.CAPTURE.REFUNDED',
+  'PAYMENT.CAPTURE.REVERSED',
 ];
 
 async function subscribedTypes(webhookId: string): Promise<string[]> {

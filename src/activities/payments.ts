@@ -7,6 +7,8 @@ import type {
   CreateWebhookRequest,
   PaymentCapture,
   PaymentCaptureRequest,
+  Refund,
+  RefundRequest,
   VerifyWebhookResponse,
   Webhook,
   WebhookEventTypes,
@@ -39,6 +41,25 @@ export function createPaymentsActivities(client: PaymentsClient) {
         () => client.captureAuthorization(input.authorizationId, input.request, input.requestId),
         'capture',
         'captures',
+      );
+    },
+
+    /** Like capture, the request id is mandatory: every retry of this activity refunds at most once. */
+    refundCapture: async (input: {
+      captureId: string;
+      request: RefundRequest;
+      requestId: string;
+    }): Promise<Refund> => {
+      if (!input.requestId) {
+        throw ApplicationFailure.create({
+          type: MISSING_REQUEST_ID,
+          message: 'refundCapture needs a non-empty requestId so that its retries never refund twice',
+          nonRetryable: true,
+        });
+      }
+      return await callProvider(
+        () => client.refundCapture(input.captureId, input.request, input.requestId),
+        'refund',
       );
     },
 

@@ -62,13 +62,12 @@ export function createWebhookActivities(options: WebhookActivityOptions) {
      * The running lifecycle that holds an authorization id, when it is not the one the lifecycle started
      * with (a reauthorization): found through the AuthorizationIds search attribute.
      */
-    findLifecycleOfAuthorization: async (authorizationId: string): Promise<string | null> => {
-      const query = `AuthorizationIds = '${authorizationId.replace(/'/g, '')}' AND ExecutionStatus = 'Running'`;
-      for await (const run of Context.current().client.workflow.list({ query, pageSize: 1 })) {
-        return run.workflowId;
-      }
-      return null;
-    },
+    findLifecycleOfAuthorization: (authorizationId: string): Promise<string | null> =>
+      runningLifecycleListing('AuthorizationIds', authorizationId),
+
+    /** The running lifecycle that holds a capture, found through the CaptureIds search attribute. */
+    findLifecycleOfCapture: (captureId: string): Promise<string | null> =>
+      runningLifecycleListing('CaptureIds', captureId),
 
     /** The id of the listener's subscription, or null when there is none; remembered for a short while. */
     subscribedWebhookId: async (): Promise<string | null> => {
@@ -85,6 +84,15 @@ export function createWebhookActivities(options: WebhookActivityOptions) {
       }
     },
   };
+}
+
+/** The running workflow whose keyword-list search attribute lists `id`, if any. */
+async function runningLifecycleListing(attribute: string, id: string): Promise<string | null> {
+  const query = `${attribute} = '${id.replace(/'/g, '')}' AND ExecutionStatus = 'Running'`;
+  for await (const run of Context.current().client.workflow.list({ query, pageSize: 1 })) {
+    return run.workflowId;
+  }
+  return null;
 }
 
 export type WebhookActivities = ReturnType<typeof createWebhookActivities>;

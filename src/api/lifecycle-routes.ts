@@ -5,14 +5,16 @@ import type { LifecycleClient } from '../client/lifecycle-client';
 import type { LifecycleInput } from '../workflows/lifecycle/definitions';
 import { requireApiKey } from './api-keys';
 import { ApiError } from './errors';
-import { authorizationSchema, paymentCaptureSchema } from '../payments/schemas';
+import { authorizationSchema, paymentCaptureSchema, refundSchema } from '../payments/schemas';
 import {
   authorizationParams,
   captureBody,
+  captureParams,
   errorBody,
   idempotencyHeaders,
   lifecycleStateBody,
   reauthorizeBody,
+  refundBody,
   startedLifecycleBody,
   startLifecycleBody,
   voidBody,
@@ -133,6 +135,21 @@ export const lifecycleRoutes: FastifyPluginAsyncZod<LifecycleRoutesOptions> = as
     async (request) =>
       lifecycles.reauthorize(
         request.params.authorizationId,
+        request.body,
+        request.headers['idempotency-key'],
+      ),
+  );
+
+  app.post(
+    '/v1/lifecycles/:authorizationId/captures/:captureId/refund',
+    {
+      preValidation: absentBodyIsEmpty,
+      schema: { ...commandSchema(refundBody.default({}), refundSchema), params: captureParams },
+    },
+    async (request) =>
+      lifecycles.refund(
+        request.params.authorizationId,
+        request.params.captureId,
         request.body,
         request.headers['idempotency-key'],
       ),

@@ -44,6 +44,14 @@ export const captureBody = z.strictObject({
 
 export const reauthorizeBody = z.strictObject({ amount: amount.optional() });
 
+export const refundBody = z.strictObject({
+  amount: amount.optional(),
+  invoiceId: z.string().min(1).max(127).optional(),
+  noteToPayer: z.string().min(1).max(255).optional(),
+});
+
+export const captureParams = authorizationParams.extend({ captureId: identifier });
+
 export const voidBody = z.strictObject({}).optional();
 
 export const errorBody = z.object({
@@ -73,6 +81,10 @@ export const lifecycleStateBody = z.object({
   expiryPolicy: z.enum(['void', 'expire']),
   nextTimer: z.object({ kind: z.string(), at: z.string() }).optional(),
   captures: z.array(z.looseObject({ id: z.string(), status: z.string(), amount: amountOut })),
+  refunds: z
+    .array(z.looseObject({ id: z.string(), captureId: z.string(), status: z.string(), amount: amountOut }))
+    .optional(),
+  refundedAmount: z.string().optional(),
   reauthorizations: z.array(
     z.looseObject({ fromAuthorizationId: z.string(), toAuthorizationId: z.string() }),
   ),

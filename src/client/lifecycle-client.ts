@@ -15,19 +15,22 @@ import {
   lifecycleWorkflowId,
   lifecycleWorkflowType,
   reauthorizeUpdate,
+  refundUpdate,
   rememberedAnswer,
   requestFingerprint,
   startedUpdate,
   stateQuery,
+  terminalStatuses,
   voidUpdate,
   type CaptureInput,
   type LifecycleInput,
   type LifecycleOperation,
   type LifecycleState,
   type ReauthorizeInput,
+  type RefundInput,
 } from '../workflows/lifecycle/definitions';
 import type { authorizationLifecycle } from '../workflows/lifecycle/workflow';
-import type { Authorization, PaymentCapture } from '../payments/schemas';
+import type { Authorization, PaymentCapture, Refund } from '../payments/schemas';
 
 export interface StartedLifecycle {
   workflowId: string;
@@ -155,6 +158,61 @@ export class LifecycleClient {
     idempotencyKey?: string,
   ): Promise<Authorization> {
     return this.update(authorizationId, 'reauthorize', reauthorizeUpdate, input, idempotencyKey);
+  }
+
+  /**
+   * Refunds one of the lifecycle's captures, in part (`amount`) or in full (no amount), idempotently under
+   * the key. Refunds come days or weeks after the capture, when the lifecycle may have closed: then it is
+   * reopened for the refund (see {@link reopenForRefund}), so the refund is still one durable Update.
+   */
+  async refund(
+    authorizationId: string,
+    captureId: string,
+    input: Omit<RefundInput, 'captureId' | 'idempotencyKey'>,
+    idempotencyKey?: string,
+  ): Promise<Refund> {
+    const request: RefundInput = { ...input, captureId };
+    try {
+      return await this.update(authorizationId, 'refund', refundUpdate, request, idempotencyKey);
+    } catch (error) {
+      if (!(error instanceof LifecycleEndedError)) throw error;
+      return this.reopenForRefund(error.state, request, idempotencyKey);
+    }
+  }
+
+  /**
+   * A closed lifecycle that ended (CAPTURED, REFUNDED, …) takes a refund in a new run of the same workflow
+   * id, started from its final state (captures, refunds and keyed answers) with the refund Update in the same
+   * request (update-with-start). Concurrent refunds join that one run, where the key decides as usual; the
+   * run stays open for another late-event window to record the provider's REFUNDED event, then closes.
+   */
+  private async reopenForRefund(
+    state: LifecycleState,
+    request: RefundInput,
+    idempotencyKey: string | undefined,
+  ): Promise<Refund> {
+    if (!terminalStatuses.includes(state.status)) throw new LifecycleEndedError(state);
+    const startWorkflowOperation = new WithStartWorkflowOperation<typeof authorizationLifecycle>(
+      lifecycleWorkflowType,
+      {
+        workflowId: lifecycleWorkflowId(state.authorizationId),
+        taskQueue: this.taskQueue,
+        args: [
+          {
+            authorizationId: state.authorizationId,
+            orderId: state.orderId,
+            carriedState: { ...state, nextTimer: undefined },
+          },
+        ],
+        workflowIdConflictPolicy: 'USE_EXISTING',
+        workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+        staticSummary: lifecycleSummary(state.authorizationId, state.orderId),
+      },
+    );
+    return await this.client.workflow.executeUpdateWithStart(refundUpdate, {
+      args: [{ ...request, idempotencyKey }],
+      startWorkflowOperation,
+    });
   }
 
   /**

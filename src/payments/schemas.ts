@@ -80,6 +80,32 @@ export const paymentCaptureSchema = z.looseObject({
 });
 export type PaymentCapture = z.infer<typeof paymentCaptureSchema>;
 
+export const refundRequestSchema = z.looseObject({
+  amount: moneySchema.optional(),
+  custom_id: z.string().min(1).max(127).optional(),
+  invoice_id: z.string().min(1).max(127).optional(),
+  note_to_payer: z.string().min(1).max(255).optional(),
+});
+export type RefundRequest = z.infer<typeof refundRequestSchema>;
+
+export const refundStatusSchema = z.enum(['CANCELLED', 'FAILED', 'PENDING', 'COMPLETED']);
+export type RefundStatus = z.infer<typeof refundStatusSchema>;
+
+/** A refund: PayPal's minimal answer (id, status, links) is a valid one. */
+export const refundSchema = z.looseObject({
+  id: z.string().min(1),
+  status: refundStatusSchema,
+  status_details: statusDetailsSchema.optional(),
+  amount: moneySchema.optional(),
+  invoice_id: z.string().optional(),
+  custom_id: z.string().optional(),
+  note_to_payer: z.string().optional(),
+  create_time: z.string().optional(),
+  update_time: z.string().optional(),
+  links: z.array(linkSchema).optional(),
+});
+export type Refund = z.infer<typeof refundSchema>;
+
 /** A reauthorization's amount: the total travels as text, never as a JSON number. */
 export const reauthorizationAmountSchema = z.object({
   currency: z.string().length(3),

@@ -5,11 +5,13 @@ import type { WebhookDeliveries } from './deliveries';
 import type { FaultInjector } from './faults';
 import type { RequestIdempotency } from './idempotency';
 import type { AuthorizationLedger } from './ledger';
+import type { RefundLedger } from './refunds';
 import type { WebhookRegistry } from './webhooks';
 
 /** Everything one running sandbox holds; the route modules receive it. */
 export interface SandboxContext {
   ledger: AuthorizationLedger;
+  refunds: RefundLedger;
   webhooks: WebhookRegistry;
   deliveries: WebhookDeliveries;
   faults: FaultInjector;

@@ -43,6 +43,15 @@ export const refusalIssues = {
   CANNOT_BE_ZERO_OR_NEGATIVE: 'Must be greater than zero.',
   DECIMAL_PRECISION: 'If the currency supports decimals, only two decimal place precision is supported.',
   DECIMALS_NOT_SUPPORTED: 'Currency does not support decimals.',
+  CAPTURE_FULLY_REFUNDED: 'The capture has already been fully refunded',
+  REFUND_CAPTURE_CURRENCY_MISMATCH: 'Refund must be in the same currency as the capture',
+  REFUND_NOT_ALLOWED: 'Capture cannot be refunded.',
+  REFUND_AMOUNT_EXCEEDED:
+    'The refund amount must be less than or equal to the capture amount that has not yet been refunded.',
+  PENDING_CAPTURE:
+    'Cannot initiate a refund as the capture is pending. Capture is typically pending when the payer has funded the transaction using e-check/bank funded.',
+  REFUND_NOT_PERMITTED_DUE_TO_CHARGEBACK:
+    'Refunds are not allowed on this capture due to a chargeback on the card or bank. Please contact the payee to resolve the chargeback.',
   // sandbox: PayPal answers this with a capture whose status is not PENDING.
   CAPTURE_NOT_PENDING: 'Only a PENDING capture can be completed.',
 } as const;

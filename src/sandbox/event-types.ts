@@ -9,6 +9,11 @@ export const webhookEventTypes = [
   { name: 'PAYMENT.CAPTURE.COMPLETED', description: 'A payment capture completes.' },
   { name: 'PAYMENT.CAPTURE.DENIED', description: 'A payment capture is denied.' },
   { name: 'PAYMENT.CAPTURE.PENDING', description: 'The state of a payment capture changes to pending.' },
+  { name: 'PAYMENT.CAPTURE.REFUNDED', description: 'A merchant refunds a payment capture.' },
+  {
+    name: 'PAYMENT.CAPTURE.REVERSED',
+    description: 'PayPal reverses a payment capture.',
+  },
 ] as const;
 
 /** Subscribing to `*` means every event type, present and future. */

@@ -1,14 +1,14 @@
 import { eventId } from './ids';
 import type { AuthorizationLedger, LedgerEvent } from './ledger';
 import { formatMoney } from './money';
-import { authorizationResource, captureResource, providerTime, type Link } from './resources';
+import { authorizationResource, captureResource, providerTime, refundResource, type Link } from './resources';
 
 /** The envelope of a webhook event, as PayPal's Notifications v1 sends it. */
 export interface WebhookEvent {
   id: string;
   event_version: '1.0';
   create_time: string;
-  resource_type: 'authorization' | 'capture';
+  resource_type: 'authorization' | 'capture' | 'refund';
   resource_version: '2.0';
   event_type: string;
   summary: string;
@@ -47,6 +47,12 @@ export function webhookEvent(
     }[event.type];
     const resource = captureResource(event.capture, authorization, baseUrl);
     return { ...envelope, resource_type: 'capture', summary, resource };
+  }
+  if ('refund' in event) {
+    const amount = amountText(formatMoney(event.refund.amount));
+    const done = event.type === 'PAYMENT.CAPTURE.REFUNDED' ? 'refunded' : 'reversed';
+    const summary = `A ${amount} capture payment was ${done}`;
+    return { ...envelope, resource_type: 'refund', summary, resource: refundResource(event.refund, baseUrl) };
   }
   const amount = amountText(formatMoney(event.authorization.amount));
   const summary =

@@ -2,7 +2,16 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { ProviderError } from './errors';
 
-const faultOperations = ['capture', 'void', 'reauthorize', 'get', 'webhooks', 'verify', 'any'] as const;
+const faultOperations = [
+  'capture',
+  'void',
+  'reauthorize',
+  'refund',
+  'get',
+  'webhooks',
+  'verify',
+  'any',
+] as const;
 export type FaultOperation = (typeof faultOperations)[number];
 
 export const faultRequestSchema = z.object({

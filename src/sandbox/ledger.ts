@@ -1,6 +1,7 @@
 import { refusal, refusalIssues, resourceNotFound } from './errors';
 import { resourceId } from './ids';
 import type { Money } from './money';
+import type { RefundRecord } from './refunds';
 
 export type PaymentIntent = 'AUTHORIZE' | 'CAPTURE';
 export type AuthorizationStatus =
@@ -52,7 +53,8 @@ export type LedgerEvent =
   | {
       type: 'PAYMENT.CAPTURE.COMPLETED' | 'PAYMENT.CAPTURE.PENDING' | 'PAYMENT.CAPTURE.DENIED';
       capture: CaptureRecord;
-    };
+    }
+  | { type: 'PAYMENT.CAPTURE.REFUNDED' | 'PAYMENT.CAPTURE.REVERSED'; refund: RefundRecord };
 
 export interface NewAuthorization {
   amount: Money;

@@ -1,4 +1,5 @@
 import type { AuthorizationRecord, CaptureRecord } from './ledger';
+import type { RefundRecord } from './refunds';
 import { formatMoney } from './money';
 
 /** The JSON the provider answers with, shaped like PayPal's Payments v2 resources. */
@@ -65,5 +66,29 @@ export function captureResource(record: CaptureRecord, authorization: Authorizat
     update_time: providerTime(record.updateTime),
     links,
     ...relatedIds({ authorization_id: record.authorizationId, order_id: authorization.orderId }),
+  };
+}
+
+export function refundResource(record: RefundRecord, baseUrl: string) {
+  const links: Link[] = [
+    { href: `${baseUrl}/v2/payments/refunds/${record.id}`, rel: 'self', method: 'GET' },
+    { href: `${baseUrl}/v2/payments/captures/${record.captureId}`, rel: 'up', method: 'GET' },
+  ];
+  const amount = formatMoney(record.amount);
+  return {
+    id: record.id,
+    amount,
+    ...(record.invoiceId !== undefined && { invoice_id: record.invoiceId }),
+    ...(record.customId !== undefined && { custom_id: record.customId }),
+    ...(record.noteToPayer !== undefined && { note_to_payer: record.noteToPayer }),
+    seller_payable_breakdown: {
+      gross_amount: amount,
+      net_amount: amount,
+      total_refunded_amount: formatMoney(record.totalRefunded),
+    },
+    status: record.status,
+    create_time: providerTime(record.createTime),
+    update_time: providerTime(record.updateTime),
+    links,
   };
 }

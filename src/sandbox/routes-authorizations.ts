@@ -34,7 +34,8 @@ function reauthorizeAmount(body: unknown): MoneyWire | undefined {
   return parseRequest(paypalReauthorizeSchema, body).amount;
 }
 
-function minimal(resource: { id: string; status: string; links: unknown }) {
+/** What `Prefer: return=minimal` answers for a write: id, status and links. */
+export function minimal(resource: { id: string; status: string; links: unknown }) {
   return { id: resource.id, status: resource.status, links: resource.links };
 }
 

@@ -4,7 +4,7 @@ import type { SandboxContext } from './context';
 import { parseRequest } from './errors';
 import { faultRequestSchema } from './faults';
 import { moneySchema, parseMoney } from './money';
-import { authorizationResource, captureResource } from './resources';
+import { authorizationResource, captureResource, refundResource } from './resources';
 import { anchorTypeSchema, createWebhookSchema, eventTypeNames } from './routes-webhooks';
 import { webhookResource } from './webhooks';
 
@@ -64,6 +64,18 @@ export function registerControlRoutes(app: FastifyInstance, context: SandboxCont
     const { id } = parseRequest(idParams, request.params);
     const capture = ledger.completeCapture(id);
     return captureResource(capture, ledger.authorization(capture.authorizationId), context.baseUrl());
+  });
+
+  app.post('/sandbox/captures/:id/reverse', async (request, reply) => {
+    const { id } = parseRequest(idParams, request.params);
+    return reply.code(201).send(refundResource(context.refunds.reverseCapture(id), context.baseUrl()));
+  });
+
+  app.get('/sandbox/captures/:id/refunds', async (request) => {
+    const { id } = parseRequest(idParams, request.params);
+    return {
+      refunds: context.refunds.refundsOf(id).map((refund) => refundResource(refund, context.baseUrl())),
+    };
   });
 
   app.post('/sandbox/webhooks', async (request, reply) => {

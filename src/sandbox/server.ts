@@ -15,8 +15,10 @@ import { webhookEvent } from './events';
 import { FaultInjector } from './faults';
 import { RequestIdempotency } from './idempotency';
 import { AuthorizationLedger } from './ledger';
+import { RefundLedger } from './refunds';
 import { registerAuthorizationRoutes } from './routes-authorizations';
 import { registerControlRoutes } from './routes-control';
+import { registerRefundRoutes } from './routes-refunds';
 import { registerOAuthRoutes, requireBearerToken } from './routes-oauth';
 import { registerCertificateRoute, registerVerifyRoute } from './routes-verify';
 import { registerWebhookRoutes } from './routes-webhooks';
@@ -150,6 +152,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   });
   const context: SandboxContext = {
     ledger,
+    refunds: new RefundLedger(ledger, {
+      now,
+      onEvent: (event) => deliveries.publish(webhookEvent(event, ledger, baseUrl, now())),
+    }),
     webhooks,
     deliveries,
     faults: new FaultInjector(),
@@ -196,6 +202,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   await app.register(async (authenticated) => {
     authenticated.addHook('onRequest', requireBearerToken(context.tokens));
     registerAuthorizationRoutes(authenticated, context);
+    registerRefundRoutes(authenticated, context);
     registerWebhookRoutes(authenticated, context);
     await authenticated.register(async (verifyScope) => registerVerifyRoute(verifyScope, context));
   });

@@ -21,6 +21,8 @@ const authorizationResourceSchema = z.looseObject({
   create_time: z.string().optional(),
 });
 
+const linksSchema = z.array(z.looseObject({ href: z.string(), rel: z.string() })).optional();
+
 const captureResourceSchema = z.looseObject({
   id: z.string().min(1),
   status: z.string().optional(),
@@ -32,7 +34,19 @@ const captureResourceSchema = z.looseObject({
       related_ids: z.looseObject({ authorization_id: z.string().min(1).optional() }).optional(),
     })
     .optional(),
-  links: z.array(z.looseObject({ href: z.string(), rel: z.string() })).optional(),
+  links: linksSchema,
+});
+
+/** The resource of PAYMENT.CAPTURE.REFUNDED and REVERSED: a refund, whose `up` link names its capture. */
+const refundResourceSchema = z.looseObject({
+  id: z.string().min(1),
+  status: z.string().optional(),
+  // A reversal may write what it takes back as a negative amount.
+  amount: z
+    .looseObject({ currency_code: z.string().length(3), value: z.string().regex(/^-?\d+(\.\d+)?$/) })
+    .optional(),
+  create_time: z.string().optional(),
+  links: linksSchema,
 });
 
 const AUTHORIZATION_EVENTS = 'PAYMENT.AUTHORIZATION.';
@@ -71,12 +85,30 @@ export function parsePaymentEvent(body: string): ParsedPaymentEvent {
       createTime: authorization.create_time,
     });
   }
+  const refundedCaptureId = eventType.startsWith(CAPTURE_EVENTS) && upLinkId(resource.links, 'captures');
+  if (refundedCaptureId) {
+    const parsed = refundResourceSchema.safeParse(resource);
+    if (!parsed.success) return unroutable(`resource: ${describeIssues(parsed.error)}`);
+    const refund = parsed.data;
+    return routable({
+      id,
+      eventType,
+      captureId: refundedCaptureId,
+      refundId: refund.id,
+      status: refund.status,
+      amount: refund.amount && {
+        currency_code: refund.amount.currency_code,
+        value: refund.amount.value.replace(/^-/, ''),
+      },
+      createTime: refund.create_time,
+    });
+  }
   if (eventType.startsWith(CAPTURE_EVENTS)) {
     const parsed = captureResourceSchema.safeParse(resource);
     if (!parsed.success) return unroutable(`resource: ${describeIssues(parsed.error)}`);
     const capture = parsed.data;
     const authorizationId =
-      capture.supplementary_data?.related_ids?.authorization_id ?? upAuthorizationId(capture.links);
+      capture.supplementary_data?.related_ids?.authorization_id ?? upLinkId(capture.links, 'authorizations');
     if (!authorizationId) return unroutable('the capture names no authorization (related_ids or "up" link)');
     return routable({
       id,
@@ -102,9 +134,13 @@ function amountOf(money: z.infer<typeof moneySchema> | undefined): PaymentEvent[
   return money && { currency_code: money.currency_code, value: money.value };
 }
 
-/** The authorization id at the end of the capture's `up` link: …/v2/payments/authorizations/<id>. */
-function upAuthorizationId(links: Array<{ href: string; rel: string }> | undefined): string | undefined {
-  const up = links?.find((link) => link.rel === 'up')?.href;
-  const match = up ? /\/authorizations\/([^/?#]+)\/?(?:[?#].*)?$/.exec(up) : null;
+/**
+ * The id at the end of a resource's `up` link when it names a `kind`: …/v2/payments/authorizations/<id> for
+ * a capture, …/v2/payments/captures/<id> for a refund.
+ */
+function upLinkId(links: unknown, kind: 'authorizations' | 'captures'): string | undefined {
+  const parsed = linksSchema.safeParse(links);
+  const up = parsed.success ? parsed.data?.find((link) => link.rel === 'up')?.href : undefined;
+  const match = up ? new RegExp(`/${kind}/([^/?#]+)/?(?:[?#].*)?$`).exec(up) : null;
   return match?.[1] ? decodeURIComponent(match[1]) : undefined;
 }

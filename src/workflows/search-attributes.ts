@@ -9,6 +9,8 @@ export const AuthorizationIdsKey = defineSearchAttributeKey(
   'AuthorizationIds',
   SearchAttributeType.KEYWORD_LIST,
 );
+/** Every capture a lifecycle has made or learnt of: routes the refund and reversal events of its captures. */
+export const CaptureIdsKey = defineSearchAttributeKey('CaptureIds', SearchAttributeType.KEYWORD_LIST);
 export const PaymentStatusKey = defineSearchAttributeKey('PaymentStatus', SearchAttributeType.KEYWORD);
 export const WebhookVerificationKey = defineSearchAttributeKey(
   'WebhookVerification',
@@ -34,4 +36,5 @@ export const customSearchAttributes = [
   WebhookVerificationKey,
   PaymentEventRoutingKey,
   ReauthorizationFailureKey,
+  CaptureIdsKey,
 ];

@@ -87,8 +87,8 @@ async function expectEveryLifecycleSettled(
       const result = (await cluster.client.workflow
         .getHandle(webhookVerificationWorkflowId(delivery.transmissionId))
         .result()) as WebhookVerificationResult;
-      if (result.outcome === 'delivered' && ours.has(result.event.authorizationId))
-        ours.delete(result.event.authorizationId);
+      const authorizationId = result.outcome === 'delivered' ? result.event.authorizationId : undefined;
+      if (authorizationId && ours.has(authorizationId)) ours.delete(authorizationId);
       else if (result.outcome !== 'delivered') lost.push(`${delivery.eventId}: ${result.outcome}`);
     }
   }

@@ -1,6 +1,6 @@
 import type { Duration } from '@temporalio/common';
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { Authorization, CaptureStatus, Money, PaymentCapture } from '../../payments/schemas';
+import type { Authorization, CaptureStatus, Money, PaymentCapture, Refund } from '../../payments/schemas';
 import { formatMinorUnits, toMinorUnits } from './amounts';
 
 // The lifecycle's public contract, shared by the workflow, the API and the typed client library.
@@ -33,10 +33,28 @@ export type LifecycleInput = {
   carriedState?: LifecycleState;
 };
 
+/** After CAPTURED, refunds and reversals of its captures move it on to PARTIALLY_REFUNDED, REFUNDED or REVERSED. */
 export type LifecycleStatus =
-  'AUTHORIZED' | 'PARTIALLY_CAPTURED' | 'CAPTURE_PENDING' | 'CAPTURED' | 'VOIDED' | 'EXPIRED' | 'DENIED';
+  | 'AUTHORIZED'
+  | 'PARTIALLY_CAPTURED'
+  | 'CAPTURE_PENDING'
+  | 'CAPTURED'
+  | 'VOIDED'
+  | 'EXPIRED'
+  | 'DENIED'
+  | 'PARTIALLY_REFUNDED'
+  | 'REFUNDED'
+  | 'REVERSED';
 
-export const terminalStatuses: readonly LifecycleStatus[] = ['CAPTURED', 'VOIDED', 'EXPIRED', 'DENIED'];
+export const terminalStatuses: readonly LifecycleStatus[] = [
+  'CAPTURED',
+  'VOIDED',
+  'EXPIRED',
+  'DENIED',
+  'PARTIALLY_REFUNDED',
+  'REFUNDED',
+  'REVERSED',
+];
 
 export type CaptureRecord = {
   id: string;
@@ -44,6 +62,19 @@ export type CaptureRecord = {
   status: CaptureRecordStatus;
   amount: Money;
   finalCapture: boolean;
+  requestId?: string;
+  createTime?: string;
+  /** What its refunds and reversals have given back so far; absent while none has. */
+  refundedAmount?: string;
+};
+
+/** A refund of one of the lifecycle's captures, or a reversal (chargeback) of it by the payer's bank. */
+export type RefundRecord = {
+  id: string;
+  captureId: string;
+  kind: 'refund' | 'reversal';
+  status: string;
+  amount: Money;
   requestId?: string;
   createTime?: string;
 };
@@ -60,9 +91,14 @@ export type ReauthorizationRecord = {
 export type PaymentEvent = {
   id: string;
   eventType: string;
-  /** The authorization the event concerns: the resource for authorization events, the parent for captures. */
-  authorizationId: string;
+  /**
+   * The authorization the event concerns: the resource for authorization events, the parent for captures.
+   * Absent for refund events, whose resource names only its capture.
+   */
+  authorizationId?: string;
   captureId?: string;
+  /** Set for refund and reversal events: the resource is the refund, `captureId` the capture it refunds. */
+  refundId?: string;
   status?: string;
   amount?: Money;
   finalCapture?: boolean;
@@ -72,7 +108,8 @@ export type PaymentEvent = {
 export type RecordedEvent = {
   id: string;
   eventType: string;
-  authorizationId: string;
+  authorizationId?: string;
+  captureId?: string;
   receivedAt: string;
   applied: boolean;
   note?: string;
@@ -96,6 +133,10 @@ export type LifecycleState = {
   /** The next thing the lifecycle's timer does; `close` ends the run after its late-event window. */
   nextTimer?: { kind: 'reauthorize' | 'expiryPolicy' | 'close'; at: string };
   captures: CaptureRecord[];
+  /** Absent in states carried over from runs before refunds. */
+  refunds?: RefundRecord[];
+  /** The sum of every capture's refundedAmount; absent while nothing was refunded. */
+  refundedAmount?: string;
   reauthorizations: ReauthorizationRecord[];
   recentEvents: RecordedEvent[];
   /** Answers remembered under their Idempotency-Key for the retention, so a retry gets the first answer. */
@@ -104,11 +145,13 @@ export type LifecycleState = {
   seenEventIds: string[];
   /** How many capture requests this lifecycle made; derives request ids when a caller gives no key. */
   captureSequence: number;
+  /** Like captureSequence, for refund requests without a key. */
+  refundSequence?: number;
   /** The last timer reauthorization that failed for good; cleared by the next one that succeeds. */
   reauthorizationFailure?: { at: string; reason: string };
 };
 
-export type LifecycleOperation = 'capture' | 'void' | 'reauthorize';
+export type LifecycleOperation = 'capture' | 'void' | 'reauthorize' | 'refund';
 
 /** What a keyed request asked for, normalized (amounts with the currency's decimals); compared on a retry. */
 export type RequestFingerprint = Record<string, string | boolean>;
@@ -144,9 +187,20 @@ export type VoidInput = {
   idempotencyKey?: string;
 };
 
+export type RefundInput = {
+  /** One of the lifecycle's captures. */
+  captureId: string;
+  /** Decimal string in the capture's currency; omitted means everything not yet refunded. */
+  amount?: string;
+  invoiceId?: string;
+  noteToPayer?: string;
+  /** The caller's Idempotency-Key: names the remembered answer and becomes the refund's request id. */
+  idempotencyKey?: string;
+};
+
 /** The request as a retry must repeat it: the fields given, amounts with the currency's decimals. */
 export function requestFingerprint(
-  request: CaptureInput | ReauthorizeInput | VoidInput,
+  request: CaptureInput | ReauthorizeInput | VoidInput | RefundInput,
   currency: string,
 ): RequestFingerprint {
   const { idempotencyKey: _key, ...fields } = request as CaptureInput;
@@ -199,6 +253,8 @@ export const captureUpdate = defineUpdate<PaymentCapture, [CaptureInput]>('captu
 export const voidUpdate = defineUpdate<Authorization | null, [VoidInput]>('void');
 /** Answers the new authorization, which becomes current. */
 export const reauthorizeUpdate = defineUpdate<Authorization, [ReauthorizeInput]>('reauthorize');
+/** Answers the provider's refund; a lifecycle that has closed is reopened for it (see LifecycleClient.refund). */
+export const refundUpdate = defineUpdate<Refund, [RefundInput]>('refund');
 /** Answers once the lifecycle has read its authorization; sent with the start (update-with-start). */
 export const startedUpdate = defineUpdate<{ state: LifecycleState; startRequestId?: string }>('started');
 export const paymentEventSignal = defineSignal<[PaymentEvent]>('paymentEvent');

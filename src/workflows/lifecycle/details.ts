@@ -6,7 +6,8 @@ const timerNames = { reauthorize: 'reauthorization', expiryPolicy: 'expiry polic
 export function lifecycleDetails(state: LifecycleState): string {
   const lines = [
     `**${state.status}**: captured ${state.capturedAmount} of ${state.authorizedAmount} ${state.currency}, ` +
-      `${state.remainingAmount} remaining`,
+      `${state.remainingAmount} remaining` +
+      (state.refundedAmount ? `, ${state.refundedAmount} refunded` : ''),
     `Authorization ${state.currentAuthorizationId}` +
       (state.currentAuthorizationId !== state.authorizationId
         ? ` (reauthorized from ${state.authorizationId})`

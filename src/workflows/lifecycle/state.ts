@@ -9,7 +9,9 @@ import {
   type LifecycleStatus,
   type PaymentEvent,
   type RecordedEvent,
+  type RefundRecord,
 } from './definitions';
+import { hasRefunds, recordRefund } from './refunds';
 
 // Pure transitions of a lifecycle's state. The workflow calls them; they never do I/O or read the clock.
 
@@ -30,16 +32,14 @@ export function amountOf(state: LifecycleState, minorUnits: bigint): Money {
   return { currency_code: state.currency, value: formatMinorUnits(minorUnits, state.currency) };
 }
 
-/** Captures that hold money: completed, pending, or partially refunded. */
+/** Captures that took money: completed or pending, also once refunded or reversed since. */
 export function holdsMoney(capture: CaptureRecord): boolean {
-  return (
-    capture.status === 'COMPLETED' || capture.status === 'PENDING' || capture.status === 'PARTIALLY_REFUNDED'
-  );
+  return capture.status !== 'DECLINED' && capture.status !== 'FAILED';
 }
 
 /** Status and captured amount follow from the captures, once money was authorized and not voided. */
 function settle(state: LifecycleState): void {
-  if (isTerminal(state) && state.status !== 'CAPTURED') return;
+  if (state.status === 'VOIDED' || state.status === 'EXPIRED' || state.status === 'DENIED') return;
   const finalCaptureMade = state.captures.some((capture) => capture.finalCapture && holdsMoney(capture));
   const captured = state.captures
     .filter(holdsMoney)
@@ -50,7 +50,24 @@ function settle(state: LifecycleState): void {
   let status: LifecycleStatus;
   if (remaining === 0n || finalCaptureMade) status = pending ? 'CAPTURE_PENDING' : 'CAPTURED';
   else status = captured > 0n ? 'PARTIALLY_CAPTURED' : 'AUTHORIZED';
-  state.status = status;
+  state.status = status === 'CAPTURED' ? afterRefunds(state) : status;
+}
+
+/** A captured lifecycle's status once refunds and reversals of its captures are counted. */
+function afterRefunds(state: LifecycleState): LifecycleStatus {
+  const captures = state.captures.filter(holdsMoney);
+  if (captures.some((capture) => capture.status === 'REVERSED')) return 'REVERSED';
+  if (captures.length > 0 && captures.every((capture) => capture.status === 'REFUNDED')) return 'REFUNDED';
+  if (captures.some((capture) => hasRefunds(state, capture) || capture.status === 'REFUNDED')) {
+    return 'PARTIALLY_REFUNDED';
+  }
+  return 'CAPTURED';
+}
+
+/** Records a refund the provider answered (or reported) and what it does to the lifecycle's status. */
+export function applyRefund(state: LifecycleState, refund: RefundRecord): void {
+  recordRefund(state, refund);
+  settle(state);
 }
 
 const manageableStatuses = ['CREATED', 'PARTIALLY_CAPTURED', 'PENDING'];
@@ -160,6 +177,7 @@ export function applyEvent(state: LifecycleState, event: PaymentEvent, receivedA
     id: event.id,
     eventType: event.eventType,
     authorizationId: event.authorizationId,
+    captureId: event.captureId,
     receivedAt,
     applied: false,
   };
@@ -175,6 +193,7 @@ export function applyEvent(state: LifecycleState, event: PaymentEvent, receivedA
 }
 
 function decide(state: LifecycleState, event: PaymentEvent): string | undefined {
+  if (event.refundId && event.captureId) return decideRefund(state, { ...event, refundId: event.refundId });
   const captureStatus = captureStatusByEvent[event.eventType];
   if (captureStatus && event.captureId) {
     const known = state.captures.find((capture) => capture.id === event.captureId);
@@ -221,6 +240,29 @@ function decide(state: LifecycleState, event: PaymentEvent): string | undefined 
     return undefined;
   }
   return 'event type the lifecycle does not act on';
+}
+
+/** A refund or reversal event: its resource is the refund, whose capture is one of the lifecycle's. */
+function decideRefund(state: LifecycleState, event: PaymentEvent & { refundId: string }): string | undefined {
+  if (!state.captures.some((capture) => capture.id === event.captureId)) {
+    return `refund of capture ${event.captureId}, which this lifecycle does not hold`;
+  }
+  const known = state.refunds?.find((refund) => refund.id === event.refundId);
+  const kind = event.eventType === 'PAYMENT.CAPTURE.REVERSED' ? 'reversal' : 'refund';
+  const status = event.status ?? 'COMPLETED';
+  if (known && known.kind === kind && known.status === status)
+    return `refund ${known.id} is already recorded`;
+  const amount = event.amount ?? known?.amount;
+  if (!amount) return 'refund event without an amount';
+  applyRefund(state, {
+    id: event.refundId,
+    captureId: event.captureId as string,
+    kind,
+    status,
+    amount,
+    createTime: event.createTime,
+  });
+  return undefined;
 }
 
 // Capture statuses only move forwards: PENDING → COMPLETED|DECLINED → (PARTIALLY_)REFUNDED|REVERSED.

@@ -8,7 +8,10 @@ import {
   type LifecycleInput,
   type LifecycleState,
   type ReauthorizeInput,
+  type RefundInput,
+  type RefundRecord,
 } from './definitions';
+import { isMoreThan, refundableAmount } from './refunds';
 import { amountOf, holdsMoney, isTerminal, minorUnitsOf } from './state';
 
 // Checks a request against the state before anything enters history; each refusal names what was wrong.
@@ -100,5 +103,57 @@ function unclaimedCapture(state: LifecycleState, request: CaptureInput): Capture
       capture.requestId === undefined &&
       holdsMoney(capture) &&
       (wanted === undefined || minorUnitsOf(state, capture.amount.value) === wanted),
+  );
+}
+
+/** The amount to refund, in the lifecycle's currency, checked against what the capture has not had refunded. */
+function refundAmount(state: LifecycleState, request: RefundInput): string {
+  const capture = state.captures.find((candidate) => candidate.id === request.captureId);
+  if (!capture) {
+    refuse(
+      LifecycleFailure.invalidRequest,
+      `captureId: ${request.captureId} is not a capture of authorization ${state.authorizationId}`,
+    );
+  }
+  const refundable = refundableAmount(state, capture);
+  const refundableStatus = capture.status === 'COMPLETED' || capture.status === 'PARTIALLY_REFUNDED';
+  if (!refundableStatus || minorUnitsOf(state, refundable) === 0n) {
+    refuse(LifecycleFailure.stateForbids, `cannot refund: capture ${capture.id} is ${capture.status}`);
+  }
+  if (request.amount === undefined) return refundable;
+  const wanted = amountOf(state, positiveAmount(state, request.amount)).value;
+  if (isMoreThan(state, wanted, refundable)) {
+    refuse(
+      LifecycleFailure.stateForbids,
+      `amount: ${request.amount} ${state.currency} is more than the ${refundable} capture ${capture.id} has not had refunded`,
+    );
+  }
+  return wanted;
+}
+
+/**
+ * The refund to ask the provider for: the request checked against the capture or, when the capture no longer
+ * allows it, the first attempt of this keyed request whose answer a crashed worker lost (its refund learnt
+ * from the webhook); the provider's request-id idempotency answers that refund again.
+ */
+export function refundPlan(state: LifecycleState, request: RefundInput): { amount: string } {
+  try {
+    return { amount: refundAmount(state, request) };
+  } catch (refusal) {
+    const lost = unclaimedRefund(state, request);
+    if (!lost) throw refusal;
+    return { amount: lost.amount.value };
+  }
+}
+
+function unclaimedRefund(state: LifecycleState, request: RefundInput): RefundRecord | undefined {
+  if (!request.idempotencyKey) return undefined;
+  const wanted = request.amount === undefined ? undefined : minorUnitsOf(state, request.amount);
+  return state.refunds?.find(
+    (refund) =>
+      refund.captureId === request.captureId &&
+      refund.kind === 'refund' &&
+      refund.requestId === undefined &&
+      (wanted === undefined || minorUnitsOf(state, refund.amount.value) === wanted),
   );
 }

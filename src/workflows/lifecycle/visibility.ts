@@ -3,6 +3,7 @@ import { patched, upsertSearchAttributes } from '@temporalio/workflow';
 import {
   AuthorizationIdKey,
   AuthorizationIdsKey,
+  CaptureIdsKey,
   OrderIdKey,
   PaymentStatusKey,
   ReauthorizationFailureKey,
@@ -13,6 +14,8 @@ import type { LifecycleState } from './definitions';
 export class LifecycleVisibility {
   private shown = '';
   private shownFailure?: string;
+  /** Whether this run lists CaptureIds: asked once it has a capture, so runs recorded before replay as they ran. */
+  private listsCaptures?: boolean;
 
   /** `recordedBeforeChecks`: the run may predate upserting only changes (it asks its patch). */
   constructor(
@@ -31,7 +34,8 @@ export class LifecycleVisibility {
   show(alsoSet: SearchAttributeUpdatePair[] = []): void {
     const heldIds = heldAuthorizationIds(this.state);
     const failure = this.state.reauthorizationFailure?.reason;
-    const next = [this.state.status, failure ?? '', ...heldIds].join(' ');
+    const captureIds = this.captureIds();
+    const next = [this.state.status, failure ?? '', ...heldIds, ...(captureIds ?? [])].join(' ');
     // Runs recorded before this check upserted on every change; they replay that way.
     const onlyChanges = !this.recordedBeforeChecks || patched('publish-only-changes');
     if (next === this.shown && alsoSet.length === 0 && onlyChanges) return;
@@ -42,8 +46,15 @@ export class LifecycleVisibility {
       ...alsoSet,
       { key: PaymentStatusKey, value: this.state.status },
       { key: AuthorizationIdsKey, value: heldIds },
+      ...(captureIds ? [{ key: CaptureIdsKey, value: captureIds }] : []),
       ...(failureChanged ? [{ key: ReauthorizationFailureKey, value: failure ?? null }] : []),
     ]);
+  }
+
+  private captureIds(): string[] | undefined {
+    if (this.state.captures.length === 0) return undefined;
+    this.listsCaptures ??= patched('capture-ids');
+    return this.listsCaptures ? this.state.captures.map((capture) => capture.id) : undefined;
   }
 }
 

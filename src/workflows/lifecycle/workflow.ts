@@ -15,6 +15,7 @@ import {
   captureUpdate,
   paymentEventSignal,
   reauthorizeUpdate,
+  refundUpdate,
   requestFingerprint,
   startedUpdate,
   stateQuery,
@@ -23,15 +24,16 @@ import {
   type LifecycleInput,
   type LifecycleState,
   type ReauthorizeInput,
+  type RefundInput,
   type VoidInput,
 } from './definitions';
 import { lifecycleDetails } from './details';
 import { defaults, millisecondsOf } from './durations';
 import { KeyedRequests, SerialQueue } from './idempotency';
-import { applyCapture, applyEvent, isTerminal, markEnded } from './state';
+import { applyCapture, applyEvent, applyRefund, isTerminal, markEnded } from './state';
 import { carriedOver, startState } from './start';
 import { DeadlineTimer, fireTimer, nextDeadline, reauthorize, type Deadline } from './timers';
-import { assertDurationsWithinBounds, assertOpen, capturePlan, reauthorizeAmount } from './validation';
+import { assertDurationsWithinBounds, assertOpen, capturePlan, reauthorizeAmount, refundPlan } from './validation';
 import { LifecycleVisibility } from './visibility';
 
 /** The durable life of one payment authorization: capture, void, reauthorize, expiry, provider events. */
@@ -70,7 +72,7 @@ export async function authorizationLifecycle(input: LifecycleInput): Promise<Lif
     stateChanged();
   });
 
-  const fingerprint = (request: CaptureInput | ReauthorizeInput) =>
+  const fingerprint = (request: CaptureInput | ReauthorizeInput | RefundInput) =>
     requestFingerprint(request, state.currency);
 
   setHandler(
@@ -138,6 +140,48 @@ export async function authorizationLifecycle(input: LifecycleInput): Promise<Lif
       validator: (request: ReauthorizeInput) => {
         if (!keyed.isKnown('reauthorize', request.idempotencyKey, fingerprint(request)))
           reauthorizeAmount(state, request);
+      },
+    },
+  );
+
+  // Refunds are taken also after the lifecycle ended: its captures stay refundable for months.
+  setHandler(
+    refundUpdate,
+    (request) =>
+      keyed.once('refund', request.idempotencyKey, fingerprint(request), async () => {
+        const plan = refundPlan(state, request);
+        const amount = { currency_code: state.currency, value: plan.amount };
+        state.refundSequence = (state.refundSequence ?? 0) + 1;
+        const requestId = request.idempotencyKey
+          ? `${request.captureId}-${request.idempotencyKey}`
+          : `${workflowId}-refund-${state.refundSequence}`;
+        const refund = await orderSystemCalls.refundCapture({
+          captureId: request.captureId,
+          requestId,
+          request: {
+            amount,
+            ...(request.invoiceId ? { invoice_id: request.invoiceId } : {}),
+            ...(request.noteToPayer ? { note_to_payer: request.noteToPayer } : {}),
+          },
+        });
+        applyRefund(state, {
+          id: refund.id,
+          captureId: request.captureId,
+          kind: 'refund',
+          status: refund.status,
+          amount: refund.amount
+            ? { currency_code: refund.amount.currency_code, value: refund.amount.value }
+            : amount,
+          requestId,
+          createTime: refund.create_time,
+        });
+        stateChanged();
+        return refund;
+      }),
+    {
+      validator: (request: RefundInput) => {
+        if (!keyed.isKnown('refund', request.idempotencyKey, fingerprint(request)))
+          refundPlan(state, request);
       },
     },
   );

@@ -5,19 +5,21 @@ import type { PaymentEventRouted } from './definitions';
 
 // Local activities, retried until Temporal answers: the run ends in a handful of history events, with no
 // second workflow task for a signal command.
-const { signalPaymentEvent, findLifecycleOfAuthorization } = proxyLocalActivities<WebhookActivities>({
-  startToCloseTimeout: '10 seconds',
-  localRetryThreshold: '10 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
-});
+const { signalPaymentEvent, findLifecycleOfAuthorization, findLifecycleOfCapture } =
+  proxyLocalActivities<WebhookActivities>({
+    startToCloseTimeout: '10 seconds',
+    localRetryThreshold: '10 seconds',
+    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+  });
 
 /**
  * Signals a verified provider event to the lifecycle that holds its authorization: `authorization-<id>`, or,
- * for an event about a reauthorization, the lifecycle whose AuthorizationIds list that id. The lifecycle
- * skips an event id it has already seen, so a second transmission of the same event (or a retried signal)
- * changes nothing.
+ * for an event about a reauthorization, the lifecycle whose AuthorizationIds list that id. A refund or
+ * reversal names only its capture: the lifecycle whose CaptureIds list it. The lifecycle skips an event id
+ * it has already seen, so a second transmission of the same event (or a retried signal) changes nothing.
  */
 export async function routePaymentEvent(event: PaymentEvent): Promise<PaymentEventRouted> {
+  if (event.authorizationId === undefined) return routeByCapture(event);
   const workflowId = lifecycleWorkflowId(event.authorizationId);
   const direct = await signalTo(workflowId, event);
   if (direct) return direct;
@@ -27,6 +29,17 @@ export async function routePaymentEvent(event: PaymentEvent): Promise<PaymentEve
     viaHolder ?? {
       routed: false,
       reason: `no running lifecycle holds authorization ${event.authorizationId} (tried ${workflowId} and AuthorizationIds) for ${event.eventType} ${event.id}`,
+    }
+  );
+}
+
+async function routeByCapture(event: PaymentEvent): Promise<PaymentEventRouted> {
+  const holder = event.captureId ? await findLifecycleOfCapture(event.captureId) : null;
+  const routed = holder ? await signalTo(holder, event) : undefined;
+  return (
+    routed ?? {
+      routed: false,
+      reason: `no running lifecycle holds capture ${event.captureId} (tried CaptureIds) for ${event.eventType} ${event.id}`,
     }
   );
 }

@@ -1,0 +1,123 @@
+import { refusal, resourceNotFound } from './errors';
+import { resourceId } from './ids';
+import type { AuthorizationLedger, LedgerEvent } from './ledger';
+import type { Money } from './money';
+
+export interface RefundRecord {
+  id: string;
+  captureId: string;
+  /** A refund the payee asked for, or a reversal (chargeback) the payer's bank made. */
+  kind: 'refund' | 'reversal';
+  status: 'COMPLETED';
+  amount: Money;
+  /** What the capture has had refunded to date, this one included. */
+  totalRefunded: Money;
+  invoiceId?: string;
+  customId?: string;
+  noteToPayer?: string;
+  createTime: Date;
+  updateTime: Date;
+}
+
+export interface RefundInstruction {
+  /** None means everything not yet refunded. */
+  amount?: Money;
+  invoiceId?: string;
+  customId?: string;
+  noteToPayer?: string;
+}
+
+/**
+ * Refunds and reversals of captures, with PayPal's rules: only a completed capture, never more than it has
+ * left unrefunded, in its currency; nothing after a chargeback. Each one moves the capture's status and
+ * publishes its event. Synchronous, like the ledger, so no two refunds interleave.
+ */
+export class RefundLedger {
+  private readonly refunds = new Map<string, RefundRecord>();
+  private readonly refundedMinor = new Map<string, bigint>();
+  private readonly reversed = new Set<string>();
+
+  constructor(
+    private readonly ledger: AuthorizationLedger,
+    private readonly options: { now: () => Date; onEvent: (event: LedgerEvent) => void },
+  ) {}
+
+  refund(id: string): RefundRecord {
+    const record = this.refunds.get(id);
+    if (!record) throw resourceNotFound(`Specified resource ID does not exist: refund ${id}.`);
+    return record;
+  }
+
+  refundsOf(captureId: string): RefundRecord[] {
+    this.ledger.capture(captureId);
+    return [...this.refunds.values()].filter((refund) => refund.captureId === captureId);
+  }
+
+  refundCapture(captureId: string, instruction: RefundInstruction): RefundRecord {
+    if (this.refunds.has(captureId)) {
+      throw resourceNotFound(`${captureId} is a refund; only a capture can be refunded.`);
+    }
+    const capture = this.ledger.capture(captureId);
+    if (this.reversed.has(captureId)) throw refusal('REFUND_NOT_PERMITTED_DUE_TO_CHARGEBACK');
+    if (capture.status === 'PENDING') throw refusal('PENDING_CAPTURE');
+    if (capture.status === 'REFUNDED') throw refusal('CAPTURE_FULLY_REFUNDED');
+    if (capture.status !== 'COMPLETED' && capture.status !== 'PARTIALLY_REFUNDED') {
+      throw refusal('REFUND_NOT_ALLOWED');
+    }
+    if (instruction.amount && instruction.amount.currency !== capture.amount.currency) {
+      throw refusal('REFUND_CAPTURE_CURRENCY_MISMATCH');
+    }
+    const left = capture.amount.minor - this.refundedOf(captureId);
+    const amount = instruction.amount?.minor ?? left;
+    if (amount > left) throw refusal('REFUND_AMOUNT_EXCEEDED');
+    return this.record(captureId, 'refund', amount, instruction);
+  }
+
+  /** Control: the payer's bank reverses what is left of a completed capture (a chargeback). */
+  reverseCapture(captureId: string): RefundRecord {
+    const capture = this.ledger.capture(captureId);
+    if (capture.status !== 'COMPLETED' && capture.status !== 'PARTIALLY_REFUNDED') {
+      throw refusal('REFUND_NOT_ALLOWED');
+    }
+    if (this.reversed.has(captureId)) throw refusal('REFUND_NOT_PERMITTED_DUE_TO_CHARGEBACK');
+    this.reversed.add(captureId);
+    return this.record(captureId, 'reversal', capture.amount.minor - this.refundedOf(captureId), {});
+  }
+
+  private refundedOf(captureId: string): bigint {
+    return this.refundedMinor.get(captureId) ?? 0n;
+  }
+
+  private record(
+    captureId: string,
+    kind: RefundRecord['kind'],
+    minor: bigint,
+    instruction: RefundInstruction,
+  ): RefundRecord {
+    const capture = this.ledger.capture(captureId);
+    const total = this.refundedOf(captureId) + minor;
+    const now = this.options.now();
+    const refund: RefundRecord = {
+      id: resourceId(),
+      captureId,
+      kind,
+      status: 'COMPLETED',
+      amount: { currency: capture.amount.currency, minor },
+      totalRefunded: { currency: capture.amount.currency, minor: total },
+      invoiceId: instruction.invoiceId,
+      customId: instruction.customId,
+      noteToPayer: instruction.noteToPayer,
+      createTime: now,
+      updateTime: now,
+    };
+    this.refunds.set(refund.id, refund);
+    this.refundedMinor.set(captureId, total);
+    if (kind === 'refund') {
+      capture.status = total === capture.amount.minor ? 'REFUNDED' : 'PARTIALLY_REFUNDED';
+      capture.updateTime = now;
+    }
+    const type = kind === 'refund' ? 'PAYMENT.CAPTURE.REFUNDED' : 'PAYMENT.CAPTURE.REVERSED';
+    this.options.onEvent({ type, refund });
+    return refund;
+  }
+}

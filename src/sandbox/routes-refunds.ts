@@ -1,0 +1,51 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { SandboxContext } from './context';
+import { parseRequest } from './errors';
+import type { ProviderAnswer } from './idempotency';
+import { moneySchema, parseMoney } from './money';
+import { answer, prefersMinimal, requestId } from './replies';
+import { refundResource } from './resources';
+import { minimal } from './routes-authorizations';
+
+/** PayPal's refund_request; `payment_instruction` (platform fees) is accepted and not modelled. */
+const refundRequestSchema = z.object({
+  amount: moneySchema.optional(),
+  custom_id: z.string().min(1).max(127).optional(),
+  invoice_id: z.string().min(1).max(127).optional(),
+  note_to_payer: z.string().min(1).max(255).optional(),
+  payment_instruction: z.looseObject({}).optional(),
+});
+
+const idParams = z.object({ id: z.string().min(1).max(64) });
+
+/** Refund a capture, read a refund (Payments v2). */
+export function registerRefundRoutes(app: FastifyInstance, context: SandboxContext): void {
+  const { refunds, idempotency, faults } = context;
+
+  app.post('/v2/payments/captures/:id/refund', async (request, reply) => {
+    const { id } = parseRequest(idParams, request.params);
+    const body = parseRequest(refundRequestSchema, request.body ?? {});
+    const key = requestId(request);
+    return answer(reply, faults, 'refund', () =>
+      idempotency.run(key && `refund:${id}:${key}`, (): ProviderAnswer => {
+        const refund = refunds.refundCapture(id, {
+          amount: body.amount && parseMoney(body.amount),
+          invoiceId: body.invoice_id,
+          customId: body.custom_id,
+          noteToPayer: body.note_to_payer,
+        });
+        const resource = refundResource(refund, context.baseUrl());
+        return { statusCode: 201, body: prefersMinimal(request) ? minimal(resource) : resource };
+      }),
+    );
+  });
+
+  app.get('/v2/payments/refunds/:id', async (request, reply) => {
+    const { id } = parseRequest(idParams, request.params);
+    return answer(reply, faults, 'get', () => ({
+      statusCode: 200,
+      body: refundResource(refunds.refund(id), context.baseUrl()),
+    }));
+  });
+}
