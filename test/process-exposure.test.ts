@@ -6,7 +6,8 @@ import { TEST_CODEC_KEYS_ENV, temporalAddress } from './helpers/temporal';
 
 /**
  * The API process (src/api/main.ts) as `npm start` and production run it: where it listens, and who may use its
- * codec server without a key. The Web UI's origin is the default CORS origin (TEMPORAL_UI_PORT 8233).
+ * codec server without a key (the Web UI's origin is the default CORS origin, TEMPORAL_UI_PORT 8233); and where
+ * the sandbox process (src/sandbox/main.ts) listens.
  */
 const UI_ORIGIN = 'http://localhost:8233';
 const API_KEY = 'exposure-test-key';
@@ -60,11 +61,28 @@ const decodeFromUi = (host: string, port: number) =>
     body: JSON.stringify({ payloads: [] }),
   });
 
+async function startSandbox(env: NodeJS.ProcessEnv): Promise<number> {
+  const port = await findFreePort();
+  const sandbox = runService(
+    'sandbox',
+    'src/sandbox/main.ts',
+    { SANDBOX_PORT: String(port), ...env },
+    {
+      log: () => {},
+    },
+  );
+  started.push(sandbox);
+  await waitForHttp(`http://127.0.0.1:${port}/sandbox/deliveries`, sandbox, 90_000);
+  return port;
+}
+
 let development: number;
 let developmentOnEveryInterface: number;
 let production: number;
+let sandbox: number;
+let sandboxInContainer: number;
 beforeAll(async () => {
-  [development, developmentOnEveryInterface, production] = await Promise.all([
+  [development, developmentOnEveryInterface, production, sandbox, sandboxInContainer] = await Promise.all([
     startApi({ NODE_ENV: 'development' }),
     startApi({ NODE_ENV: 'development', API_HOST: '0.0.0.0' }),
     startApi({
@@ -75,6 +93,8 @@ beforeAll(async () => {
       // The setting docker-compose.yml had: it no longer opens a keyless path.
       CODEC_UI_WITHOUT_KEY: 'true',
     }),
+    startSandbox({}),
+    startSandbox({ SANDBOX_HOST: '0.0.0.0' }),
   ]);
 }, 120_000);
 afterAll(async () => {
@@ -101,5 +121,12 @@ describe('the API process', () => {
       body: '{}',
     });
     expect(withKey.status).toBe(200);
+  });
+});
+
+describe('the sandbox process', () => {
+  it('listens on loopback unless SANDBOX_HOST opens it to the other containers', async () => {
+    expect(await canConnect(networkAddress(), sandbox)).toBe(false);
+    expect(await canConnect(networkAddress(), sandboxInContainer)).toBe(true);
   });
 });
