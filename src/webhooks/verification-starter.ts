@@ -41,7 +41,9 @@ export class VerificationStarter {
           workflowId,
           taskQueue,
           args: [{ delivery, receivedAt: receivedAt.toISOString(), mode, ...(webhookId && { webhookId }) }],
-          // A finished run is never repeated; one that failed (a bug, a termination) may be redone.
+          // A completed run (a verified delivery) is never repeated: a replayed signature, even on another body
+          // with the same CRC-32, is a duplicate. One that failed (a rejected delivery, a bug, a termination)
+          // may be redone, so a refused verification never blocks the genuine delivery.
           workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE_FAILED_ONLY,
         }),
       );
