@@ -84,8 +84,11 @@ export class CertificateCache {
       timeout: this.options.timeoutMs ?? 5_000,
       maxRedirects: 0,
       maxContentLength: MAX_CERTIFICATE_BYTES,
-      validateStatus: (status) => status < 500 && !transientStatuses.has(status),
+      validateStatus: () => true,
     });
+    if (response.status >= 500 || transientStatuses.has(response.status)) {
+      throw new Error(`cert_url answered HTTP ${response.status}; asked again`);
+    }
     if (response.status !== 200) return { refused: `cert_url answered HTTP ${response.status}` };
     try {
       new X509Certificate(response.data);

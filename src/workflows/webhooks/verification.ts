@@ -119,7 +119,8 @@ function isSettingsRefusal(refusal: ApplicationFailure): boolean {
   return typeof status === 'number' && settingsRefusalStatuses.includes(status);
 }
 
+/** A local activity throws its ApplicationFailure itself; an ActivityFailure would carry it as its cause. */
 function refusalOf(error: unknown): ApplicationFailure | undefined {
-  const cause = error instanceof Error ? error.cause : undefined;
-  return cause instanceof ApplicationFailure && cause.nonRetryable ? cause : undefined;
+  const failure = error instanceof ApplicationFailure ? error : error instanceof Error ? error.cause : undefined;
+  return failure instanceof ApplicationFailure && failure.nonRetryable ? failure : undefined;
 }
