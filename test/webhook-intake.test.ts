@@ -39,7 +39,8 @@ const voidedEvent = (authorizationId: string) =>
     summary: 'A payment authorization was voided',
     resource: { id: authorizationId, status: 'VOIDED', amount: { currency_code: 'USD', value: '10.00' } },
   });
-const unroutedEvent = () => JSON.stringify({ id: `WH-${randomUUID()}`, event_type: 'PAYMENT.SALE.COMPLETED' });
+const unroutedEvent = () =>
+  JSON.stringify({ id: `WH-${randomUUID()}`, event_type: 'PAYMENT.SALE.COMPLETED' });
 
 async function verificationExists(transmissionId: string): Promise<boolean> {
   try {
@@ -142,7 +143,9 @@ describe('every unauthenticated route is rate-limited and time-limited', () => {
 describe('a transmission outside the time tolerance is refused before any run starts', () => {
   it('refuses one signed 11 minutes ago or ahead with 400 naming the header, accepts one 9 minutes old', async () => {
     for (const offset of [-11, 11]) {
-      const delivery = stack.sign(unroutedEvent(), { transmissionTime: new Date(Date.now() + minutes(offset)) });
+      const delivery = stack.sign(unroutedEvent(), {
+        transmissionTime: new Date(Date.now() + minutes(offset)),
+      });
       const response = await stack.deliver(delivery);
       expect(response.status).toBe(400);
       expect(response.data.error.code).toBe('WEBHOOK_DELIVERY_INVALID');
@@ -232,7 +235,9 @@ describe('a refused or failed verification never blocks the genuine delivery', (
         if (status !== 200 || request.url !== `${CERTIFICATE_PATH}CERT-transient`) {
           return response.writeHead(status === 200 ? 404 : status).end();
         }
-        response.writeHead(200, { 'content-type': 'application/x-pem-file' }).end(stack.signing.certificatePem);
+        response
+          .writeHead(200, { 'content-type': 'application/x-pem-file' })
+          .end(stack.signing.certificatePem);
       });
       await new Promise<void>((resolve) => certificateHost.listen(0, '127.0.0.1', resolve));
     });

@@ -69,10 +69,14 @@ export class CertificateCache {
       return { refused: 'cert_url is not a URL' };
     }
     if (!this.allowedOrigins.has(url.origin)) {
-      return { refused: `cert_url origin ${url.origin} is not allowed (https on the default port of an allowed host)` };
+      return {
+        refused: `cert_url origin ${url.origin} is not allowed (https on the default port of an allowed host)`,
+      };
     }
     if (url.username || url.password || url.search || url.hash || !certificatePath.test(url.pathname)) {
-      return { refused: `cert_url must be ${url.origin}${CERTIFICATE_PATH_PREFIX}<certificate id>, nothing more` };
+      return {
+        refused: `cert_url must be ${url.origin}${CERTIFICATE_PATH_PREFIX}<certificate id>, nothing more`,
+      };
     }
     return { key: `${url.origin}${url.pathname}` };
   }

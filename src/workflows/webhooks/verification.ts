@@ -45,7 +45,13 @@ export async function webhookVerification(
   const rejected = (reason: string, id?: string): WebhookVerificationResult => {
     upsertSearchAttributes([{ key: WebhookVerificationKey, value: 'FAILURE' }]);
     log.warn('webhook delivery rejected', { reason });
-    const result = { outcome: 'rejected', verification: 'FAILURE', webhookId: id, receivedAt, reason } as const;
+    const result = {
+      outcome: 'rejected',
+      verification: 'FAILURE',
+      webhookId: id,
+      receivedAt,
+      reason,
+    } as const;
     if (!patched(REJECTION_FAILS_RUN)) return result;
     throw ApplicationFailure.create({
       type: WEBHOOK_DELIVERY_REJECTED,
@@ -121,6 +127,7 @@ function isSettingsRefusal(refusal: ApplicationFailure): boolean {
 
 /** A local activity throws its ApplicationFailure itself; an ActivityFailure would carry it as its cause. */
 function refusalOf(error: unknown): ApplicationFailure | undefined {
-  const failure = error instanceof ApplicationFailure ? error : error instanceof Error ? error.cause : undefined;
+  const failure =
+    error instanceof ApplicationFailure ? error : error instanceof Error ? error.cause : undefined;
   return failure instanceof ApplicationFailure && failure.nonRetryable ? failure : undefined;
 }
