@@ -52,14 +52,14 @@ async function verificationExists(transmissionId: string): Promise<boolean> {
   }
 }
 
-/** An API on a free port in front of the stack's worker, with the limits given. */
-async function apiWith(limits: Partial<ApiLimits>) {
+/** An API on a free port starting runs on `taskQueue` (the stack's worker by default), with the limits given. */
+async function apiWith(limits: Partial<ApiLimits>, taskQueue = stack.taskQueue) {
   return startTestApi({
     lifecycles: new LifecycleClient(stack.client, stack.taskQueue),
     webhooks: {
       verifications: new VerificationStarter({
         client: stack.client,
-        taskQueue: stack.taskQueue,
+        taskQueue,
         mode: 'api',
         webhookId: stack.webhookId,
       }),
@@ -223,6 +223,46 @@ describe('a refused or failed verification never blocks the genuine delivery', (
     expect(delivered.data.status).toBe('accepted');
     expect(await stack.verification(genuine.transmissionId)).toMatchObject({ outcome: 'delivered' });
     expect((await stack.api.get(`/v1/lifecycles/${authorizationId}`)).data.status).toBe('VOIDED');
+  });
+
+  it('the genuine delivery while a tampered copy is still verifying is answered 409, then verified', async () => {
+    // No worker polls this queue until later: the tampered copy's run stays in progress meanwhile.
+    const taskQueue = uniqueTaskQueue('webhook-racing');
+    const api = await apiWith({}, taskQueue);
+    try {
+      const post = (delivery: ReturnType<WebhookStack['sign']>) =>
+        api.http.post(WEBHOOK_ROUTE, delivery.body, {
+          headers: { ...delivery.headers, authorization: undefined },
+          transformRequest: (data: unknown) => data,
+        });
+      const authorizationId = await stack.startLifecycle('10.00');
+      const genuine = stack.sign(voidedEvent(authorizationId));
+      const tampered = { ...genuine, body: genuine.body.replace('"status":"VOIDED"', '"status": "VOIDED"') };
+      expect((await post(tampered)).data.status).toBe('accepted');
+      const early = await post(genuine);
+      expect(early.status).toBe(409);
+      expect(early.data.error.code).toBe('WEBHOOK_TRANSMISSION_VERIFYING');
+      expect(early.headers['retry-after']).toBe('60');
+
+      await withWorker(
+        {
+          taskQueue,
+          activities: {
+            ...createPaymentsActivities(stack.payments),
+            ...createWebhookActivities({ payments: stack.payments, certificateHosts: [] }),
+          },
+        },
+        async () => {
+          expect(await stack.verification(tampered.transmissionId)).toMatchObject({ outcome: 'rejected' });
+          // The provider delivers again (a non-2xx answer is not an acknowledgement): now it is verified.
+          expect((await post(genuine)).data.status).toBe('accepted');
+          expect(await stack.verification(genuine.transmissionId)).toMatchObject({ outcome: 'delivered' });
+        },
+      );
+      expect((await stack.api.get(`/v1/lifecycles/${authorizationId}`)).data.status).toBe('VOIDED');
+    } finally {
+      await api.app.close();
+    }
   });
 
   describe('transient refusals are asked again until they pass', () => {

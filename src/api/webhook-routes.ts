@@ -48,7 +48,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRoutesOptions> = async 
       schema: {
         tags: ['webhooks'],
         summary: 'Receive a payments provider webhook delivery',
-        response: { 202: acceptedBody, 400: errorBody, 413: errorBody, 503: errorBody },
+        response: { 202: acceptedBody, 400: errorBody, 409: errorBody, 413: errorBody, 503: errorBody },
       },
     },
     async (request, reply) => {
@@ -81,6 +81,13 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRoutesOptions> = async 
         options.transmissionToleranceMs ?? defaultTransmissionToleranceMs,
       );
       const started = await options.verifications.start(transmissionId, { headers, body }, receivedAt);
+      if (started.stillVerifying) {
+        reply.header('retry-after', '60');
+        throw new ApiError(
+          'WEBHOOK_TRANSMISSION_VERIFYING',
+          `transmission ${transmissionId} is still being verified: deliver it again later`,
+        );
+      }
       return reply
         .code(202)
         .send({ workflowId: started.workflowId, status: started.duplicate ? 'duplicate' : 'accepted' });

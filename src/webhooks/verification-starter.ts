@@ -22,6 +22,11 @@ export interface StartedVerification {
   workflowId: string;
   /** True when this transmission already has a verification run: nothing new was started. */
   duplicate: boolean;
+  /**
+   * A duplicate whose run is still verifying: it may be a tampered copy that ends rejected, so this delivery
+   * is not acknowledged yet (the provider delivers again, and then it is verified or a true duplicate).
+   */
+  stillVerifying?: boolean;
 }
 
 /** Starts one webhookVerification run per transmission; the only Temporal call on the delivery path. */
@@ -35,8 +40,9 @@ export class VerificationStarter {
   ): Promise<StartedVerification> {
     const { client, taskQueue, mode, webhookId, startTimeoutMs = 5_000 } = this.options;
     const workflowId = webhookVerificationWorkflowId(transmissionId);
+    const deadline = Date.now() + startTimeoutMs;
     try {
-      await client.withDeadline(Date.now() + startTimeoutMs, () =>
+      await client.withDeadline(deadline, () =>
         client.workflow.start<typeof webhookVerification>(webhookVerificationWorkflowType, {
           workflowId,
           taskQueue,
@@ -49,8 +55,11 @@ export class VerificationStarter {
       );
       return { workflowId, duplicate: false };
     } catch (error) {
-      if (error instanceof WorkflowExecutionAlreadyStartedError) return { workflowId, duplicate: true };
-      throw error;
+      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+      const { status } = await client.withDeadline(deadline, () =>
+        client.workflow.getHandle(workflowId).describe(),
+      );
+      return { workflowId, duplicate: true, stillVerifying: status.name === 'RUNNING' };
     }
   }
 }
