@@ -14,6 +14,15 @@ const commaList = z
   )
   .pipe(z.array(z.string().min(1)));
 
+function isCertificateOrigin(entry: string): boolean {
+  try {
+    const url = new URL(entry.includes('://') ? entry : `https://${entry}`);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.pathname === '/' && !url.search;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Every environment variable the service reads, with the defaults of the local stack.
  * `npm start` and the tests run on these defaults; docker-compose.yml overrides them.
@@ -62,12 +71,12 @@ export const configSchema = z.object({
    * Where a cert_url may point in local mode: `host` (https on port 443), or an origin such as
    * `http://localhost:8090` (exactly that scheme and port: plain http only for a local sandbox).
    */
-  WEBHOOK_CERT_HOSTS: commaList.default([
-    'localhost',
-    '127.0.0.1',
-    'http://localhost:8090',
-    'http://127.0.0.1:8090',
-  ]),
+  WEBHOOK_CERT_HOSTS: commaList
+    .refine(
+      (entries) => entries.every(isCertificateOrigin),
+      'host names or origins such as http://localhost:8090',
+    )
+    .default(['localhost', '127.0.0.1', 'http://localhost:8090', 'http://127.0.0.1:8090']),
   /** A delivery whose signed transmission time is further than this from now is refused before any run. */
   WEBHOOK_TRANSMISSION_TOLERANCE_MS: z.coerce.number().int().positive().default(600_000),
   /** Requests per source address and window, on every route (unauthenticated ones included); then 429. */

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { loadConfig } from '../src/config';
 import { createSigningCertificate, type SigningCertificate } from '../src/sandbox/certificate';
 import { CertificateCache } from '../src/webhooks/certificate-cache';
 
@@ -65,6 +66,19 @@ describe('cert_url is fetched only from an allowed origin and certificate path',
     expect(await cache.certificate(`https://localhost:8443${genuinePath}`)).toMatchObject({
       refused: expect.stringContaining('is not allowed'),
     });
+  });
+});
+
+describe('WEBHOOK_CERT_HOSTS', () => {
+  it('takes host names and origins, and names itself when an entry is neither', () => {
+    expect(
+      loadConfig({ WEBHOOK_CERT_HOSTS: 'api.paypal.com, http://sandbox:8090' }).WEBHOOK_CERT_HOSTS,
+    ).toEqual(['api.paypal.com', 'http://sandbox:8090']);
+    for (const entry of ['ftp://files.example', 'https://api.paypal.com/certs', 'exa mple']) {
+      expect(() => loadConfig({ WEBHOOK_CERT_HOSTS: entry })).toThrow(
+        /WEBHOOK_CERT_HOSTS: host names or origins/,
+      );
+    }
   });
 });
 
