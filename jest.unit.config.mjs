@@ -29,5 +29,6 @@ export default {
     '<rootDir>/test/readme.test.ts',
     '<rootDir>/test/sandbox-*.test.ts',
     '<rootDir>/test/temporal-cli.test.ts',
+    '<rootDir>/test/webhook-certificates.test.ts',
   ],
 };

@@ -33,6 +33,8 @@ const encryption = benchEncryption();
 const LATE_EVENT_WINDOW = process.env.BENCH_LATE_EVENT_WINDOW ?? '60 seconds';
 const SETTLE_MS = 300_000;
 const API_KEY = 'bench-key';
+// The bench sends every request from 127.0.0.1: far more than the default rate limit per source.
+const BENCH_RATE_LIMIT = { API_RATE_LIMIT_MAX: '1000000' };
 const DATA_DIR = join(__dirname, '..', '.data', 'bench-chaos');
 const PROCESS_LOG = join(DATA_DIR, 'processes.log');
 
@@ -76,7 +78,7 @@ async function clusterTarget(sandbox: Sandbox, listenerUrl: string): Promise<Tar
     characters: false,
     paymentsBaseUrl: sandbox.url,
     webhookListenerUrl: listenerUrl,
-    appEnv: { API_KEYS: API_KEY, ...encryption.env },
+    appEnv: { API_KEYS: API_KEY, ...BENCH_RATE_LIMIT, ...encryption.env },
     output,
     progress: (line) => log(`  [cluster] ${line}`),
   });
@@ -110,7 +112,7 @@ async function devTarget(sandbox: Sandbox, listenerUrl: string): Promise<Target>
     apiPorts: [await findFreePort(), await findFreePort()],
     workerMetricsPorts: [await findFreePort(), await findFreePort()],
     bundlePath: join(DATA_DIR, 'dev', 'workflow-bundle.js'),
-    appEnv: { API_KEYS: API_KEY, ...encryption.env },
+    appEnv: { API_KEYS: API_KEY, ...BENCH_RATE_LIMIT, ...encryption.env },
     output,
     progress: (line) => log(`  [dev] ${line}`),
   });

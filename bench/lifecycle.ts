@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import axios from 'axios';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { defaultApiLimits } from '../src/api/limits';
 import { buildApi } from '../src/api/server';
 import { LifecycleClient } from '../src/client/lifecycle-client';
 import { runService, waitForLine } from '../src/dev/child-process';
@@ -69,6 +70,8 @@ async function main() {
     // No late-event window: each lifecycle completes as soon as it is captured, as it is timed to.
     defaults: { reauthorizeAfter: '3 days', expiryPolicy: 'void', lateEventWindow: '0 seconds' },
     logger: false,
+    // Every request comes from 127.0.0.1: far more than the default rate limit per source.
+    limits: { ...defaultApiLimits, rateLimitMax: 1_000_000 },
   });
   const api = axios.create({
     baseURL: await app.listen({ port: 0, host: '127.0.0.1' }),

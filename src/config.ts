@@ -14,6 +14,15 @@ const commaList = z
   )
   .pipe(z.array(z.string().min(1)));
 
+function isCertificateOrigin(entry: string): boolean {
+  try {
+    const url = new URL(entry.includes('://') ? entry : `https://${entry}`);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.pathname === '/' && !url.search;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Every environment variable the service reads, with the defaults of the local stack.
  * `npm start` and the tests run on these defaults; docker-compose.yml overrides them.
@@ -63,7 +72,24 @@ export const configSchema = z.object({
   WEBHOOK_ID: z.string().min(1).optional(),
   WEBHOOK_LISTENER_URL: optionalUrl,
   WEBHOOK_VERIFY_MODE: z.enum(['api', 'local']).default('api'),
-  WEBHOOK_CERT_HOSTS: commaList.default(['localhost', '127.0.0.1']),
+  /**
+   * Where a cert_url may point in local mode: `host` (https on port 443), or an origin such as
+   * `http://localhost:8090` (exactly that scheme and port: plain http only for a local sandbox).
+   */
+  WEBHOOK_CERT_HOSTS: commaList
+    .refine(
+      (entries) => entries.every(isCertificateOrigin),
+      'host names or origins such as http://localhost:8090',
+    )
+    .default(['localhost', '127.0.0.1', 'http://localhost:8090', 'http://127.0.0.1:8090']),
+  /** A delivery whose signed transmission time is further than this from now is refused before any run. */
+  WEBHOOK_TRANSMISSION_TOLERANCE_MS: z.coerce.number().int().positive().default(600_000),
+  /** Requests per source address and window, on every route (unauthenticated ones included); then 429. */
+  API_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(1_000),
+  API_RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(60_000),
+  /** A request (headers and body) must arrive within this; its headers within API_HEADERS_TIMEOUT_MS. */
+  API_REQUEST_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+  API_HEADERS_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
 
   // Payload encryption (src/codec) and the codec server on the API
   /** `keyId:base64-32-byte-key`, comma-separated: the first encrypts, all decrypt. Required in production. */

@@ -311,13 +311,16 @@ describe('payments sandbox: signed webhook deliveries', () => {
     ]);
   });
 
-  it('retries a delivery the listener refused, with the same transmission, and logs each attempt', async () => {
+  it('retries a delivery the listener refused as a new transmission, and logs each attempt', async () => {
     listener.answerWith(500, 503);
     const { id } = await createAuthorization(harness);
     await harness.api.post(authorizationPath(id, 'capture'), {});
     const received = await listener.waitFor(3);
+    // Each attempt has its own id, time and signature over the same body (the same event id).
+    for (const name of ['service-transmission-id', 'service-transmission-time', 'service-transmission-sig']) {
+      expect(new Set(received.map((delivery) => header(delivery, name))).size).toBe(3);
+    }
     const transmissionIds = received.map((delivery) => header(delivery, 'service-transmission-id'));
-    expect(new Set(transmissionIds).size).toBe(1);
     expect(received[2]?.body.equals(received[0]?.body ?? Buffer.alloc(0))).toBe(true);
 
     await harness.sandbox.deliveriesSettled();
@@ -327,14 +330,16 @@ describe('payments sandbox: signed webhook deliveries', () => {
       eventType: 'PAYMENT.CAPTURE.COMPLETED',
       webhookId,
       url: listener.url,
-      transmissionId: transmissionIds[0],
+      transmissionId: transmissionIds[2],
       lastStatus: 200,
       delivered: true,
       gaveUp: false,
     });
-    expect((entry?.attempts as Array<{ statusCode: number }>).map((attempt) => attempt.statusCode)).toEqual([
-      500, 503, 200,
-    ]);
+    expect(entry?.attempts).toEqual(
+      [500, 503, 200].map((statusCode, index) =>
+        expect.objectContaining({ statusCode, transmissionId: transmissionIds[index] }),
+      ),
+    );
   });
 
   it('gives up after the configured attempts', async () => {

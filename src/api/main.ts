@@ -5,6 +5,7 @@ import { apiHost, codecCorsOrigins, loadConfig, temporalAddress } from '../confi
 import { createLogger } from '../logger';
 import { paymentsDialect } from '../payments/dialects';
 import { VerificationStarter } from '../webhooks/verification-starter';
+import { apiLimits } from './limits';
 import { buildApi } from './server';
 import { apiConnectionOptions } from './temporal-connection';
 
@@ -46,7 +47,9 @@ async function main() {
       }),
       bodyLimitBytes: config.WEBHOOK_BODY_LIMIT_BYTES,
       headerNames: paymentsDialect(config.PAYMENTS_DIALECT).transmissionHeaders,
+      transmissionToleranceMs: config.WEBHOOK_TRANSMISSION_TOLERANCE_MS,
     },
+    limits: apiLimits(config),
   });
   const close = async () => {
     await app.close();

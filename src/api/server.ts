@@ -1,3 +1,4 @@
+import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyError, type FastifyRequest } from 'fastify';
@@ -12,6 +13,7 @@ import type { LifecycleClient } from '../client/lifecycle-client';
 import { codecRoutes, type CodecRoutesOptions } from './codec-routes';
 import { ApiError, toApiError } from './errors';
 import { lifecycleRoutes, type LifecycleRoutesOptions } from './lifecycle-routes';
+import { defaultApiLimits, type ApiLimits } from './limits';
 import { registerApiMetrics } from './metrics';
 import { webhookRoutes, type WebhookRoutesOptions } from './webhook-routes';
 
@@ -24,6 +26,8 @@ export interface ApiOptions {
   webhooks?: WebhookRoutesOptions;
   /** The codec server at /codec/encode and /codec/decode; none means it is not served. */
   codec?: Omit<CodecRoutesOptions, 'apiKeys'>;
+  /** Rate limit and time-outs of every route; the configuration's defaults when not given. */
+  limits?: ApiLimits;
 }
 
 function validationError(error: FastifyError): ApiError {
@@ -52,7 +56,14 @@ function unsupportedMediaType(request: FastifyRequest): ApiError {
 
 /** The HTTP API: lifecycles for order systems, its OpenAPI document and docs page, one error shape. */
 export async function buildApi(options: ApiOptions) {
-  const server = Fastify({ loggerInstance: options.logger || undefined });
+  const limits = options.limits ?? defaultApiLimits;
+  const headersTimeout = Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs);
+  const server = Fastify({
+    loggerInstance: options.logger || undefined,
+    requestTimeout: limits.requestTimeoutMs,
+    // Node checks the time-outs on this interval (30 s by default, longer than the time-outs themselves).
+    http: { headersTimeout, connectionsCheckingInterval: Math.max(100, Math.floor(headersTimeout / 2)) },
+  });
   registerApiMetrics(server);
   const app = server.withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
@@ -68,6 +79,15 @@ export async function buildApi(options: ApiOptions) {
     if (apiError.status >= 500) request.log.error({ err: error }, apiError.message);
     return reply.code(apiError.status).send(apiError.toBody());
   });
+  // Every request, to unauthenticated routes (webhooks, health, docs, unknown paths) too, per source address.
+  await app.register(rateLimit, {
+    global: false,
+    max: limits.rateLimitMax,
+    timeWindow: limits.rateLimitWindowMs,
+    errorResponseBuilder: (_request, context) =>
+      new ApiError('RATE_LIMITED', `more than ${context.max} requests in ${context.after}: retry later`),
+  });
+  server.addHook('onRequest', server.rateLimit());
   app.setNotFoundHandler((request, reply) =>
     reply.code(404).send(new ApiError('NOT_FOUND', `no route ${request.method} ${request.url}`).toBody()),
   );

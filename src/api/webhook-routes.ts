@@ -5,6 +5,7 @@ import { EMPTY_DELIVERY_BODY_MESSAGE } from '../payments/webhook-verification-re
 import { WEBHOOK_ROUTE } from '../webhooks/listener-url';
 import type { VerificationStarter } from '../webhooks/verification-starter';
 import { ApiError } from './errors';
+import { defaultTransmissionToleranceMs } from './limits';
 import { errorBody } from './schemas';
 
 export interface WebhookRoutesOptions {
@@ -12,6 +13,11 @@ export interface WebhookRoutesOptions {
   bodyLimitBytes: number;
   /** The SERVICE-* (or PAYPAL-*) header names of the configured dialect. */
   headerNames: TransmissionHeaderNames;
+  /**
+   * How far the signed transmission time may be from now; further is refused before any run starts, so a
+   * captured signature cannot be replayed after it (default 10 minutes).
+   */
+  transmissionToleranceMs?: number;
 }
 
 const acceptedBody = z.object({ workflowId: z.string(), status: z.enum(['accepted', 'duplicate']) });
@@ -42,7 +48,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRoutesOptions> = async 
       schema: {
         tags: ['webhooks'],
         summary: 'Receive a payments provider webhook delivery',
-        response: { 202: acceptedBody, 400: errorBody, 413: errorBody, 503: errorBody },
+        response: { 202: acceptedBody, 400: errorBody, 409: errorBody, 413: errorBody, 503: errorBody },
       },
     },
     async (request, reply) => {
@@ -68,13 +74,41 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRoutesOptions> = async 
           `${headerNames.transmission_id}: at most 128 letters, digits, ".", "_", ":" or "-"`,
         );
       }
+      assertTransmissionTimely(
+        headerNames.transmission_time,
+        headers[headerNames.transmission_time] as string,
+        receivedAt,
+        options.transmissionToleranceMs ?? defaultTransmissionToleranceMs,
+      );
       const started = await options.verifications.start(transmissionId, { headers, body }, receivedAt);
+      if (started.stillVerifying) {
+        reply.header('retry-after', '60');
+        throw new ApiError(
+          'WEBHOOK_TRANSMISSION_VERIFYING',
+          `transmission ${transmissionId} is still being verified: deliver it again later`,
+        );
+      }
       return reply
         .code(202)
         .send({ workflowId: started.workflowId, status: started.duplicate ? 'duplicate' : 'accepted' });
     },
   );
 };
+
+function assertTransmissionTimely(header: string, value: string, receivedAt: Date, toleranceMs: number) {
+  const sent = Date.parse(value);
+  if (Number.isNaN(sent)) {
+    throw new ApiError('WEBHOOK_DELIVERY_INVALID', `${header}: not a date-time such as 2026-05-01T12:00:00Z`);
+  }
+  const offsetMs = receivedAt.getTime() - sent;
+  if (Math.abs(offsetMs) > toleranceMs) {
+    const when = offsetMs > 0 ? 'ago' : 'ahead';
+    throw new ApiError(
+      'WEBHOOK_DELIVERY_INVALID',
+      `${header}: ${Math.round(Math.abs(offsetMs) / 1000)} s ${when}, outside the tolerance of ${toleranceMs / 1000} s`,
+    );
+  }
+}
 
 /** The body as text, exactly: valid UTF-8 (so the text round-trips to the same bytes) holding one JSON document. */
 function deliveryText(raw: unknown): string {

@@ -18,6 +18,8 @@ export interface DeliveryRetry {
 
 export interface DeliveryAttempt {
   attempt: number;
+  /** Each attempt is a transmission of its own: its id, time and signature. */
+  transmissionId: string;
   at: string;
   statusCode?: number;
   error?: string;
@@ -30,6 +32,7 @@ export interface DeliveryRecord {
   eventType: string;
   webhookId: string;
   url: string;
+  /** The latest attempt's transmission. */
   transmissionId: string;
   transmissionTime: string;
   attempts: DeliveryAttempt[];
@@ -45,8 +48,8 @@ type AttemptResult = { statusCode: number } | { error: string };
 /**
  * Signs and POSTs each event to every webhook subscribed to its type, retrying with doubling delays on a
  * non-2xx answer or a network error. The body is serialized once per event; those exact bytes are signed
- * and sent. A delivery keeps its transmission id, time and signature across retries, so a listener can
- * recognise a retry by its transmission id.
+ * and sent. Each attempt is a new transmission, with its own id, time and signature, so a listener that
+ * refuses transmissions older than a few minutes still accepts a retry hours later; the event id stays.
  */
 export class WebhookDeliveries {
   private readonly records: DeliveryRecord[] = [];
@@ -72,28 +75,13 @@ export class WebhookDeliveries {
     this.events.set(event.id, event);
     const body = Buffer.from(JSON.stringify(event), 'utf8');
     for (const webhook of this.options.webhooks.subscribersOf(event.event_type)) {
-      const transmissionId = randomUUID();
-      const transmissionTime = this.options.now().toISOString();
-      const headers: OutgoingHttpHeaders = {
-        'content-type': 'application/json',
-        'content-length': body.length,
-        'user-agent': 'payments-sandbox/1.0',
-        ...signedDeliveryHeaders({
-          transmissionId,
-          transmissionTime,
-          webhookId: webhook.id,
-          body,
-          certUrl: this.options.certificateUrl(),
-          privateKeyPem: this.options.certificate.privateKeyPem,
-        }),
-      };
       const record: DeliveryRecord = {
         eventId: event.id,
         eventType: event.event_type,
         webhookId: webhook.id,
         url: webhook.url,
-        transmissionId,
-        transmissionTime,
+        transmissionId: '',
+        transmissionTime: '',
         attempts: [],
         lastStatus: null,
         delivered: false,
@@ -101,7 +89,7 @@ export class WebhookDeliveries {
       };
       this.records.push(record);
       this.pending += 1;
-      void this.attempt(record, body, headers);
+      void this.attempt(record, body);
     }
   }
 
@@ -133,13 +121,33 @@ export class WebhookDeliveries {
     this.notifyIdle();
   }
 
-  private async attempt(record: DeliveryRecord, body: Buffer, headers: OutgoingHttpHeaders): Promise<void> {
+  /** A new transmission of the record's event: a fresh id and time, signed now. */
+  private transmit(record: DeliveryRecord, body: Buffer): OutgoingHttpHeaders {
+    record.transmissionId = randomUUID();
+    record.transmissionTime = this.options.now().toISOString();
+    return {
+      'content-type': 'application/json',
+      'content-length': body.length,
+      'user-agent': 'payments-sandbox/1.0',
+      ...signedDeliveryHeaders({
+        transmissionId: record.transmissionId,
+        transmissionTime: record.transmissionTime,
+        webhookId: record.webhookId,
+        body,
+        certUrl: this.options.certificateUrl(),
+        privateKeyPem: this.options.certificate.privateKeyPem,
+      }),
+    };
+  }
+
+  private async attempt(record: DeliveryRecord, body: Buffer): Promise<void> {
     const started = Date.now();
-    const at = this.options.now().toISOString();
+    const headers = this.transmit(record, body);
+    const { transmissionId, transmissionTime: at } = record;
     const result = await this.post(record.url, body, headers);
     if (this.stopped) return;
     const attempt = record.attempts.length + 1;
-    record.attempts.push({ attempt, at, ...result, durationMs: Date.now() - started });
+    record.attempts.push({ attempt, transmissionId, at, ...result, durationMs: Date.now() - started });
     record.lastStatus = 'statusCode' in result ? result.statusCode : null;
     record.lastError = 'error' in result ? result.error : undefined;
     record.nextAttemptAt = undefined;
@@ -161,7 +169,7 @@ export class WebhookDeliveries {
     this.options.log.info({ ...log, retryInMs: delay }, 'webhook event not delivered; will retry');
     const timer = setTimeout(() => {
       this.timers.delete(timer);
-      void this.attempt(record, body, headers);
+      void this.attempt(record, body);
     }, delay);
     timer.unref();
     this.timers.add(timer);

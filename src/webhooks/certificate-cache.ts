@@ -4,69 +4,95 @@ import axios from 'axios';
 export type CertificateLookup = { pem: string } | { refused: string };
 
 export interface CertificateCacheOptions {
-  /** Host names (or IP literals) a cert_url may name; nothing else is ever fetched. */
+  /**
+   * Where a cert_url may point: `host` (https on the default port) or an origin such as
+   * `http://localhost:8090` (that scheme and port exactly: a local sandbox). Nothing else is ever fetched.
+   */
   allowedHosts: readonly string[];
   timeoutMs?: number;
   maxEntries?: number;
 }
 
+/** The provider serves its signing certificates here (PayPal: https://api.paypal.com/v1/notifications/certs/…). */
+const CERTIFICATE_PATH_PREFIX = '/v1/notifications/certs/';
+const certificatePath = /^\/v1\/notifications\/certs\/[A-Za-z0-9._-]{1,128}$/;
 const MAX_CERTIFICATE_BYTES = 64 * 1024;
+// Answers that say "not now" rather than "no": the verification is retried.
+const transientStatuses = new Set([408, 429]);
 
 /**
- * The signing certificates named by deliveries' cert_url, fetched once each. The URL comes from an
- * unauthenticated request, so its host must be on the allow-list before any request is made, and
- * redirects are not followed (they could lead anywhere).
+ * The signing certificates named by deliveries' cert_url. The URL comes from an unauthenticated request, so it
+ * must name an allowed origin and a certificate path, without query or credentials, before any request is
+ * made; redirects are not followed (they could lead anywhere). Only certificates are kept, one entry per
+ * certificate: URLs the provider does not answer with a certificate cannot evict a genuine one.
  */
 export class CertificateCache {
-  private readonly entries = new Map<string, Promise<CertificateLookup>>();
-  private readonly allowedHosts: Set<string>;
+  private readonly certificates = new Map<string, string>();
+  private readonly fetching = new Map<string, Promise<CertificateLookup>>();
+  private readonly allowedOrigins: Set<string>;
 
   constructor(private readonly options: CertificateCacheOptions) {
-    this.allowedHosts = new Set(options.allowedHosts.map((host) => host.toLowerCase()));
+    this.allowedOrigins = new Set(options.allowedHosts.map(allowedOrigin));
   }
 
-  /** Rejects only on a transient failure (network, 5xx): the caller retries. */
-  certificate(certUrl: string): Promise<CertificateLookup> {
-    const refusal = this.refusal(certUrl);
-    if (refusal) return Promise.resolve({ refused: refusal });
-    const cached = this.entries.get(certUrl);
-    if (cached) return cached;
-    const lookup = this.fetch(certUrl);
-    this.entries.set(certUrl, lookup);
-    if (this.entries.size > (this.options.maxEntries ?? 100)) {
-      this.entries.delete(this.entries.keys().next().value as string);
+  /** Rejects only on a transient failure (network, 408, 429, 5xx): the caller retries. */
+  async certificate(certUrl: string): Promise<CertificateLookup> {
+    const location = this.location(certUrl);
+    if ('refused' in location) return location;
+    const { key } = location;
+    const pem = this.certificates.get(key);
+    if (pem) return { pem };
+    const pending = this.fetching.get(key) ?? this.fetch(key);
+    this.fetching.set(key, pending);
+    try {
+      const lookup = await pending;
+      if ('pem' in lookup) this.keep(key, lookup.pem);
+      return lookup;
+    } finally {
+      this.fetching.delete(key);
     }
-    // Only certificates are kept; a refusal or failure is asked again next time.
-    lookup.then(
-      (result) => 'refused' in result && this.entries.delete(certUrl),
-      () => this.entries.delete(certUrl),
-    );
-    return lookup;
   }
 
-  private refusal(certUrl: string): string | undefined {
+  private keep(key: string, pem: string): void {
+    this.certificates.set(key, pem);
+    if (this.certificates.size > (this.options.maxEntries ?? 100)) {
+      this.certificates.delete(this.certificates.keys().next().value as string);
+    }
+  }
+
+  /** The certificate's canonical URL (its cache key), or why cert_url is not fetched. */
+  private location(certUrl: string): { key: string } | { refused: string } {
     let url: URL;
     try {
       url = new URL(certUrl);
     } catch {
-      return 'cert_url is not a URL';
+      return { refused: 'cert_url is not a URL' };
     }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:')
-      return `cert_url scheme ${url.protocol} is not allowed`;
-    const host = url.hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
-    if (!this.allowedHosts.has(host)) return `cert_url host ${host} is not on the allow-list`;
-    return undefined;
+    if (!this.allowedOrigins.has(url.origin)) {
+      return {
+        refused: `cert_url origin ${url.origin} is not allowed (https on the default port of an allowed host)`,
+      };
+    }
+    if (url.username || url.password || url.search || url.hash || !certificatePath.test(url.pathname)) {
+      return {
+        refused: `cert_url must be ${url.origin}${CERTIFICATE_PATH_PREFIX}<certificate id>, nothing more`,
+      };
+    }
+    return { key: `${url.origin}${url.pathname}` };
   }
 
-  private async fetch(certUrl: string): Promise<CertificateLookup> {
-    const response = await axios.get<string>(certUrl, {
+  private async fetch(url: string): Promise<CertificateLookup> {
+    const response = await axios.get<string>(url, {
       responseType: 'text',
       transformResponse: (data: string) => data,
       timeout: this.options.timeoutMs ?? 5_000,
       maxRedirects: 0,
       maxContentLength: MAX_CERTIFICATE_BYTES,
-      validateStatus: (status) => status < 500,
+      validateStatus: () => true,
     });
+    if (response.status >= 500 || transientStatuses.has(response.status)) {
+      throw new Error(`cert_url answered HTTP ${response.status}; asked again`);
+    }
     if (response.status !== 200) return { refused: `cert_url answered HTTP ${response.status}` };
     try {
       new X509Certificate(response.data);
@@ -75,4 +101,10 @@ export class CertificateCache {
     }
     return { pem: response.data };
   }
+}
+
+/** `host` means https on its default port; an entry with a scheme names its origin exactly. */
+function allowedOrigin(entry: string): string {
+  const text = entry.includes('://') ? entry : `https://${entry}`;
+  return new URL(text.toLowerCase()).origin;
 }

@@ -22,6 +22,11 @@ export interface StartedVerification {
   workflowId: string;
   /** True when this transmission already has a verification run: nothing new was started. */
   duplicate: boolean;
+  /**
+   * A duplicate whose run is still verifying: it may be a tampered copy that ends rejected, so this delivery
+   * is not acknowledged yet (the provider delivers again, and then it is verified or a true duplicate).
+   */
+  stillVerifying?: boolean;
 }
 
 /** Starts one webhookVerification run per transmission; the only Temporal call on the delivery path. */
@@ -35,20 +40,26 @@ export class VerificationStarter {
   ): Promise<StartedVerification> {
     const { client, taskQueue, mode, webhookId, startTimeoutMs = 5_000 } = this.options;
     const workflowId = webhookVerificationWorkflowId(transmissionId);
+    const deadline = Date.now() + startTimeoutMs;
     try {
-      await client.withDeadline(Date.now() + startTimeoutMs, () =>
+      await client.withDeadline(deadline, () =>
         client.workflow.start<typeof webhookVerification>(webhookVerificationWorkflowType, {
           workflowId,
           taskQueue,
           args: [{ delivery, receivedAt: receivedAt.toISOString(), mode, ...(webhookId && { webhookId }) }],
-          // A finished run is never repeated; one that failed (a bug, a termination) may be redone.
+          // A completed run (a verified delivery) is never repeated: a replayed signature, even on another body
+          // with the same CRC-32, is a duplicate. One that failed (a rejected delivery, a bug, a termination)
+          // may be redone, so a refused verification never blocks the genuine delivery.
           workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE_FAILED_ONLY,
         }),
       );
       return { workflowId, duplicate: false };
     } catch (error) {
-      if (error instanceof WorkflowExecutionAlreadyStartedError) return { workflowId, duplicate: true };
-      throw error;
+      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+      const { status } = await client.withDeadline(deadline, () =>
+        client.workflow.getHandle(workflowId).describe(),
+      );
+      return { workflowId, duplicate: true, stillVerifying: status.name === 'RUNNING' };
     }
   }
 }

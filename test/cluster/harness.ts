@@ -55,7 +55,8 @@ export async function startClusterHarness(
     ui: false,
     characters: false,
     paymentsBaseUrl: sandbox.url,
-    appEnv: { API_KEYS: CLUSTER_API_KEY, ...codecEnv, ...options.appEnv },
+    // The suite sends every request from 127.0.0.1: far more than the default rate limit per source.
+    appEnv: { API_KEYS: CLUSTER_API_KEY, API_RATE_LIMIT_MAX: '1000000', ...codecEnv, ...options.appEnv },
     output: (name, line) => appendFileSync(processLog, `[${name}] ${line}\n`),
     progress: (line) => console.log(`[cluster] ${line}`),
   }).catch(async (error: unknown) => {

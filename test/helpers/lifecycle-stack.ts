@@ -2,6 +2,7 @@ import axios, { type AxiosInstance } from 'axios';
 import type { Client } from '@temporalio/client';
 import type { Worker } from '@temporalio/worker';
 import { createPaymentsActivities } from '../../src/activities/payments';
+import { defaultApiLimits, type ApiLimits } from '../../src/api/limits';
 import { buildApi, type ApiOptions } from '../../src/api/server';
 import { LifecycleClient } from '../../src/client/lifecycle-client';
 import { PaymentsClient } from '../../src/payments/client';
@@ -55,9 +56,13 @@ export async function createSandboxAuthorization(
   return response.data;
 }
 
+/** The suites send many requests from 127.0.0.1: the rate limit is raised; a test that shows it sets its own. */
+export const testApiLimits: ApiLimits = { ...defaultApiLimits, rateLimitMax: 1_000_000 };
+
 /** The HTTP API on a free port with the test key, and an axios instance that sends it. */
-export async function startTestApi(options: Pick<ApiOptions, 'lifecycles' | 'webhooks'>) {
+export async function startTestApi(options: Pick<ApiOptions, 'lifecycles' | 'webhooks' | 'limits'>) {
   const app = await buildApi({
+    limits: testApiLimits,
     ...options,
     apiKeys: [API_KEY],
     defaults: { reauthorizeAfter: '3 days', expiryPolicy: 'void', lateEventWindow: '3 days' },

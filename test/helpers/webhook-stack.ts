@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import axios, { type AxiosInstance, type AxiosResponse } from 'axios';
-import type { Client } from '@temporalio/client';
+import { WorkflowFailedError, type Client } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
 import { createPaymentsActivities } from '../../src/activities/payments';
 import { createWebhookActivities } from '../../src/activities/webhooks';
 import { LifecycleClient } from '../../src/client/lifecycle-client';
@@ -15,6 +16,7 @@ import { WEBHOOK_ROUTE } from '../../src/webhooks/listener-url';
 import { VerificationStarter } from '../../src/webhooks/verification-starter';
 import { lifecycleWorkflowId } from '../../src/workflows/lifecycle/definitions';
 import {
+  WEBHOOK_DELIVERY_REJECTED,
   webhookVerificationWorkflowId,
   type WebhookVerificationResult,
   type WebhookVerifyMode,
@@ -53,7 +55,7 @@ export interface WebhookStack {
   /** A delivery signed as the sandbox signs, for `body` exactly as given. */
   sign(
     body: string,
-    options?: { webhookId?: string; certUrl?: string; transmissionId?: string },
+    options?: { webhookId?: string; certUrl?: string; transmissionId?: string; transmissionTime?: Date },
   ): SignedDelivery;
   deliver(delivery: SignedDelivery, mode?: WebhookVerifyMode): Promise<AxiosResponse>;
   verification(transmissionId: string): Promise<WebhookVerificationResult>;
@@ -91,7 +93,7 @@ export async function startWebhookStack(): Promise<WebhookStack> {
     taskQueue,
     activities: {
       ...createPaymentsActivities(payments),
-      ...createWebhookActivities({ payments, certificateHosts: ['localhost', '127.0.0.1'], listenerUrl }),
+      ...createWebhookActivities({ payments, certificateHosts: [new URL(sandbox.url).origin], listenerUrl }),
     },
   });
   const workerDone = worker.run();
@@ -123,7 +125,7 @@ export async function startWebhookStack(): Promise<WebhookStack> {
     },
     sign(body, options = {}) {
       const transmissionId = options.transmissionId ?? randomUUID();
-      const transmissionTime = new Date().toISOString();
+      const transmissionTime = (options.transmissionTime ?? new Date()).toISOString();
       const webhookId = options.webhookId ?? subscription.webhookId;
       const certUrl = options.certUrl ?? sandbox.certificateUrl;
       return {
@@ -151,9 +153,7 @@ export async function startWebhookStack(): Promise<WebhookStack> {
       });
     },
     verification(transmissionId) {
-      return client.workflow
-        .getHandle(webhookVerificationWorkflowId(transmissionId))
-        .result() as Promise<WebhookVerificationResult>;
+      return verificationResult(client, transmissionId);
     },
     async signalsTo(authorizationId) {
       const history = await client.workflow.getHandle(lifecycleWorkflowId(authorizationId)).fetchHistory();
@@ -169,4 +169,20 @@ export async function startWebhookStack(): Promise<WebhookStack> {
       await sandbox.close();
     },
   };
+}
+
+/** The run's result; a rejected delivery fails its run, with the rejected result as the failure's details. */
+export async function verificationResult(
+  client: Client,
+  transmissionId: string,
+): Promise<WebhookVerificationResult> {
+  try {
+    return await client.workflow.getHandle(webhookVerificationWorkflowId(transmissionId)).result();
+  } catch (error) {
+    const cause = error instanceof WorkflowFailedError ? error.cause : undefined;
+    if (cause instanceof ApplicationFailure && cause.type === WEBHOOK_DELIVERY_REJECTED) {
+      return cause.details?.[0] as WebhookVerificationResult;
+    }
+    throw error;
+  }
 }

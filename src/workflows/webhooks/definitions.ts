@@ -6,7 +6,7 @@ export const webhookVerificationWorkflowType = 'webhookVerification';
 export const ensureWebhookSubscriptionWorkflowType = 'ensureWebhookSubscription';
 export const removeWebhookSubscriptionWorkflowType = 'removeWebhookSubscription';
 
-/** One verification run per transmission: a retried delivery keeps its transmission id. */
+/** One verification run per transmission id; a rejected (failed) run does not block a later delivery of it. */
 export function webhookVerificationWorkflowId(transmissionId: string): string {
   return `webhook-${transmissionId}`;
 }
@@ -17,6 +17,9 @@ export function webhookSubscriptionWorkflowId(listenerUrl: string): string {
 }
 
 export type WebhookVerifyMode = 'api' | 'local';
+
+/** The failure type of a rejected run; its details hold the rejected WebhookVerificationResult. */
+export const WEBHOOK_DELIVERY_REJECTED = 'WebhookDeliveryRejected';
 
 /** A delivery as the listener received it: its transmission headers and its body text, unchanged. */
 export type ReceivedDelivery = {

@@ -1,8 +1,20 @@
-import { ApplicationFailure, log, proxyLocalActivities, upsertSearchAttributes } from '@temporalio/workflow';
+import {
+  ApplicationFailure,
+  log,
+  patched,
+  proxyLocalActivities,
+  sleep,
+  upsertSearchAttributes,
+} from '@temporalio/workflow';
 import type { PaymentsActivities } from '../../activities/payments';
 import type { WebhookActivities } from '../../activities/webhooks';
 import { PaymentEventRoutingKey, WebhookVerificationKey } from '../search-attributes';
-import type { SignatureCheck, WebhookVerificationInput, WebhookVerificationResult } from './definitions';
+import {
+  WEBHOOK_DELIVERY_REJECTED,
+  type SignatureCheck,
+  type WebhookVerificationInput,
+  type WebhookVerificationResult,
+} from './definitions';
 import { routePaymentEvent } from './event-routing';
 
 // Local activities: short calls recorded as markers in the run's own workflow task, so a delivery costs the
@@ -13,33 +25,72 @@ const provider = proxyLocalActivities<PaymentsActivities & WebhookActivities>({
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
 
+// Runs started before these changed ended a rejected run as completed and ended on every refusal.
+const REJECTION_FAILS_RUN = 'webhook-rejection-fails-run';
+const SETTINGS_REFUSALS_RETRIED = 'webhook-settings-refusals-retried';
+// Answers about our credentials or settings (rotating credentials, a subscription being replaced), not about
+// the delivery: asked again, up to this long between attempts, until they change.
+const settingsRefusalStatuses = [401, 403, 404];
+const MAX_SETTINGS_RETRY_MS = 10 * 60_000;
+
 /**
  * Verifies one webhook transmission and, when genuine, hands its event to the lifecycle it concerns.
- * A forged or unverifiable delivery ends the run as rejected, with WebhookVerification = "FAILURE".
+ * A forged delivery fails the run (WebhookVerification = "FAILURE"), so a later delivery of the same
+ * transmission id is verified again rather than answered as a duplicate.
  */
 export async function webhookVerification(
   input: WebhookVerificationInput,
 ): Promise<WebhookVerificationResult> {
   const { delivery, receivedAt } = input;
-  const webhookId = input.webhookId ?? (await provider.subscribedWebhookId());
   const rejected = (reason: string, id?: string): WebhookVerificationResult => {
     upsertSearchAttributes([{ key: WebhookVerificationKey, value: 'FAILURE' }]);
     log.warn('webhook delivery rejected', { reason });
-    return { outcome: 'rejected', verification: 'FAILURE', webhookId: id, receivedAt, reason };
+    const result = {
+      outcome: 'rejected',
+      verification: 'FAILURE',
+      webhookId: id,
+      receivedAt,
+      reason,
+    } as const;
+    if (!patched(REJECTION_FAILS_RUN)) return result;
+    throw ApplicationFailure.create({
+      type: WEBHOOK_DELIVERY_REJECTED,
+      message: reason,
+      nonRetryable: true,
+      details: [result],
+    });
   };
-  if (!webhookId) return rejected('no webhook subscription for this listener to verify against');
 
-  let check: SignatureCheck;
-  try {
-    check =
-      input.mode === 'local'
-        ? await provider.verifyWebhookSignatureLocally({ delivery, webhookId })
-        : await provider.verifyWebhookSignature({ delivery, webhookId });
-  } catch (error) {
-    // Only a refusal ends the retries: the provider (or our own check) says this delivery cannot be verified.
-    const refusal = refusalOf(error);
-    if (!refusal) throw error;
-    return rejected(`verification refused: ${refusal.message}`, webhookId);
+  let retryDelayMs = 1_000;
+  const waitForSettings = async (why: string): Promise<boolean> => {
+    if (!patched(SETTINGS_REFUSALS_RETRIED)) return false;
+    log.warn('webhook verification waits for the credentials or subscription', { why, retryDelayMs });
+    await sleep(retryDelayMs);
+    retryDelayMs = Math.min(retryDelayMs * 2, MAX_SETTINGS_RETRY_MS);
+    return true;
+  };
+
+  let webhookId = input.webhookId ?? (await provider.subscribedWebhookId());
+  while (!webhookId) {
+    const reason = 'no webhook subscription for this listener to verify against';
+    if (!(await waitForSettings(reason))) return rejected(reason);
+    webhookId = await provider.subscribedWebhookId();
+  }
+
+  let check: SignatureCheck | undefined;
+  while (!check) {
+    try {
+      check =
+        input.mode === 'local'
+          ? await provider.verifyWebhookSignatureLocally({ delivery, webhookId })
+          : await provider.verifyWebhookSignature({ delivery, webhookId });
+    } catch (error) {
+      // Only a refusal ends the retries: the provider (or our own check) says this delivery cannot be verified.
+      const refusal = refusalOf(error);
+      if (!refusal) throw error;
+      const reason = `verification refused: ${refusal.message}`;
+      if (!isSettingsRefusal(refusal) || !(await waitForSettings(reason))) return rejected(reason, webhookId);
+    }
   }
   if (check.verification_status !== 'SUCCESS') {
     return rejected(check.reason ?? 'the signature does not match', webhookId);
@@ -69,7 +120,14 @@ function markVerified(routing: 'DELIVERED' | 'UNROUTED'): void {
   ]);
 }
 
+function isSettingsRefusal(refusal: ApplicationFailure): boolean {
+  const status = (refusal.details?.[0] as { status?: unknown } | undefined)?.status;
+  return typeof status === 'number' && settingsRefusalStatuses.includes(status);
+}
+
+/** A local activity throws its ApplicationFailure itself; an ActivityFailure would carry it as its cause. */
 function refusalOf(error: unknown): ApplicationFailure | undefined {
-  const cause = error instanceof Error ? error.cause : undefined;
-  return cause instanceof ApplicationFailure && cause.nonRetryable ? cause : undefined;
+  const failure =
+    error instanceof ApplicationFailure ? error : error instanceof Error ? error.cause : undefined;
+  return failure instanceof ApplicationFailure && failure.nonRetryable ? failure : undefined;
 }
