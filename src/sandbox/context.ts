@@ -1,14 +1,19 @@
 import type { Logger } from 'pino';
+import type { PaymentsDialect } from '../payments/dialects';
 import type { AccessTokens } from './access-tokens';
 import type { SigningCertificate } from './certificate';
 import type { WebhookDeliveries } from './deliveries';
 import type { FaultInjector } from './faults';
 import type { RequestIdempotency } from './idempotency';
 import type { AuthorizationLedger } from './ledger';
+import type { SandboxMode } from './resources';
 import type { WebhookRegistry } from './webhooks';
 
 /** Everything one running sandbox holds; the route modules receive it. */
 export interface SandboxContext {
+  mode: SandboxMode;
+  /** The mode's header names: request id and delivery transmission headers. */
+  dialect: PaymentsDialect;
   ledger: AuthorizationLedger;
   webhooks: WebhookRegistry;
   deliveries: WebhookDeliveries;
