@@ -16,8 +16,11 @@ afterAll(async () => {
 const subscribable = [
   'PAYMENT.AUTHORIZATION.VOIDED',
   'PAYMENT.CAPTURE.COMPLETED',
+  'PAYMENT.CAPTURE.DECLINED',
   'PAYMENT.CAPTURE.DENIED',
   'PAYMENT.CAPTURE.PENDING',
+  'PAYMENT.CAPTURE.REFUNDED',
+  'PAYMENT.CAPTURE.REVERSED',
 ];
 
 async function subscribedTypes(webhookId: string): Promise<string[]> {
