@@ -100,7 +100,7 @@ it('the client and the sandbox speak the published contract through a whole auth
   await expect(payments.getWebhook('NO-SUCH-WEBHOOK')).rejects.toMatchObject({ status: 404 });
   await payments.deleteWebhook(webhook.id);
 
-  expect(proxy.exchanges.flatMap(contractViolations)).toEqual([]);
+  expect(proxy.exchanges.flatMap((exchange) => contractViolations(exchange))).toEqual([]);
   // Every operation of the two documents the project uses was exercised.
   const exercised = new Set(proxy.exchanges.map((exchange) => operationOf(exchange.method, exchange.path)));
   expect(operations.filter((operation) => !exercised.has(operation))).toEqual([]);
