@@ -78,12 +78,24 @@ export async function startTestApi(options: Pick<ApiOptions, 'lifecycles' | 'web
   return { app, url, http };
 }
 
-/** `mode` is the sandbox's, and the client speaks the same dialect. */
+/**
+ * `mode` is the sandbox's, and the client speaks the same dialect. With `through`, the worker's client
+ * reaches the sandbox through the proxy it starts.
+ */
 export async function startLifecycleStack(
-  options: { timeoutMs?: number; mode?: PaymentsDialectName } = {},
+  options: {
+    timeoutMs?: number;
+    mode?: PaymentsDialectName;
+    through?: (sandboxUrl: string) => Promise<{ url: string; close(): Promise<void> }>;
+  } = {},
 ): Promise<LifecycleStack> {
   const sandbox = await startSandbox({ port: 0, logger: false, mode: options.mode });
-  const payments = sandboxPaymentsClient(sandbox, options.timeoutMs, options.mode);
+  const proxy = await options.through?.(sandbox.url);
+  const payments = sandboxPaymentsClient(
+    proxy ? { ...sandbox, url: proxy.url } : sandbox,
+    options.timeoutMs,
+    options.mode,
+  );
   const taskQueue = uniqueTaskQueue('lifecycle');
   const { client, close: closeClient } = await connectClient();
   const lifecycles = new LifecycleClient(client, taskQueue);
@@ -131,6 +143,7 @@ export async function startLifecycleStack(
       await stopWorker();
       await app.close();
       await closeClient();
+      await proxy?.close();
       await sandbox.close();
     },
   };

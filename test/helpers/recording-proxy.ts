@@ -11,8 +11,14 @@ export interface Exchange {
   responseBody: Buffer;
 }
 
-/** An HTTP proxy in front of `target` that records every exchange, so a test sees what really travelled. */
-export async function startRecordingProxy(target: string) {
+/** Another answer than the provider's: a status and a body (empty for none). */
+export type Rewrite = (exchange: Exchange) => { status: number; body: string } | undefined;
+
+/**
+ * An HTTP proxy in front of `target` that records every exchange, so a test sees what really travelled.
+ * `rewrite` may answer differently from the provider (the recorded exchange keeps the provider's answer).
+ */
+export async function startRecordingProxy(target: string, rewrite?: Rewrite) {
   const exchanges: Exchange[] = [];
   const server = createServer((incoming, outgoing) => {
     const chunks: Buffer[] = [];
@@ -27,17 +33,26 @@ export async function startRecordingProxy(target: string) {
           const answered: Buffer[] = [];
           answer.on('data', (chunk: Buffer) => answered.push(chunk));
           answer.on('end', () => {
-            const responseBody = Buffer.concat(answered);
-            exchanges.push({
+            const exchange: Exchange = {
               method: incoming.method ?? '',
               path: url.pathname,
               requestHeaders: incoming.headers,
               requestBody,
               status: answer.statusCode ?? 0,
-              responseBody,
-            });
-            outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-            outgoing.end(responseBody);
+              responseBody: Buffer.concat(answered),
+            };
+            exchanges.push(exchange);
+            const rewritten = rewrite?.(exchange);
+            if (!rewritten) {
+              outgoing.writeHead(exchange.status || 502, answer.headers);
+              outgoing.end(exchange.responseBody);
+            } else {
+              outgoing.writeHead(
+                rewritten.status,
+                rewritten.body ? { 'content-type': 'application/json' } : {},
+              );
+              outgoing.end(rewritten.body);
+            }
           });
         },
       );
