@@ -1,5 +1,4 @@
 import type { Logger } from 'pino';
-import type { PaymentsDialect } from '../payments/dialects';
 import type { AccessTokens } from './access-tokens';
 import type { SigningCertificate } from './certificate';
 import type { WebhookDeliveries } from './deliveries';
@@ -12,8 +11,6 @@ import type { WebhookRegistry } from './webhooks';
 /** Everything one running sandbox holds; the route modules receive it. */
 export interface SandboxContext {
   mode: SandboxMode;
-  /** The mode's header names: request id and delivery transmission headers. */
-  dialect: PaymentsDialect;
   ledger: AuthorizationLedger;
   webhooks: WebhookRegistry;
   deliveries: WebhookDeliveries;

@@ -157,7 +157,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   });
   const context: SandboxContext = {
     mode,
-    dialect,
     ledger,
     webhooks,
     deliveries,
