@@ -97,10 +97,14 @@ export class PaymentsClient {
       url: `${authorizationPath(operation, authorizationId)}/capture`,
       data: validRequest(operation, paymentCaptureRequestSchema, request),
     });
-    const capture = parseResource(operation, 'PaymentCapture', paymentCaptureBodySchema, response);
-    const complete = paymentCaptureSchema.safeParse(capture);
-    if (complete.success) return complete.data;
-    return await this.getCapture(idToReadAgain(operation, 'PaymentCapture', capture.id, response));
+    return await completed(
+      operation,
+      'PaymentCapture',
+      response,
+      paymentCaptureBodySchema,
+      paymentCaptureSchema,
+      (id) => this.getCapture(id),
+    );
   }
 
   /**
@@ -217,12 +221,15 @@ export class PaymentsClient {
     return parseResource(operation, resource, schema, await this.send(operation, request));
   }
 
-  /** The authorization an answer holds, read again when the answer left out what callers rely on. */
   private async completeAuthorization(operation: string, response: ProviderResponse): Promise<Authorization> {
-    const authorization = parseResource(operation, 'Authorization', authorizationBodySchema, response);
-    const complete = authorizationSchema.safeParse(authorization);
-    if (complete.success) return complete.data;
-    return await this.getAuthorization(idToReadAgain(operation, 'Authorization', authorization.id, response));
+    return await completed(
+      operation,
+      'Authorization',
+      response,
+      authorizationBodySchema,
+      authorizationSchema,
+      (id) => this.getAuthorization(id),
+    );
   }
 
   /**
@@ -327,14 +334,22 @@ function validRequest<S extends z.ZodType>(operation: string, schema: S, value: 
   });
 }
 
-/** The id of a resource to read again; an answer that names none cannot be completed. */
-function idToReadAgain(
+/**
+ * The resource an answer holds, parsed by PayPal's schema (every field optional) and read again by its id
+ * when it leaves out what the client promises (`complete`). An answer without an id cannot be read again.
+ */
+async function completed<S extends z.ZodType>(
   operation: string,
   resource: string,
-  id: string | undefined,
   response: ProviderResponse,
-): string {
-  if (id) return id;
+  body: z.ZodType<{ id?: string | undefined }>,
+  complete: S,
+  readAgain: (id: string) => Promise<z.infer<S>>,
+): Promise<z.infer<S>> {
+  const answered = parseResource(operation, resource, body, response);
+  const whole = complete.safeParse(answered);
+  if (whole.success) return whole.data;
+  if (answered.id) return await readAgain(answered.id);
   throw new PaymentsApiError({
     kind: 'invalid-response',
     status: response.status,
