@@ -26,6 +26,8 @@ export default {
     '<rootDir>/test/payload-codec.test.ts',
     '<rootDir>/test/payments-activities.test.ts',
     '<rootDir>/test/payments-client*.test.ts',
+    '<rootDir>/test/paypal-contract.test.ts',
+    '<rootDir>/test/paypal-sdk.test.ts',
     '<rootDir>/test/readme.test.ts',
     '<rootDir>/test/sandbox-*.test.ts',
     '<rootDir>/test/temporal-cli.test.ts',

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import axios from 'axios';
+import type { TransmissionHeaderNames } from '../src/payments/dialects';
 import { signedDeliveryHeaders } from '../src/payments/webhook-signature';
 import type { SigningCertificate } from '../src/sandbox/certificate';
 import { WEBHOOK_ROUTE } from '../src/webhooks/listener-url';
@@ -35,6 +36,7 @@ export async function startDeliveryRelay(options: {
   certificateUrl: string;
   webhookId: () => string;
   duplicateRate: number;
+  headerNames: TransmissionHeaderNames;
 }): Promise<DeliveryRelay> {
   const events = new Map<string, RelayedEvent>();
   const pending = new Set<Promise<void>>();
@@ -61,6 +63,7 @@ export async function startDeliveryRelay(options: {
           body,
           certUrl: options.certificateUrl,
           privateKeyPem: options.signing.privateKeyPem,
+          headerNames: options.headerNames,
         }),
       };
       const response = await post(apiUrl, body, headers).catch(() => undefined);

@@ -11,6 +11,7 @@ import { benchEncryption } from './codec';
 import { DEFAULT_CLUSTER_DATABASE_URL, freeClusterPorts, startClusterStack } from '../src/dev/cluster/stack';
 import { resolveTemporalCli } from '../src/dev/temporal-cli';
 import { PaymentsClient } from '../src/payments/client';
+import { paymentsDialect, type PaymentsDialectName } from '../src/payments/dialects';
 import type { Authorization, PaymentCapture } from '../src/payments/schemas';
 import { createSigningCertificate } from '../src/sandbox/certificate';
 import { startSandbox, type Sandbox } from '../src/sandbox/server';
@@ -27,6 +28,8 @@ const FAULT_RATE = Number(process.env.BENCH_FAULT_RATE ?? 0.2);
 const KILL_EVERY_MS = Number(process.env.BENCH_KILL_EVERY_S ?? 20) * 1000;
 const DUPLICATE_RATE = Number(process.env.BENCH_DUPLICATE_RATE ?? 0.1);
 const TARGETS = (process.env.BENCH_TARGETS ?? 'cluster,dev').split(',');
+// `paypal`: the sandbox answers by PayPal's contract and the service speaks the paypal dialect.
+const MODE: PaymentsDialectName = process.env.BENCH_SANDBOX_MODE === 'paypal' ? 'paypal' : 'spec';
 // The bench's client and the processes it starts encrypt payloads with one key of this run.
 const encryption = benchEncryption();
 // Long enough for a capture's webhook, delayed by faults and restarts, to reach its lifecycle.
@@ -78,7 +81,7 @@ async function clusterTarget(sandbox: Sandbox, listenerUrl: string): Promise<Tar
     characters: false,
     paymentsBaseUrl: sandbox.url,
     webhookListenerUrl: listenerUrl,
-    appEnv: { API_KEYS: API_KEY, ...BENCH_RATE_LIMIT, ...encryption.env },
+    appEnv: { API_KEYS: API_KEY, PAYMENTS_DIALECT: MODE, ...BENCH_RATE_LIMIT, ...encryption.env },
     output,
     progress: (line) => log(`  [cluster] ${line}`),
   });
@@ -112,7 +115,7 @@ async function devTarget(sandbox: Sandbox, listenerUrl: string): Promise<Target>
     apiPorts: [await findFreePort(), await findFreePort()],
     workerMetricsPorts: [await findFreePort(), await findFreePort()],
     bundlePath: join(DATA_DIR, 'dev', 'workflow-bundle.js'),
-    appEnv: { API_KEYS: API_KEY, ...BENCH_RATE_LIMIT, ...encryption.env },
+    appEnv: { API_KEYS: API_KEY, PAYMENTS_DIALECT: MODE, ...BENCH_RATE_LIMIT, ...encryption.env },
     output,
     progress: (line) => log(`  [dev] ${line}`),
   });
@@ -301,6 +304,7 @@ async function benchTarget(name: string): Promise<{ clean: Round; chaos: Round }
   const signing = await createSigningCertificate(new Date());
   const sandbox = await startSandbox({
     port: 0,
+    mode: MODE,
     logger: false,
     signingCertificate: signing,
     deliveryRetry: { attempts: 12, initialDelayMs: 500, maxDelayMs: 10_000 },
@@ -314,6 +318,7 @@ async function benchTarget(name: string): Promise<{ clean: Round; chaos: Round }
     certificateUrl: sandbox.certificateUrl,
     webhookId: () => webhookId,
     duplicateRate: DUPLICATE_RATE,
+    headerNames: paymentsDialect(MODE).transmissionHeaders,
   });
   log(`\n${name}: starting (process output in ${PROCESS_LOG})`);
   const target =
@@ -321,6 +326,7 @@ async function benchTarget(name: string): Promise<{ clean: Round; chaos: Round }
   current.target = target;
   const payments = new PaymentsClient({
     baseUrl: sandbox.url,
+    dialect: MODE,
     credentials: { clientId: 'sandbox-client', clientSecret: 'sandbox-secret' },
   });
   webhookId = (await payments.listWebhooks()).webhooks.find((webhook) => webhook.url === relay.url)?.id ?? '';

@@ -118,12 +118,15 @@ describe('payments activities', () => {
     expect(error).toMatchObject({ type: 'INVALID_RESPONSE', nonRetryable: true });
   });
 
-  it('returns null from void when the provider answers 204', async () => {
-    provider.setHandler((_req, res) => {
+  it('returns the voided authorization, read again, when the provider answers 204', async () => {
+    provider.setHandler((req, res) => {
+      if (req.method === 'GET') return respondJson(res, 200, authorizationBody({ status: 'VOIDED' }));
       res.writeHead(204);
       res.end();
     });
-    await expect(env.run(activities.voidAuthorization, 'AUTH-1')).resolves.toBeNull();
+    await expect(env.run(activities.voidAuthorization, 'AUTH-1', 'void-1')).resolves.toMatchObject({
+      status: 'VOIDED',
+    });
   });
 
   it('verifies a delivery whose body arrives as text, passing it on byte for byte', async () => {

@@ -236,14 +236,17 @@ describe('interface A: authorizations', () => {
     expect(voided?.status).toBe('VOIDED');
   });
 
-  it('void accepts a 204 without a body and resolves to null', async () => {
+  it('void answered 204 without a body reads the authorization again', async () => {
     answer((req, res) => {
       if (req.path === TOKEN_PATH) return;
+      if (req.method === 'GET') return respondJson(res, 200, authorizationBody({ status: 'VOIDED' }));
       res.writeHead(204);
       res.end();
     });
-    await expect(client().voidAuthorization('AUTH-1')).resolves.toBeNull();
-    expect(onlyApiRequest().body).toHaveLength(0);
+    await expect(client().voidAuthorization('AUTH-1')).resolves.toMatchObject({ status: 'VOIDED' });
+    const [voided, read] = provider.apiRequests();
+    expect(voided?.body).toHaveLength(0);
+    expect(`${read?.method} ${read?.path}`).toBe('GET /v2/payments/authorizations/AUTH-1');
   });
 
   it('reauthorize sends {"amount":{"currency","total"}} with the total as a string', async () => {

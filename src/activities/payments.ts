@@ -63,15 +63,18 @@ export function createPaymentsActivities(client: PaymentsClient) {
       );
     },
 
-    voidAuthorization: (authorizationId: string): Promise<Authorization | null> =>
-      callProvider(() => client.voidAuthorization(authorizationId), 'void', 'voids'),
+    /** `requestId` (absent only in calls scheduled before it existed) makes every retry void at most once. */
+    voidAuthorization: (authorizationId: string, requestId?: string): Promise<Authorization> =>
+      callProvider(() => client.voidAuthorization(authorizationId, requestId), 'void', 'voids'),
 
+    /** `requestId` (absent only in calls scheduled before it existed) makes every retry hold at most once. */
     reauthorizeAuthorization: (input: {
       authorizationId: string;
       amount: { currency: string; total: string };
+      requestId?: string;
     }): Promise<Authorization> =>
       callProvider(
-        () => client.reauthorizeAuthorization(input.authorizationId, input.amount),
+        () => client.reauthorizeAuthorization(input.authorizationId, input.amount, input.requestId),
         'reauthorize',
         'reauthorizations',
       ),

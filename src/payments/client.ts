@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { Config } from '../config';
 import { accessTokenSource, type AccessTokenSource, type PaymentsCredentials } from './auth';
 import { paymentsDialect, type PaymentsDialect, type PaymentsDialectName } from './dialects';
-import { describeIssues, PaymentsApiError, providerError } from './errors';
+import { describeIssues, PaymentsApiError, providerError, providerIssue } from './errors';
 import {
   createProviderHttp,
   sendToProvider,
@@ -12,8 +12,10 @@ import {
   type ProviderResponse,
 } from './http-transport';
 import {
+  authorizationBodySchema,
   authorizationSchema,
   createWebhookRequestSchema,
+  paymentCaptureBodySchema,
   paymentCaptureRequestSchema,
   paymentCaptureSchema,
   reauthorizationAmountSchema,
@@ -79,6 +81,14 @@ export class PaymentsClient {
     });
   }
 
+  async getCapture(captureId: string): Promise<PaymentCapture> {
+    const operation = 'getCapture';
+    return await this.readResource(operation, 'PaymentCapture', paymentCaptureSchema, {
+      method: 'GET',
+      url: `/v2/payments/captures/${pathSegment(operation, 'capture id', captureId)}`,
+    });
+  }
+
   /** A non-empty `requestId` makes the capture idempotent: a repeat returns the first capture. */
   async captureAuthorization(
     authorizationId: string,
@@ -86,55 +96,75 @@ export class PaymentsClient {
     requestId?: string,
   ): Promise<PaymentCapture> {
     const operation = 'captureAuthorization';
-    return await this.readResource(operation, 'PaymentCapture', paymentCaptureSchema, {
+    const response = await this.sendChange(operation, requestId, {
       method: 'POST',
       url: `${authorizationPath(operation, authorizationId)}/capture`,
-      headers: requestId
-        ? { [this.dialect.requestIdHeader]: headerValue(operation, 'request id', requestId) }
-        : {},
       data: validRequest(operation, paymentCaptureRequestSchema, request),
     });
+    return await completed(
+      operation,
+      'PaymentCapture',
+      response,
+      paymentCaptureBodySchema,
+      paymentCaptureSchema,
+      (id) => this.getCapture(id),
+    );
   }
 
-  /** Resolves to null when the provider answers 204 (or 200 without a body): it voided but sent nothing. */
-  async voidAuthorization(authorizationId: string): Promise<Authorization | null> {
+  /**
+   * Answers the voided authorization, read again when the provider answers 204 or without a body. An
+   * authorization already voided counts as voided: a retry whose first answer was lost gets
+   * PREVIOUSLY_VOIDED, and its own void is what it finds.
+   */
+  async voidAuthorization(authorizationId: string, requestId?: string): Promise<Authorization> {
     const operation = 'voidAuthorization';
-    const response = await this.send(operation, {
-      method: 'POST',
-      url: `${authorizationPath(operation, authorizationId)}/void`,
-    });
-    if (response.status === 204 || response.body.trim() === '') return null;
-    return parseResource(operation, 'Authorization', authorizationSchema, response);
+    let response: ProviderResponse;
+    try {
+      response = await this.sendChange(operation, requestId, {
+        method: 'POST',
+        url: `${authorizationPath(operation, authorizationId)}/void`,
+      });
+    } catch (error) {
+      if (
+        error instanceof PaymentsApiError &&
+        error.status === 422 &&
+        providerIssue(error) === 'PREVIOUSLY_VOIDED'
+      )
+        return await this.getAuthorization(authorizationId);
+      throw error;
+    }
+    if (response.status === 204 || response.body.trim() === '')
+      return await this.getAuthorization(authorizationId);
+    return await this.completeAuthorization(operation, response);
   }
 
   async reauthorizeAuthorization(
     authorizationId: string,
     amount: ReauthorizationAmount,
+    requestId?: string,
   ): Promise<Authorization> {
     const operation = 'reauthorizeAuthorization';
-    return await this.readResource(operation, 'Authorization', authorizationSchema, {
+    const response = await this.sendChange(operation, requestId, {
       method: 'POST',
       url: `${authorizationPath(operation, authorizationId)}/reauthorize`,
       data: this.dialect.reauthorizeBody(validRequest(operation, reauthorizationAmountSchema, amount)),
     });
+    return await this.completeAuthorization(operation, response);
   }
 
   /**
    * Refunds a capture: all that is not yet refunded when `request` has no amount. A non-empty `requestId`
-   * makes it idempotent: a repeat returns the first refund. Asks for the full refund (`Prefer`); PayPal's
-   * minimal answer (id, status, links) is accepted too.
+   * makes it idempotent: a repeat returns the first refund. PayPal's minimal answer (id, status, links) is
+   * accepted as it is.
    */
   async refundCapture(captureId: string, request: RefundRequest, requestId?: string): Promise<Refund> {
     const operation = 'refundCapture';
-    return await this.readResource(operation, 'Refund', refundSchema, {
+    const response = await this.sendChange(operation, requestId, {
       method: 'POST',
       url: `/v2/payments/captures/${pathSegment(operation, 'capture id', captureId)}/refund`,
-      headers: {
-        Prefer: 'return=representation',
-        ...(requestId && { [this.dialect.requestIdHeader]: headerValue(operation, 'request id', requestId) }),
-      },
       data: validRequest(operation, refundRequestSchema, request),
     });
+    return parseResource(operation, 'Refund', refundSchema, response);
   }
 
   async createWebhook(request: CreateWebhookRequest): Promise<Webhook> {
@@ -208,6 +238,38 @@ export class PaymentsClient {
     request: AxiosRequestConfig,
   ): Promise<z.infer<S>> {
     return parseResource(operation, resource, schema, await this.send(operation, request));
+  }
+
+  private async completeAuthorization(operation: string, response: ProviderResponse): Promise<Authorization> {
+    return await completed(
+      operation,
+      'Authorization',
+      response,
+      authorizationBodySchema,
+      authorizationSchema,
+      (id) => this.getAuthorization(id),
+    );
+  }
+
+  /**
+   * The one way a state-changing call (capture, void, reauthorize, refund) is sent: it asks for the whole
+   * resource, `Prefer: return=representation` (PayPal answers minimal by default), and carries a non-empty
+   * `requestId` in the dialect's request-id header, so that a retry replays the first answer instead of
+   * acting again.
+   */
+  private async sendChange(
+    operation: string,
+    requestId: string | undefined,
+    request: AxiosRequestConfig,
+  ): Promise<ProviderResponse> {
+    return await this.send(operation, {
+      ...request,
+      headers: {
+        ...request.headers,
+        Prefer: 'return=representation',
+        ...(requestId && { [this.dialect.requestIdHeader]: headerValue(operation, 'request id', requestId) }),
+      },
+    });
   }
 
   /** Sends with the current bearer token; after a 401, once more with a fresh one if the source has one. */
@@ -288,6 +350,29 @@ function validRequest<S extends z.ZodType>(operation: string, schema: S, value: 
   throw new PaymentsApiError({
     kind: 'invalid-request',
     message: `${operation}: invalid request: ${describeIssues(parsed.error)}`,
+  });
+}
+
+/**
+ * The resource an answer holds, parsed by PayPal's schema (every field optional) and read again by its id
+ * when it leaves out what the client promises (`complete`). An answer without an id cannot be read again.
+ */
+async function completed<S extends z.ZodType>(
+  operation: string,
+  resource: string,
+  response: ProviderResponse,
+  body: z.ZodType<{ id?: string | undefined }>,
+  complete: S,
+  readAgain: (id: string) => Promise<z.infer<S>>,
+): Promise<z.infer<S>> {
+  const answered = parseResource(operation, resource, body, response);
+  const whole = complete.safeParse(answered);
+  if (whole.success) return whole.data;
+  if (answered.id) return await readAgain(answered.id);
+  throw new PaymentsApiError({
+    kind: 'invalid-response',
+    status: response.status,
+    message: `${operation}: the provider's ${resource} lacks fields the client needs and has no id to read it by`,
   });
 }
 

@@ -1,8 +1,10 @@
 import { z } from 'zod';
 
 // The spec hides the resource fields; these follow the public PayPal v2 payments and v1 notifications
-// resources. Objects are loose: fields we do not model pass through unchanged. A field we rely on that is
-// missing or malformed fails the parse, and the error names its path.
+// resources. Objects are loose: fields we do not model pass through unchanged. A `*BodySchema` accepts
+// every answer PayPal's schema allows; the schema without `Body` is what the client hands out, read again
+// from the provider when an answer left out a field it needs. A malformed field fails the parse, and the
+// error names its path.
 
 const decimalAmount = z.string().regex(/^\d+(\.\d+)?$/, 'a non-negative decimal number written as a string');
 
@@ -32,11 +34,12 @@ export type AuthorizationStatus = z.infer<typeof authorizationStatusSchema>;
 
 const statusDetailsSchema = z.looseObject({ reason: z.string().optional() });
 
-export const authorizationSchema = z.looseObject({
-  id: z.string().min(1),
-  status: authorizationStatusSchema,
+/** An authorization as PayPal's schema allows it: every field optional (a minimal answer has id, status, links). */
+export const authorizationBodySchema = z.looseObject({
+  id: z.string().min(1).optional(),
+  status: authorizationStatusSchema.optional(),
   status_details: statusDetailsSchema.optional(),
-  amount: moneySchema,
+  amount: moneySchema.optional(),
   invoice_id: z.string().optional(),
   custom_id: z.string().optional(),
   expiration_time: z.string().optional(),
@@ -44,6 +47,13 @@ export const authorizationSchema = z.looseObject({
   update_time: z.string().optional(),
   links: z.array(linkSchema).optional(),
   supplementary_data: z.looseObject({}).optional(),
+});
+
+/** What the client answers: an authorization with the id, status and amount every caller relies on. */
+export const authorizationSchema = authorizationBodySchema.extend({
+  id: z.string().min(1),
+  status: authorizationStatusSchema,
+  amount: moneySchema,
 });
 export type Authorization = z.infer<typeof authorizationSchema>;
 
@@ -66,9 +76,10 @@ export const captureStatusSchema = z.enum([
 ]);
 export type CaptureStatus = z.infer<typeof captureStatusSchema>;
 
-export const paymentCaptureSchema = z.looseObject({
-  id: z.string().min(1),
-  status: captureStatusSchema,
+/** A capture as PayPal's schema allows it: every field optional. */
+export const paymentCaptureBodySchema = z.looseObject({
+  id: z.string().min(1).optional(),
+  status: captureStatusSchema.optional(),
   status_details: statusDetailsSchema.optional(),
   amount: moneySchema.optional(),
   invoice_id: z.string().optional(),
@@ -77,6 +88,12 @@ export const paymentCaptureSchema = z.looseObject({
   create_time: z.string().optional(),
   update_time: z.string().optional(),
   links: z.array(linkSchema).optional(),
+});
+
+/** What the client answers: a capture with its id and status (a minimal answer has both). */
+export const paymentCaptureSchema = paymentCaptureBodySchema.extend({
+  id: z.string().min(1),
+  status: captureStatusSchema,
 });
 export type PaymentCapture = z.infer<typeof paymentCaptureSchema>;
 
@@ -144,7 +161,8 @@ export const webhookFieldSchema = z.looseObject({
 });
 export type WebhookField = z.infer<typeof webhookFieldSchema>;
 
-export const webhookListSchema = z.looseObject({ webhooks: z.array(webhookSchema) });
+// PayPal's lists may leave their arrays out: an absent list is an empty one.
+export const webhookListSchema = z.looseObject({ webhooks: z.array(webhookSchema).default([]) });
 export type WebhookList = z.infer<typeof webhookListSchema>;
 
 export const verifyWebhookResponseSchema = z.looseObject({
@@ -152,7 +170,7 @@ export const verifyWebhookResponseSchema = z.looseObject({
 });
 export type VerifyWebhookResponse = z.infer<typeof verifyWebhookResponseSchema>;
 
-export const webhookEventTypesSchema = z.looseObject({ event_types: z.array(eventTypeSchema) });
+export const webhookEventTypesSchema = z.looseObject({ event_types: z.array(eventTypeSchema).default([]) });
 export type WebhookEventTypes = z.infer<typeof webhookEventTypesSchema>;
 
 export const accessTokenResponseSchema = z.looseObject({

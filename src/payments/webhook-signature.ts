@@ -1,5 +1,6 @@
 import { X509Certificate, createSign, createVerify } from 'node:crypto';
 import { crc32 } from 'node:zlib';
+import { specDialect, type TransmissionHeaderNames } from './dialects';
 
 /**
  * The webhook transmission signature scheme (PayPal's): an RSA-SHA256 signature, base64, over
@@ -45,16 +46,21 @@ export function signTransmission(message: string, privateKeyPem: string): string
   return createSign('RSA-SHA256').update(message, 'utf8').sign(privateKeyPem, 'base64');
 }
 
-/** The five SERVICE-* headers of a delivery of `body`, signed as the provider signs. */
+/** The five transmission headers of a delivery of `body`, signed as the provider signs; SERVICE-* by default. */
 export function signedDeliveryHeaders(
-  fields: TransmissionFields & { certUrl: string; privateKeyPem: string },
+  fields: TransmissionFields & {
+    certUrl: string;
+    privateKeyPem: string;
+    headerNames?: TransmissionHeaderNames;
+  },
 ): Record<string, string> {
+  const names = fields.headerNames ?? specDialect.transmissionHeaders;
   return {
-    'SERVICE-AUTH-ALGO': WEBHOOK_AUTH_ALGO,
-    'SERVICE-CERT-URL': fields.certUrl,
-    'SERVICE-TRANSMISSION-ID': fields.transmissionId,
-    'SERVICE-TRANSMISSION-SIG': signTransmission(signedMessage(fields), fields.privateKeyPem),
-    'SERVICE-TRANSMISSION-TIME': fields.transmissionTime,
+    [names.auth_algo]: WEBHOOK_AUTH_ALGO,
+    [names.cert_url]: fields.certUrl,
+    [names.transmission_id]: fields.transmissionId,
+    [names.transmission_sig]: signTransmission(signedMessage(fields), fields.privateKeyPem),
+    [names.transmission_time]: fields.transmissionTime,
   };
 }
 

@@ -6,10 +6,12 @@ import type { FaultInjector } from './faults';
 import type { RequestIdempotency } from './idempotency';
 import type { AuthorizationLedger } from './ledger';
 import type { RefundLedger } from './refunds';
+import type { SandboxMode } from './resources';
 import type { WebhookRegistry } from './webhooks';
 
 /** Everything one running sandbox holds; the route modules receive it. */
 export interface SandboxContext {
+  mode: SandboxMode;
   ledger: AuthorizationLedger;
   refunds: RefundLedger;
   webhooks: WebhookRegistry;

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { request as httpRequest, type ClientRequest, type OutgoingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { Logger } from 'pino';
+import type { TransmissionHeaderNames } from '../payments/dialects';
 import { signedDeliveryHeaders } from '../payments/webhook-signature';
 import type { SigningCertificate } from './certificate';
 import type { WebhookEvent } from './events';
@@ -65,6 +66,8 @@ export class WebhookDeliveries {
       certificate: SigningCertificate;
       certificateUrl: () => string;
       webhooks: WebhookRegistry;
+      /** SERVICE-* in the spec mode, PAYPAL-* in `paypal` mode. */
+      transmissionHeaders: TransmissionHeaderNames;
       retry: Required<DeliveryRetry>;
       now: () => Date;
       log: Logger;
@@ -136,6 +139,7 @@ export class WebhookDeliveries {
         body,
         certUrl: this.options.certificateUrl(),
         privateKeyPem: this.options.certificate.privateKeyPem,
+        headerNames: this.options.transmissionHeaders,
       }),
     };
   }

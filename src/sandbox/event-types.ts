@@ -1,4 +1,7 @@
-/** The event types a webhook can subscribe to: the ones the sandbox emits, with PayPal's descriptions. */
+/**
+ * The event types a webhook can subscribe to: every Payments v2 authorization and capture event PayPal
+ * lists, whether or not the sandbox emits it yet.
+ */
 export const webhookEventTypes = [
   {
     name: 'PAYMENT.AUTHORIZATION.CREATED',
@@ -7,13 +10,11 @@ export const webhookEventTypes = [
   },
   { name: 'PAYMENT.AUTHORIZATION.VOIDED', description: 'A payment authorization is voided.' },
   { name: 'PAYMENT.CAPTURE.COMPLETED', description: 'A payment capture completes.' },
+  { name: 'PAYMENT.CAPTURE.DECLINED', description: 'A payment capture is declined.' },
   { name: 'PAYMENT.CAPTURE.DENIED', description: 'A payment capture is denied.' },
   { name: 'PAYMENT.CAPTURE.PENDING', description: 'The state of a payment capture changes to pending.' },
   { name: 'PAYMENT.CAPTURE.REFUNDED', description: 'A merchant refunds a payment capture.' },
-  {
-    name: 'PAYMENT.CAPTURE.REVERSED',
-    description: 'PayPal reverses a payment capture.',
-  },
+  { name: 'PAYMENT.CAPTURE.REVERSED', description: 'PayPal reverses a payment capture.' },
 ] as const;
 
 /** Subscribing to `*` means every event type, present and future. */

@@ -1,7 +1,14 @@
 import { eventId } from './ids';
 import type { AuthorizationLedger, LedgerEvent } from './ledger';
 import { formatMoney } from './money';
-import { authorizationResource, captureResource, providerTime, refundResource, type Link } from './resources';
+import {
+  authorizationResource,
+  captureResource,
+  providerTime,
+  refundResource,
+  type Link,
+  type SandboxMode,
+} from './resources';
 
 /** The envelope of a webhook event, as PayPal's Notifications v1 sends it. */
 export interface WebhookEvent {
@@ -25,6 +32,7 @@ export function webhookEvent(
   ledger: AuthorizationLedger,
   baseUrl: string,
   now: Date,
+  mode: SandboxMode,
 ): WebhookEvent {
   const id = eventId();
   const envelope = {
@@ -59,6 +67,6 @@ export function webhookEvent(
     event.type === 'PAYMENT.AUTHORIZATION.CREATED'
       ? `A payment authorization was created for ${amount}`
       : `A payment authorization for ${amount} was voided`;
-  const resource = authorizationResource(event.authorization, baseUrl);
+  const resource = authorizationResource(event.authorization, baseUrl, mode);
   return { ...envelope, resource_type: 'authorization', summary, resource };
 }

@@ -30,6 +30,8 @@ export interface AuthorizationRecord {
   parentId?: string;
   /** Set on an original once reauthorized: the authorization that replaces it for captures. */
   reauthorizationId?: string;
+  /** Set once EXPIRED: the status it had until then, which PayPal keeps showing (its enum has no EXPIRED). */
+  statusBeforeExpiry?: AuthorizationStatus;
 }
 
 export interface CaptureRecord {
@@ -120,6 +122,7 @@ export class AuthorizationLedger {
     const record = this.authorizations.get(id);
     if (!record) throw resourceNotFound(`Specified resource ID does not exist: authorization ${id}.`);
     if (openStatuses.has(record.status) && this.options.now() >= record.expirationTime) {
+      record.statusBeforeExpiry = record.status;
       record.status = 'EXPIRED';
       record.updateTime = record.expirationTime;
     }
@@ -238,6 +241,7 @@ export class AuthorizationLedger {
     if (authorization.status === 'EXPIRED') return authorization;
     assertCapturable(authorization);
     const now = this.options.now();
+    authorization.statusBeforeExpiry = authorization.status;
     authorization.status = 'EXPIRED';
     authorization.expirationTime = now;
     authorization.updateTime = now;

@@ -9,6 +9,8 @@ async function main() {
   const sandbox = await startSandbox({
     port: config.SANDBOX_PORT,
     host: config.SANDBOX_HOST,
+    // The sandbox answers by the contract the client is configured to speak.
+    mode: config.PAYMENTS_DIALECT,
     clientId: config.PAYMENTS_CLIENT_ID,
     clientSecret: config.PAYMENTS_CLIENT_SECRET,
     staticTokens: config.PAYMENTS_ACCESS_TOKEN ? [config.PAYMENTS_ACCESS_TOKEN] : [],

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FaultInjector, FaultOperation } from './faults';
 import type { ProviderAnswer } from './idempotency';
+import type { SandboxMode } from './resources';
 
 /**
  * Runs `handle` behind any armed fault of `operation`, then answers. Under `commit-then-drop` the request
@@ -31,15 +32,24 @@ function dropConnection(reply: FastifyReply): FastifyReply {
   return reply;
 }
 
-/** `Prefer: return=minimal` asks for no body (void) or only id, status and links (other writes). */
-export function prefersMinimal(request: FastifyRequest): boolean {
-  const prefer = request.headers.prefer;
-  return /return=minimal/i.test(Array.isArray(prefer) ? prefer.join(',') : (prefer ?? ''));
+/**
+ * Whether a write answers minimal: no body (void) or only id, status and links (other writes). PayPal
+ * answers minimal unless `Prefer: return=representation`; the spec mode answers the whole resource unless
+ * `Prefer: return=minimal`.
+ */
+export function answersMinimal(request: FastifyRequest, mode: SandboxMode): boolean {
+  const header = request.headers.prefer;
+  const prefer = Array.isArray(header) ? header.join(',') : (header ?? '');
+  return mode === 'paypal' ? !/return=representation/i.test(prefer) : /return=minimal/i.test(prefer);
 }
 
-/** The idempotency key the caller sent: Service-Request-Id, or PayPal's PayPal-Request-Id. Empty counts as none. */
-export function requestId(request: FastifyRequest): string | undefined {
-  const value = request.headers['service-request-id'] ?? request.headers['paypal-request-id'];
+/**
+ * The idempotency key the caller sent: PayPal-Request-Id in `paypal` mode; in the spec mode
+ * Service-Request-Id, or PayPal-Request-Id. Empty counts as none.
+ */
+export function requestId(request: FastifyRequest, mode: SandboxMode): string | undefined {
+  const paypal = request.headers['paypal-request-id'];
+  const value = mode === 'paypal' ? paypal : (request.headers['service-request-id'] ?? paypal);
   const id = Array.isArray(value) ? value[0] : value;
   return id ? id : undefined;
 }

@@ -1,6 +1,10 @@
+import type { PaymentsDialectName } from '../payments/dialects';
 import type { AuthorizationRecord, CaptureRecord } from './ledger';
 import type { RefundRecord } from './refunds';
 import { formatMoney } from './money';
+
+/** Which contract the sandbox answers by: the spec's (the default) or PayPal's published one. */
+export type SandboxMode = PaymentsDialectName;
 
 /** The JSON the provider answers with, shaped like PayPal's Payments v2 resources. */
 
@@ -20,7 +24,11 @@ function relatedIds(ids: Record<string, string | undefined>) {
   return Object.keys(present).length > 0 ? { supplementary_data: { related_ids: present } } : {};
 }
 
-export function authorizationResource(record: AuthorizationRecord, baseUrl: string) {
+/**
+ * In `paypal` mode an expired authorization shows the status it had (PayPal's enum has no EXPIRED): its
+ * `expiration_time` is past and captures, reauthorizations and voids are refused with AUTHORIZATION_EXPIRED.
+ */
+export function authorizationResource(record: AuthorizationRecord, baseUrl: string, mode: SandboxMode) {
   const self = `${baseUrl}/v2/payments/authorizations/${record.id}`;
   const links: Link[] = [{ href: self, rel: 'self', method: 'GET' }];
   const open = record.status === 'CREATED' || record.status === 'PARTIALLY_CAPTURED';
@@ -37,7 +45,7 @@ export function authorizationResource(record: AuthorizationRecord, baseUrl: stri
   }
   return {
     id: record.id,
-    status: record.status,
+    status: mode === 'paypal' ? (record.statusBeforeExpiry ?? record.status) : record.status,
     amount: formatMoney(record.amount),
     ...(record.invoiceId !== undefined && { invoice_id: record.invoiceId }),
     ...(record.customId !== undefined && { custom_id: record.customId }),

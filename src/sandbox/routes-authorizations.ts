@@ -4,7 +4,7 @@ import type { SandboxContext } from './context';
 import { parseRequest } from './errors';
 import type { ProviderAnswer } from './idempotency';
 import { currencyCodeSchema, decimalValueSchema, moneySchema, parseMoney, type MoneyWire } from './money';
-import { answer, prefersMinimal, requestId } from './replies';
+import { answer, answersMinimal, requestId } from './replies';
 import { authorizationResource, captureResource } from './resources';
 
 const captureRequestSchema = z.object({
@@ -48,7 +48,7 @@ export function registerAuthorizationRoutes(app: FastifyInstance, context: Sandb
     const { id } = parseRequest(idParams, request.params);
     return answer(reply, faults, 'get', () => ({
       statusCode: 200,
-      body: authorizationResource(ledger.authorization(id), context.baseUrl()),
+      body: authorizationResource(ledger.authorization(id), context.baseUrl(), context.mode),
     }));
   });
 
@@ -64,7 +64,7 @@ export function registerAuthorizationRoutes(app: FastifyInstance, context: Sandb
   app.post(`${path}/capture`, async (request, reply) => {
     const { id } = parseRequest(idParams, request.params);
     const body = parseRequest(captureRequestSchema, request.body ?? {});
-    const key = requestId(request);
+    const key = requestId(request, context.mode);
     return answer(reply, faults, 'capture', () =>
       idempotency.run(key && `capture:${id}:${key}`, (): ProviderAnswer => {
         const capture = ledger.captureAuthorization(id, {
@@ -75,19 +75,25 @@ export function registerAuthorizationRoutes(app: FastifyInstance, context: Sandb
           softDescriptor: body.soft_descriptor,
         });
         const resource = captureResource(capture, ledger.authorization(id), context.baseUrl());
-        return { statusCode: 201, body: prefersMinimal(request) ? minimal(resource) : resource };
+        return {
+          statusCode: 201,
+          body: answersMinimal(request, context.mode) ? minimal(resource) : resource,
+        };
       }),
     );
   });
 
   app.post(`${path}/void`, async (request, reply) => {
     const { id } = parseRequest(idParams, request.params);
-    const key = requestId(request);
+    const key = requestId(request, context.mode);
     return answer(reply, faults, 'void', () =>
       idempotency.run(key && `void:${id}:${key}`, (): ProviderAnswer => {
         const authorization = ledger.voidAuthorization(id);
-        if (prefersMinimal(request)) return { statusCode: 204 };
-        return { statusCode: 200, body: authorizationResource(authorization, context.baseUrl()) };
+        if (answersMinimal(request, context.mode)) return { statusCode: 204 };
+        return {
+          statusCode: 200,
+          body: authorizationResource(authorization, context.baseUrl(), context.mode),
+        };
       }),
     );
   });
@@ -95,12 +101,15 @@ export function registerAuthorizationRoutes(app: FastifyInstance, context: Sandb
   app.post(`${path}/reauthorize`, async (request, reply) => {
     const { id } = parseRequest(idParams, request.params);
     const amount = reauthorizeAmount(request.body);
-    const key = requestId(request);
+    const key = requestId(request, context.mode);
     return answer(reply, faults, 'reauthorize', () =>
       idempotency.run(key && `reauthorize:${id}:${key}`, (): ProviderAnswer => {
         const reauthorization = ledger.reauthorize(id, amount && parseMoney(amount));
-        const resource = authorizationResource(reauthorization, context.baseUrl());
-        return { statusCode: 201, body: prefersMinimal(request) ? minimal(resource) : resource };
+        const resource = authorizationResource(reauthorization, context.baseUrl(), context.mode);
+        return {
+          statusCode: 201,
+          body: answersMinimal(request, context.mode) ? minimal(resource) : resource,
+        };
       }),
     );
   });

@@ -43,12 +43,12 @@ export function registerControlRoutes(app: FastifyInstance, context: SandboxCont
       customId: body.custom_id,
       orderId: body.order_id,
     });
-    return reply.code(201).send(authorizationResource(authorization, context.baseUrl()));
+    return reply.code(201).send(authorizationResource(authorization, context.baseUrl(), context.mode));
   });
 
   app.post('/sandbox/authorizations/:id/expire', async (request) => {
     const { id } = parseRequest(idParams, request.params);
-    return authorizationResource(ledger.expire(id), context.baseUrl());
+    return authorizationResource(ledger.expire(id), context.baseUrl(), context.mode);
   });
 
   app.get('/sandbox/authorizations/:id/captures', async (request) => {

@@ -4,7 +4,7 @@ import type { SandboxContext } from './context';
 import { parseRequest } from './errors';
 import type { ProviderAnswer } from './idempotency';
 import { moneySchema, parseMoney } from './money';
-import { answer, prefersMinimal, requestId } from './replies';
+import { answer, answersMinimal, requestId } from './replies';
 import { refundResource } from './resources';
 import { minimal } from './routes-authorizations';
 
@@ -26,7 +26,7 @@ export function registerRefundRoutes(app: FastifyInstance, context: SandboxConte
   app.post('/v2/payments/captures/:id/refund', async (request, reply) => {
     const { id } = parseRequest(idParams, request.params);
     const body = parseRequest(refundRequestSchema, request.body ?? {});
-    const key = requestId(request);
+    const key = requestId(request, context.mode);
     return answer(reply, faults, 'refund', () =>
       idempotency.run(key && `refund:${id}:${key}`, (): ProviderAnswer => {
         const refund = refunds.refundCapture(id, {
@@ -36,7 +36,7 @@ export function registerRefundRoutes(app: FastifyInstance, context: SandboxConte
           noteToPayer: body.note_to_payer,
         });
         const resource = refundResource(refund, context.baseUrl());
-        return { statusCode: 201, body: prefersMinimal(request) ? minimal(resource) : resource };
+        return { statusCode: 201, body: answersMinimal(request, context.mode) ? minimal(resource) : resource };
       }),
     );
   });

@@ -6,6 +6,7 @@ import Fastify, {
   type FastifyRequest,
 } from 'fastify';
 import pino, { type Logger } from 'pino';
+import { paymentsDialect } from '../payments/dialects';
 import { AccessTokens } from './access-tokens';
 import { certificateUrl, createSigningCertificate, type SigningCertificate } from './certificate';
 import type { SandboxContext } from './context';
@@ -21,10 +22,13 @@ import { registerControlRoutes } from './routes-control';
 import { registerRefundRoutes } from './routes-refunds';
 import { registerOAuthRoutes, requireBearerToken } from './routes-oauth';
 import { registerCertificateRoute, registerVerifyRoute } from './routes-verify';
+import type { SandboxMode } from './resources';
 import { registerWebhookRoutes } from './routes-webhooks';
 import { WebhookRegistry } from './webhooks';
 
 export interface SandboxOptions {
+  /** The contract it answers by: `spec` (the default) or `paypal` (PayPal's published API, see the README). */
+  mode?: SandboxMode;
   /** 0 or none: a free port the OS picks. */
   port?: number;
   host?: string;
@@ -130,6 +134,8 @@ function listeningUrl(host: string, port: number): string {
 
 /** Starts a local payments provider (interfaces A and B, OAuth2, signed webhook deliveries, control API). */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const mode = options.mode ?? 'spec';
+  const dialect = paymentsDialect(mode);
   const now = options.now ?? (() => new Date());
   const log = options.logger || pino({ level: 'silent' });
   const certificate = options.signingCertificate ?? (await createSigningCertificate(now()));
@@ -141,6 +147,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     certificate,
     certificateUrl: currentCertificateUrl,
     webhooks,
+    transmissionHeaders: dialect.transmissionHeaders,
     retry: { ...defaultDeliveryRetry, ...options.deliveryRetry },
     now,
     log,
@@ -148,13 +155,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const ledger: AuthorizationLedger = new AuthorizationLedger({
     validityDays: options.authorizationValidityDays ?? 29,
     now,
-    onEvent: (event) => deliveries.publish(webhookEvent(event, ledger, baseUrl, now())),
+    onEvent: (event) => deliveries.publish(webhookEvent(event, ledger, baseUrl, now(), mode)),
   });
   const context: SandboxContext = {
+    mode,
     ledger,
     refunds: new RefundLedger(ledger, {
       now,
-      onEvent: (event) => deliveries.publish(webhookEvent(event, ledger, baseUrl, now())),
+      onEvent: (event) => deliveries.publish(webhookEvent(event, ledger, baseUrl, now(), mode)),
     }),
     webhooks,
     deliveries,
@@ -200,7 +208,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   registerCertificateRoute(app, context);
   registerControlRoutes(app, context);
   await app.register(async (authenticated) => {
-    authenticated.addHook('onRequest', requireBearerToken(context.tokens));
+    authenticated.addHook('onRequest', requireBearerToken(context.tokens, mode));
     registerAuthorizationRoutes(authenticated, context);
     registerRefundRoutes(authenticated, context);
     registerWebhookRoutes(authenticated, context);

@@ -6,6 +6,7 @@ import { defaultApiLimits, type ApiLimits } from '../../src/api/limits';
 import { buildApi, type ApiOptions } from '../../src/api/server';
 import { LifecycleClient } from '../../src/client/lifecycle-client';
 import { PaymentsClient } from '../../src/payments/client';
+import type { PaymentsDialectName } from '../../src/payments/dialects';
 import type { Authorization } from '../../src/payments/schemas';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server';
 import { connectClient, createTestWorker, uniqueTaskQueue } from './temporal';
@@ -34,9 +35,14 @@ export interface LifecycleStack {
 }
 
 /** The client for the sandbox's interfaces A and B, with its default credentials. */
-export function sandboxPaymentsClient(sandbox: Sandbox, timeoutMs = 2_000): PaymentsClient {
+export function sandboxPaymentsClient(
+  sandbox: Sandbox,
+  timeoutMs = 2_000,
+  dialect: PaymentsDialectName = 'spec',
+): PaymentsClient {
   return new PaymentsClient({
     baseUrl: sandbox.url,
+    dialect,
     credentials: { clientId: 'sandbox-client', clientSecret: 'sandbox-secret' },
     timeoutMs,
   });
@@ -77,9 +83,24 @@ export async function startTestApi(options: Pick<ApiOptions, 'lifecycles' | 'web
   return { app, url, http };
 }
 
-export async function startLifecycleStack(options: { timeoutMs?: number } = {}): Promise<LifecycleStack> {
-  const sandbox = await startSandbox({ port: 0, logger: false });
-  const payments = sandboxPaymentsClient(sandbox, options.timeoutMs);
+/**
+ * `mode` is the sandbox's, and the client speaks the same dialect. With `through`, the worker's client
+ * reaches the sandbox through the proxy it starts.
+ */
+export async function startLifecycleStack(
+  options: {
+    timeoutMs?: number;
+    mode?: PaymentsDialectName;
+    through?: (sandboxUrl: string) => Promise<{ url: string; close(): Promise<void> }>;
+  } = {},
+): Promise<LifecycleStack> {
+  const sandbox = await startSandbox({ port: 0, logger: false, mode: options.mode });
+  const proxy = await options.through?.(sandbox.url);
+  const payments = sandboxPaymentsClient(
+    proxy ? { ...sandbox, url: proxy.url } : sandbox,
+    options.timeoutMs,
+    options.mode,
+  );
   const taskQueue = uniqueTaskQueue('lifecycle');
   const { client, close: closeClient } = await connectClient();
   const lifecycles = new LifecycleClient(client, taskQueue);
@@ -127,6 +148,7 @@ export async function startLifecycleStack(options: { timeoutMs?: number } = {}):
       await stopWorker();
       await app.close();
       await closeClient();
+      await proxy?.close();
       await sandbox.close();
     },
   };

@@ -6,7 +6,7 @@ import { createPaymentsActivities } from '../../src/activities/payments';
 import { createWebhookActivities } from '../../src/activities/webhooks';
 import { LifecycleClient } from '../../src/client/lifecycle-client';
 import { PaymentsClient } from '../../src/payments/client';
-import { specDialect } from '../../src/payments/dialects';
+import { paymentsDialect, type PaymentsDialectName } from '../../src/payments/dialects';
 import type { Authorization } from '../../src/payments/schemas';
 import { signedDeliveryHeaders } from '../../src/payments/webhook-signature';
 import { createSigningCertificate, type SigningCertificate } from '../../src/sandbox/certificate';
@@ -64,15 +64,18 @@ export interface WebhookStack {
   close(): Promise<void>;
 }
 
-export async function startWebhookStack(): Promise<WebhookStack> {
+/** `mode` is the sandbox's, and the client and the listener speak the same dialect. */
+export async function startWebhookStack(options: { mode?: PaymentsDialectName } = {}): Promise<WebhookStack> {
+  const dialect = paymentsDialect(options.mode);
   const signing = await createSigningCertificate(new Date());
   const sandbox = await startSandbox({
     port: 0,
+    mode: dialect.name,
     logger: false,
     signingCertificate: signing,
     deliveryRetry: { attempts: 5, initialDelayMs: 200 },
   });
-  const payments = sandboxPaymentsClient(sandbox);
+  const payments = sandboxPaymentsClient(sandbox, undefined, dialect.name);
   const taskQueue = uniqueTaskQueue('webhooks');
   const { client, close: closeClient } = await connectClient();
   const lifecycles = new LifecycleClient(client, taskQueue);
@@ -83,7 +86,7 @@ export async function startWebhookStack(): Promise<WebhookStack> {
       webhooks: {
         verifications: new VerificationStarter({ client, taskQueue, mode, webhookId }),
         bodyLimitBytes: BODY_LIMIT_BYTES,
-        headerNames: specDialect.transmissionHeaders,
+        headerNames: dialect.transmissionHeaders,
       },
     });
   const apiMode = await apiFor('api');
@@ -140,6 +143,7 @@ export async function startWebhookStack(): Promise<WebhookStack> {
             body,
             certUrl,
             privateKeyPem: signing.privateKeyPem,
+            headerNames: dialect.transmissionHeaders,
           }),
         },
       };

@@ -22,6 +22,14 @@ export async function startState(workflowId: string, input: LifecycleInput): Pro
       `authorization ${authorization.id} is for ${value} ${currency_code}: not an amount with the decimals of a known ISO 4217 currency`,
     );
   }
+  // PayPal's statuses have no EXPIRED: an expired authorization keeps its status and its expiration time is past.
+  const expires = authorization.expiration_time ? Date.parse(authorization.expiration_time) : NaN;
+  if (expires <= Date.now()) {
+    refuse(
+      LifecycleFailure.notManageable,
+      `authorization ${authorization.id} expired at ${authorization.expiration_time}; it can no longer be managed`,
+    );
+  }
   const made = authorization.create_time ? Date.parse(authorization.create_time) : Date.now();
   const reauthorizeAfter = millisecondsOf(input.reauthorizeAfter, defaults.reauthorizeAfter);
   const expiryAfter = millisecondsOf(input.expiryPolicyAfter, defaults.expiryPolicyAfter);

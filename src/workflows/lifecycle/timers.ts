@@ -3,6 +3,7 @@ import type { Authorization } from '../../payments/schemas';
 import { timerCalls, type PaymentsCalls } from './activity-options';
 import type { LifecycleInput, LifecycleState } from './definitions';
 import { defaults, millisecondsOf } from './durations';
+import { reauthorizeRequestId, voidRequestId } from './request-ids';
 import { amountOf, applyReauthorization, isTerminal, markEnded, minorUnitsOf } from './state';
 
 export type TimerKind = 'reauthorize' | 'expiryPolicy';
@@ -67,10 +68,12 @@ export async function reauthorize(
   calls: PaymentsCalls,
   total: string,
   reason: 'timer' | 'request',
+  idempotencyKey?: string,
 ): Promise<Authorization> {
   const authorization = await calls.reauthorizeAuthorization({
     authorizationId: state.currentAuthorizationId,
     amount: { currency: state.currency, total },
+    requestId: reauthorizeRequestId(state, reason, idempotencyKey),
   });
   applyReauthorization(state, authorization, reason, new Date().toISOString());
   return authorization;
@@ -100,7 +103,7 @@ export async function fireTimer(
   }
   if (state.expiryPolicy === 'void') {
     try {
-      await calls.voidAuthorization(state.authorizationId);
+      await calls.voidAuthorization(state.authorizationId, voidRequestId(state));
       markEnded(state, 'VOIDED');
       return;
     } catch (error) {

@@ -30,6 +30,7 @@ import {
 import { lifecycleDetails } from './details';
 import { defaults, millisecondsOf } from './durations';
 import { KeyedRequests, SerialQueue } from './idempotency';
+import { voidRequestId } from './request-ids';
 import { applyCapture, applyEvent, applyRefund, isTerminal, markEnded } from './state';
 import { carriedOver, startState } from './start';
 import { DeadlineTimer, fireTimer, nextDeadline, reauthorize, type Deadline } from './timers';
@@ -115,7 +116,7 @@ export async function authorizationLifecycle(input: LifecycleInput): Promise<Lif
       keyed.once('void', request.idempotencyKey, {}, async () => {
         assertOpen(state, 'void');
         // As at PayPal, a reauthorization cannot be voided itself: voiding the original voids both.
-        const voided = await orderSystemCalls.voidAuthorization(state.authorizationId);
+        const voided = await orderSystemCalls.voidAuthorization(state.authorizationId, voidRequestId(state));
         markEnded(state, 'VOIDED');
         stateChanged();
         return voided;
@@ -132,7 +133,13 @@ export async function authorizationLifecycle(input: LifecycleInput): Promise<Lif
     (request) =>
       keyed.once('reauthorize', request.idempotencyKey, fingerprint(request), async () => {
         const total = reauthorizeAmount(state, request);
-        const authorization = await reauthorize(state, orderSystemCalls, total, 'request');
+        const authorization = await reauthorize(
+          state,
+          orderSystemCalls,
+          total,
+          'request',
+          request.idempotencyKey,
+        );
         stateChanged();
         return authorization;
       }),
