@@ -5,6 +5,7 @@ import {
   Client,
   Environment,
   PaymentsController,
+  RefundStatus,
 } from '@paypal/paypal-server-sdk';
 import { startSandbox, type Sandbox } from '../src/sandbox/server';
 import { startRecordingProxy } from './helpers/recording-proxy';
@@ -120,4 +121,36 @@ it('gets, captures (partially, with a request id, replayed), reauthorizes and vo
   ]);
 });
 
-it.todo('refunds a capture through the SDK, once the sandbox has the refund endpoint (refunds branch)');
+it('refunds a capture in part (with a request id, replayed) and in full, each parsed by the SDK', async () => {
+  const authorizationId = await authorize('50.00');
+  const captured = await payments.captureAuthorizedPayment({
+    authorizationId,
+    paypalRequestId: 'sdk-refund-capture',
+    prefer: 'return=representation',
+    body: { amount: usd('50.00'), finalCapture: true },
+  });
+  const captureId = captured.result.id!;
+
+  const refund = () =>
+    payments.refundCapturedPayment({
+      captureId,
+      paypalRequestId: 'sdk-refund-1',
+      prefer: 'return=representation',
+      body: { amount: usd('20.00'), noteToPayer: 'partial refund' },
+    });
+  const refunded = await refund();
+  expect(refunded.statusCode).toBe(201);
+  expect(refunded.result).toMatchObject({ status: RefundStatus.Completed, amount: usd('20.00') });
+  const replayed = await refund();
+  expect(replayed.result.id).toBe(refunded.result.id);
+
+  // Without Prefer the answer is minimal; without an amount, all that is left is refunded.
+  const rest = await payments.refundCapturedPayment({ captureId, paypalRequestId: 'sdk-refund-2' });
+  expect(rest.statusCode).toBe(201);
+  expect(Object.keys(JSON.parse(rest.body as string) as object).sort()).toEqual(['id', 'links', 'status']);
+  const readRest = await payments.getRefund({ refundId: rest.result.id! });
+  expect(readRest.result).toMatchObject({ status: RefundStatus.Completed, amount: usd('30.00') });
+
+  const readCapture = await payments.getCapturedPayment({ captureId });
+  expect(readCapture.result).toMatchObject({ id: captureId, status: CaptureStatus.Refunded });
+});
