@@ -43,6 +43,8 @@ interface Operation {
   request?: SchemaName;
   /** By status; null: no body. */
   responses: Record<number, SchemaName | null>;
+  /** Errors whose issues the document lists for this operation alone, by status. */
+  errors?: Record<number, SchemaName>;
 }
 
 const authorization = /^\/v2\/payments\/authorizations\/[^/]+/;
@@ -84,6 +86,14 @@ export const operations: Operation[] = [
   { method: 'GET', path: /^\/v2\/payments\/captures\/[^/]+$/, responses: { 200: 'payments#capture-2' } },
   {
     method: 'POST',
+    path: /^\/v2\/payments\/captures\/[^/]+\/refund$/,
+    request: 'payments#refund_request',
+    responses: { 201: 'payments#refund' },
+    errors: { 400: 'payments#captures.refund-400', 422: 'payments#captures.refund-422' },
+  },
+  { method: 'GET', path: /^\/v2\/payments\/refunds\/[^/]+$/, responses: { 200: 'payments#refund' } },
+  {
+    method: 'POST',
     path: /^\/v1\/notifications\/webhooks$/,
     request: 'webhooks#webhook',
     responses: { 201: 'webhooks#webhook' },
@@ -119,6 +129,7 @@ export function operationOf(method: string, path: string): Operation | undefined
 export function responseSchema(operation: Operation, status: number): SchemaName | null | undefined {
   if (status in operation.responses) return operation.responses[status];
   if (status < 400) return undefined;
+  if (operation.errors && status in operation.errors) return operation.errors[status];
   return operation.path.source.includes('payments') ? paymentErrors[status] : 'webhooks#error';
 }
 
@@ -126,4 +137,5 @@ export function responseSchema(operation: Operation, status: number): SchemaName
 export const eventResources: Record<string, SchemaName> = {
   authorization: 'payments#authorization-2',
   capture: 'payments#capture-2',
+  refund: 'payments#refund',
 };
