@@ -101,6 +101,7 @@ it('the client and the sandbox speak the published contract through a whole auth
       {
         amount: { currency_code: 'USD', value: '10.00' },
         invoice_id: 'INV-REFUND-1',
+        custom_id: 'RMA-42',
         note_to_payer: 'Returned item',
       },
       'rf-1',
@@ -171,6 +172,14 @@ it("the sandbox's minimal answers, 400, 401 and 404 satisfy the published contra
   const refund = `/v2/payments/captures/${(captured.data as { id: string }).id}/refund`;
   await http.post(refund, { amount: { currency_code: 'USD', value: 1 } });
   await http.post(refund, { note_to_payer: 'x'.repeat(256) });
+  // PayPal's refund answers only a custom_id of letters, digits and `-_.,`: the sandbox refuses the rest
+  // rather than answer what PayPal never would.
+  const unanswerable = await http.post(
+    refund,
+    { custom_id: 'RMA 42' },
+    { headers: { Prefer: 'return=representation' } },
+  );
+  expect(unanswerable.data).toMatchObject({ details: [{ field: '/custom_id' }] });
   await http.get('/v2/payments/refunds/NO-SUCH-REFUND');
   const anonymous = await http.get(`/v2/payments/authorizations/${id}`, { headers: { authorization: '' } });
   expect(anonymous.status).toBe(401);
@@ -180,7 +189,7 @@ it("the sandbox's minimal answers, 400, 401 and 404 satisfy the published contra
 
   const exchanges = proxy.exchanges.slice(before);
   expect(exchanges.map((exchange) => exchange.status)).toEqual([
-    201, 201, 204, 400, 400, 400, 404, 401, 401, 401,
+    201, 201, 204, 400, 400, 400, 400, 404, 401, 401, 401,
   ]);
   // The 400 answers a request that breaks the contract on purpose: only the answers are checked here.
   expect(exchanges.flatMap((exchange) => contractViolations(exchange, false))).toEqual([]);

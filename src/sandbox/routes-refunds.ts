@@ -8,10 +8,19 @@ import { answer, answersMinimal, requestId } from './replies';
 import { refundResource } from './resources';
 import { minimal } from './routes-authorizations';
 
-/** PayPal's refund_request; `payment_instruction` (platform fees) is accepted and not modelled. */
+/**
+ * PayPal's refund_request; `payment_instruction` (platform fees) is accepted and not modelled. `custom_id`
+ * is held to the pattern of PayPal's refund resource, which echoes it: the request's own pattern allows any
+ * text, but a refund never carries characters outside this set.
+ */
 const refundRequestSchema = z.object({
   amount: moneySchema.optional(),
-  custom_id: z.string().min(1).max(127).optional(),
+  custom_id: z
+    .string()
+    .min(1)
+    .max(127)
+    .regex(/^[A-Za-z0-9-_.,]*$/, 'letters, digits and -_., only')
+    .optional(),
   invoice_id: z.string().min(1).max(127).optional(),
   note_to_payer: z.string().min(1).max(255).optional(),
   payment_instruction: z.looseObject({}).optional(),
@@ -36,7 +45,10 @@ export function registerRefundRoutes(app: FastifyInstance, context: SandboxConte
           noteToPayer: body.note_to_payer,
         });
         const resource = refundResource(refund, context.baseUrl());
-        return { statusCode: 201, body: answersMinimal(request, context.mode) ? minimal(resource) : resource };
+        return {
+          statusCode: 201,
+          body: answersMinimal(request, context.mode) ? minimal(resource) : resource,
+        };
       }),
     );
   });
