@@ -113,9 +113,7 @@ it('the client and the sandbox speak the published contract through a whole auth
   const rest = await http.post(
     `/v2/payments/captures/${partial.id}/refund`,
     {},
-    {
-      headers: { 'PayPal-Request-Id': 'rf-2' },
-    },
+    { headers: { 'PayPal-Request-Id': 'rf-2' } },
   );
   expect(rest.status).toBe(201);
   expect(Object.keys(rest.data as object).sort()).toEqual(['id', 'links', 'status']);
