@@ -81,7 +81,7 @@ async function runIds(authorizationId: string): Promise<string[]> {
 it('carries state, answers and the late-event window across continue-as-new', async () => {
   const provider = axios.create({ baseURL: sandbox.url, validateStatus: () => true });
   const { id: authorizationId } = await createSandboxAuthorization(provider, '100.00');
-  await lifecycles.start({ authorizationId, lateEventWindow: '6 seconds' });
+  await lifecycles.start({ authorizationId, lateEventWindow: '15 seconds' });
   const first = await lifecycles.capture(authorizationId, { amount: '40.00' }, 'first-capture');
 
   await sendEvents(authorizationId, SUGGEST_AFTER_EVENTS);
