@@ -3,20 +3,22 @@ import { z } from 'zod';
 import { characterErrorCodes } from './errors';
 
 /**
- * A request refused before any GraphQL ran (GraphQL over HTTP): not JSON, not a GraphQL request, too large.
+ * A request refused before any GraphQL ran (GraphQL over HTTP): not JSON, not a GraphQL request, too large,
+ * a mutation without a valid key.
  * `statusCode` is the HTTP status the error formatter answers with.
  */
 export class GraphQLRequestError extends Error {
   override name = 'GraphQLRequestError';
 
   constructor(
-    readonly statusCode: 400 | 413 | 415,
+    readonly statusCode: 400 | 401 | 413 | 415,
     message: string,
   ) {
     super(message);
   }
 
   get code(): string {
+    if (this.statusCode === 401) return characterErrorCodes.unauthorized;
     if (this.statusCode === 413) return characterErrorCodes.payloadTooLarge;
     if (this.statusCode === 415) return characterErrorCodes.unsupportedMediaType;
     return characterErrorCodes.badRequest;

@@ -2,6 +2,8 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { NoSchemaIntrospectionCustomRule, type ValidationRule } from 'graphql';
 import mercurius from 'mercurius';
 import type { Logger } from '../logger';
+import { charactersPageMaxSize } from './character';
+import { requireKeyForMutations } from './api-keys';
 import { maskInternalErrors } from './error-masking';
 import { queryLimitsRule } from './query-limits';
 import { refuseMalformedGraphQLRequests } from './request-errors';
@@ -11,8 +13,16 @@ import type { CharacterStore } from './store';
 
 export const charactersGraphQLPath = '/graphql';
 
-/** Limits every operation must stay within; the schema's deepest useful query has depth 2. */
-export const charactersQueryLimits = { maxDepth: 6, maxCost: 500, listSize: 10, maxTokens: 2_000 } as const;
+/**
+ * Limits every operation must stay within; the schema's deepest useful query has depth 2. A list costs what
+ * its largest page may hold, so one query reads both cliques' pages in full and a third list is refused.
+ */
+export const charactersQueryLimits = {
+  maxDepth: 6,
+  maxCost: 1_000,
+  listSize: charactersPageMaxSize,
+  maxTokens: 2_000,
+} as const;
 
 /** The largest request body read; a GraphQL request within the query limits is far smaller. */
 export const charactersBodyLimitBytes = 64 * 1024;
@@ -22,6 +32,8 @@ export interface CharactersServerOptions {
   logger?: Logger;
   /** Production: no GraphiQL, no introspection. */
   production?: boolean;
+  /** Keys that may run a mutation (`Authorization: Bearer`); undefined = mutations need none (development). */
+  apiKeys?: readonly string[] | undefined;
 }
 
 /** The characters GraphQL service at POST /graphql; call `listen` on the result. */
@@ -29,6 +41,7 @@ export async function buildCharactersServer({
   store,
   logger,
   production = false,
+  apiKeys,
 }: CharactersServerOptions): Promise<FastifyInstance> {
   // pino's Logger is a FastifyBaseLogger; widening keeps the instance type the default one.
   const loggerInstance: FastifyBaseLogger | undefined = logger;
@@ -52,6 +65,7 @@ export async function buildCharactersServer({
     csrfPrevention: true,
     allowBatchedQueries: false,
   });
+  if (apiKeys) requireKeyForMutations(app, apiKeys);
   app.get('/healthz', async () => ({ status: 'ok', store: store.kind }));
   return app;
 }
