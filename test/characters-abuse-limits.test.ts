@@ -41,7 +41,11 @@ describe('characters lists and names are bounded', () => {
       { length: 40 },
       (_, index) => `c${index}: characters(cliqueType: KOOKS) { name }`,
     );
-    const { status, body } = await postGraphQL(service.url, { query: `{ ${aliases.join(' ')} }` });
+    const { status, body } = await postGraphQL(
+      service.url,
+      { query: `{ ${aliases.join(' ')} }` },
+      { accept: 'application/graphql-response+json' },
+    );
     expect(status).toBe(400);
     expect(body).toMatchObject({ errors: [{ extensions: { code: 'QUERY_TOO_COSTLY' } }] });
   });
@@ -122,7 +126,7 @@ describe('upsertCharacter needs a key when the service has keys', () => {
     ] as Record<string, string>[]) {
       const { status, body } = await postGraphQL(service.url, mutation, headers);
       expect(status).toBe(401);
-      expect(body).toMatchObject({ data: null, errors: [{ extensions: { code: 'UNAUTHORIZED' } }] });
+      expect(body).toEqual({ errors: [expect.objectContaining({ extensions: { code: 'UNAUTHORIZED' } })] });
     }
     expect(await service.store.listCharacters('POGUES')).toEqual([]);
     const withOldKey = await postGraphQL(service.url, mutation, {

@@ -108,13 +108,14 @@ describe.each(storeKinds)('characters client and server over HTTP, %s store', (k
 
   it('refuses an unknown enum literal written in the query itself', async () => {
     const before = await everyCharacter(client);
-    const { status, text } = await postGraphQL(service.url, {
-      query: 'mutation { upsertCharacter(input: { name: "Shoupe", cliqueType: TOURISTS }) { id } }',
-    });
+    const { status, text } = await postGraphQL(
+      service.url,
+      { query: 'mutation { upsertCharacter(input: { name: "Shoupe", cliqueType: TOURISTS }) { id } }' },
+      { accept: 'application/graphql-response+json' },
+    );
     expect(status).toBe(400);
-    expect(JSON.parse(text)).toMatchObject({
-      data: null,
-      errors: [{ message: expect.stringMatching(/TOURISTS/) as unknown }],
+    expect(JSON.parse(text)).toEqual({
+      errors: [expect.objectContaining({ message: expect.stringMatching(/TOURISTS/) as unknown })],
     });
     expect(await everyCharacter(client)).toEqual(before);
   });
@@ -185,7 +186,11 @@ describe('characters server protections', () => {
       { length: 13 },
       (_, index) => `c${index}: characters(cliqueType: KOOKS) { id name isHero cliqueType }`,
     );
-    const { status, text } = await postGraphQL(service.url, { query: `{ ${aliases.join(' ')} }` });
+    const { status, text } = await postGraphQL(
+      service.url,
+      { query: `{ ${aliases.join(' ')} }` },
+      { accept: 'application/graphql-response+json' },
+    );
     expect(status).toBe(400);
     expect(JSON.parse(text)).toMatchObject({ errors: [{ extensions: { code: 'QUERY_TOO_COSTLY' } }] });
     const cheap = await postGraphQL(service.url, { query: `{ ${aliases.slice(0, 2).join(' ')} }` });
@@ -203,7 +208,7 @@ describe('characters server protections', () => {
     try {
       expect((await fetch(production.url.replace('/graphql', '/graphiql'))).status).toBe(404);
       const { text } = await postGraphQL(production.url, { query: '{ __schema { queryType { name } } }' });
-      expect(JSON.parse(text)).toMatchObject({ data: null });
+      expect(JSON.parse(text)).not.toHaveProperty('data');
       expect(text).toMatch(/introspection has been disabled/);
       const ordinary = await createCharactersClient({ url: production.url }).listCharacters('KOOKS');
       expect(ordinary).toEqual([]);

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { Config } from '../config';
 import { charactersApiKeys } from './api-keys';
 import { charactersPageMaxSize, type Character, type CharacterInput, type CliqueType } from './character';
+import { graphQLResponseMediaType } from './response-media-type';
 import {
   CharactersGraphQLError,
   CharactersResponseError,
@@ -52,7 +53,7 @@ export function createCharactersClient({
     validateStatus: () => true,
     headers: {
       'content-type': 'application/json',
-      accept: 'application/json',
+      accept: `${graphQLResponseMediaType}, application/json;q=0.9`,
       ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
     },
   });

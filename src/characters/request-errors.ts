@@ -32,7 +32,7 @@ const graphQLRequestSchema = z.looseObject({
   query: z.string(),
   operationName: z.string().nullish(),
   variables: z.record(z.string(), z.unknown()).nullish(),
-  extensions: z.record(z.string(), z.unknown()).optional(),
+  extensions: z.record(z.string(), z.unknown()).nullish(),
 });
 
 /**
@@ -58,7 +58,11 @@ export function refuseMalformedGraphQLRequests(app: FastifyInstance, path: strin
   app.addHook('preValidation', async (request) => {
     if (!isGraphQLPost(request)) return;
     const parsed = graphQLRequestSchema.safeParse(request.body);
-    if (parsed.success) return;
+    if (parsed.success) {
+      // A null `extensions` means none (GraphQL over HTTP); Mercurius' body schema admits only an object.
+      if (parsed.data.extensions === null) delete (request.body as { extensions?: unknown }).extensions;
+      return;
+    }
     const problems = parsed.error.issues.map(
       (issue) => `${issue.path.length > 0 ? issue.path.join('.') : 'body'}: ${issue.message}`,
     );

@@ -5,6 +5,7 @@ import type { Logger } from '../logger';
 import { charactersPageMaxSize } from './character';
 import { requireKeyForMutations } from './api-keys';
 import { maskInternalErrors } from './error-masking';
+import { graphQLOverHttpStatus, labelResponseMediaType } from './graphql-over-http';
 import { queryLimitsRule } from './query-limits';
 import { refuseMalformedGraphQLRequests } from './request-errors';
 import { charactersResolvers } from './resolvers';
@@ -49,6 +50,7 @@ export async function buildCharactersServer({
   const validationRules: ValidationRule[] = [queryLimitsRule(charactersQueryLimits)];
   if (production) validationRules.push(NoSchemaIntrospectionCustomRule);
   refuseMalformedGraphQLRequests(app, charactersGraphQLPath);
+  labelResponseMediaType(app, charactersGraphQLPath);
 
   await app.register(mercurius, {
     schema: charactersSchema,
@@ -57,7 +59,7 @@ export async function buildCharactersServer({
     graphiql: !production,
     validationRules,
     graphql: { parseOptions: { maxTokens: charactersQueryLimits.maxTokens } },
-    errorFormatter: maskInternalErrors(charactersBodyLimitBytes),
+    errorFormatter: graphQLOverHttpStatus(maskInternalErrors(charactersBodyLimitBytes)),
     // Refuses requests a browser could send cross-site without a CORS preflight: a POST must be
     // application/json (or application/graphql; refuseMalformedGraphQLRequests answers 415 first), and
     // a GET must carry a custom header such as `mercurius-require-preflight`. Forms and text/plain
