@@ -49,6 +49,7 @@ export async function startOperatorStack(): Promise<OperatorStack> {
     TEMPORAL_ADDRESS: temporal.address,
     TEMPORAL_TASK_QUEUE: `operators-${randomUUID()}`,
     PAYLOAD_CODEC_KEYS: TEST_CODEC_KEYS_ENV,
+    CHARACTERS_API_KEYS: 'operator-stack-characters-key',
     PAYMENTS_BASE_URL: sandbox.url,
     WORKER_METRICS_PORT: String(metricsPort),
     WORKFLOW_BUNDLE_PATH: process.env.TEST_WORKFLOW_BUNDLE,
