@@ -10,6 +10,8 @@ import {
 import { charactersClientFromConfig, createCharactersClient } from '../src/characters/client';
 import { CharactersGraphQLError } from '../src/characters/client-errors';
 import { ConfigError } from '../src/config';
+import { runService, waitForHttp } from '../src/dev/child-process';
+import { findFreePort } from '../src/dev/ports';
 import { startCharactersService, storeLocation } from './helpers/characters-fixtures';
 import { rejectionOf } from './helpers/rejection';
 
@@ -184,6 +186,33 @@ describe('the embedded store takes its data directory for one service alone', ()
         await next.close();
       }
     } finally {
+      await fixture.remove();
+    }
+  });
+
+  it('a second characters service on the same directory refuses to start; the first keeps serving', async () => {
+    const fixture = await storeLocation('pglite');
+    const [firstPort, secondPort] = [await findFreePort(), await findFreePort()];
+    const env = (port: number) => ({
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: '',
+      CHARACTERS_DATA_DIR: fixture.location.dataDir,
+      CHARACTERS_PORT: String(port),
+    });
+    const first = runService('characters-1', 'src/characters/main.ts', env(firstPort), { log: () => {} });
+    try {
+      const health = `http://127.0.0.1:${firstPort}/healthz`;
+      await waitForHttp(health, first, 90_000);
+      const said: string[] = [];
+      const second = runService('characters-2', 'src/characters/main.ts', env(secondPort), {
+        log: (line) => said.push(line),
+      });
+      expect(await second.exited).toBe(1);
+      expect(said.join('\n')).toMatch(/is in use by another characters service/);
+      expect((await fetch(health)).status).toBe(200);
+    } finally {
+      await first.stop();
       await fixture.remove();
     }
   });
