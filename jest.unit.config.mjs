@@ -9,7 +9,9 @@ export default {
   ...base,
   testMatch: [
     '<rootDir>/test/business-metrics.test.ts',
+    '<rootDir>/test/characters-abuse-limits.test.ts',
     '<rootDir>/test/characters-activities.test.ts',
+    '<rootDir>/test/characters-graphql-over-http.test.ts',
     '<rootDir>/test/characters-http-edges.test.ts',
     '<rootDir>/test/characters-query-limits.test.ts',
     '<rootDir>/test/characters-server.test.ts',

@@ -118,6 +118,8 @@ export const configSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'postgres://user@host:port/database')
     .optional(),
   CHARACTERS_DATA_DIR: z.string().min(1).default('.data/characters'),
+  /** Keys for upsertCharacter (`Authorization: Bearer`): the service accepts each, the worker sends the first. Required in production. */
+  CHARACTERS_API_KEYS: commaList.optional(),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -1,9 +1,15 @@
-import type { MetricCounter, MetricMeter, MetricTags } from '@temporalio/common';
+import type { AddressInfo } from 'node:net';
 import { MockActivityEnvironment } from '@temporalio/testing';
+import Fastify from 'fastify';
+import { Runtime } from '@temporalio/worker';
 import { createPaymentsActivities } from '../src/activities/payments';
 import { createWebhookActivities } from '../src/activities/webhooks';
+import { registerApiMetrics } from '../src/api/metrics';
+import { findFreePort } from '../src/dev/ports';
 import { PaymentsClient } from '../src/payments/client';
 import type { SignatureCheck } from '../src/workflows/webhooks/definitions';
+import { scrapeMetrics, sampleTotal } from './helpers/prometheus-text';
+import { promtoolFindings, promtoolInstalled } from './helpers/promtool';
 import {
   authorizationBody,
   respondJson,
@@ -11,42 +17,21 @@ import {
   type RecordingProvider,
 } from './helpers/recording-provider';
 
-/** A metric meter that keeps every counter increment, with the tags it was given. */
-class RecordingMeter {
-  readonly added: Array<{ name: string; value: number; tags: MetricTags }> = [];
-
-  createCounter(name: string): MetricCounter {
-    return {
-      name,
-      kind: 'counter',
-      valueType: 'int',
-      add: (value: number, tags: MetricTags = {}) => void this.added.push({ name, value, tags }),
-      withTags: () => {
-        throw new Error('not used');
-      },
-    } as unknown as MetricCounter;
-  }
-
-  total(name: string, tags: MetricTags = {}): number {
-    return this.added
-      .filter(
-        (entry) =>
-          entry.name === name && Object.entries(tags).every(([key, value]) => entry.tags[key] === value),
-      )
-      .reduce((sum, entry) => sum + entry.value, 0);
-  }
-}
-
+// The SDK runtime with the worker's Prometheus exporter, as src/workers/main.ts installs it; the counters are
+// read back over HTTP, as Prometheus reads them.
+let metricsUrl: string;
 let provider: RecordingProvider;
-let meter: RecordingMeter;
-let env: MockActivityEnvironment;
+const env = new MockActivityEnvironment({ taskQueue: 'payment-authorizations' });
 let payments: PaymentsClient;
 
+beforeAll(async () => {
+  const port = await findFreePort();
+  Runtime.install({ telemetryOptions: { metrics: { prometheus: { bindAddress: `127.0.0.1:${port}` } } } });
+  metricsUrl = `http://127.0.0.1:${port}/metrics`;
+});
 beforeEach(async () => {
   provider = await startRecordingProvider(() => {});
   payments = new PaymentsClient({ baseUrl: provider.url, credentials: { accessToken: 't' }, timeoutMs: 300 });
-  meter = new RecordingMeter();
-  env = new MockActivityEnvironment(undefined, { metricMeter: meter as unknown as MetricMeter });
 });
 afterEach(async () => {
   await provider.close();
@@ -80,15 +65,28 @@ describe('business counters of the activities', () => {
       amount: { currency: 'USD', total: '1.00' },
     });
 
-    expect(meter.total('payment_voids', { outcome: 'succeeded' })).toBe(1);
-    expect(meter.total('payment_voids', { outcome: 'refused' })).toBe(1);
-    expect(meter.total('payment_reauthorizations', { outcome: 'failed' })).toBe(1);
-    expect(meter.total('payment_reauthorizations', { outcome: 'succeeded' })).toBe(1);
+    const exposed = await scrapeMetrics(metricsUrl);
+    expect(exposed).toContain('# TYPE payment_voids_total counter');
+    // MockActivityEnvironment's activity type is 'unknown'; a worker labels each activity with its own.
+    const voids = {
+      outcome: 'succeeded',
+      activity_type: 'unknown',
+      task_queue: 'payment-authorizations',
+    };
+    expect(sampleTotal(exposed, 'payment_voids_total', voids)).toBe(1);
+    expect(sampleTotal(exposed, 'payment_voids_total', { outcome: 'refused' })).toBe(1);
+    expect(sampleTotal(exposed, 'payment_reauthorizations_total', { outcome: 'failed' })).toBe(1);
+    expect(sampleTotal(exposed, 'payment_reauthorizations_total', { outcome: 'succeeded' })).toBe(1);
     expect(
-      meter.total('payment_provider_refusals', { issue: 'PREVIOUSLY_CAPTURED', operation: 'void' }),
+      sampleTotal(exposed, 'payment_provider_refusals_total', {
+        issue: 'PREVIOUSLY_CAPTURED',
+        operation: 'void',
+      }),
     ).toBe(1);
     // A transient failure is not a refusal.
-    expect(meter.total('payment_provider_refusals')).toBe(1);
+    expect(sampleTotal(exposed, 'payment_provider_refusals_total')).toBe(1);
+    // Labels are snake_case: none of the activity context's camelCase ones.
+    expect(exposed).not.toMatch(/^payment_\w+\{[^}]*(taskQueue|activityType)=/m);
   });
 
   it('counts webhook verifications by outcome in both modes', async () => {
@@ -112,8 +110,39 @@ describe('business counters of the activities', () => {
     provider.setHandler((_req, res) => respondJson(res, 200, { verification_status: 'SUCCESS' }));
     await env.run(activities.verifyWebhookSignature, { delivery, webhookId: 'WH' });
 
-    expect(meter.total('webhook_verifications', { outcome: 'FAILURE', mode: 'local' })).toBe(1);
-    expect(meter.total('webhook_verifications', { outcome: 'SUCCESS', mode: 'api' })).toBe(1);
-    expect(meter.total('webhook_verifications')).toBe(2);
+    const exposed = await scrapeMetrics(metricsUrl);
+    expect(sampleTotal(exposed, 'webhook_verifications_total', { outcome: 'FAILURE', mode: 'local' })).toBe(
+      1,
+    );
+    expect(sampleTotal(exposed, 'webhook_verifications_total', { outcome: 'SUCCESS', mode: 'api' })).toBe(1);
+    expect(sampleTotal(exposed, 'webhook_verifications_total')).toBe(2);
   });
 });
+
+// After the counters above have samples. Skipped without promtool; .ci/run installs it.
+(promtoolInstalled ? describe : describe.skip)(
+  'promtool check metrics finds nothing about our metrics',
+  () => {
+    it("on the worker endpoint (the SDK runtime's exporter)", async () => {
+      const exposed = await scrapeMetrics(metricsUrl);
+      expect(exposed).toContain('payment_voids_total');
+      expect(promtoolFindings(exposed)).toEqual([]);
+    });
+
+    it('on the API endpoint', async () => {
+      const app = Fastify();
+      registerApiMetrics(app);
+      app.get('/health', async () => ({ status: 'ok' }));
+      await app.listen({ host: '127.0.0.1', port: 0 });
+      try {
+        const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+        await fetch(`${base}/health`);
+        const exposed = await scrapeMetrics(`${base}/metrics`);
+        expect(exposed).toContain('api_request_duration_seconds_bucket');
+        expect(promtoolFindings(exposed)).toEqual([]);
+      } finally {
+        await app.close();
+      }
+    });
+  },
+);

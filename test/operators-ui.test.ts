@@ -11,6 +11,7 @@ import {
   historyPayloads,
   rawHistoryWithoutSearchAttributes,
 } from './helpers/history-payloads';
+import { promtoolFindings, promtoolInstalled } from './helpers/promtool';
 import { startOperatorStack, type OperatorStack } from './helpers/operator-stack';
 import { testCodec } from './helpers/temporal';
 
@@ -194,10 +195,10 @@ function sample(metrics: string, name: string, labels: Record<string, string>): 
 
 it('counts captures, provider refusals and API requests on the worker and API Prometheus endpoints', async () => {
   const worker = await (await fetch(stack.workerMetricsUrl)).text();
-  expect(sample(worker, 'payment_captures', { outcome: 'succeeded' })).toBe(1);
-  expect(sample(worker, 'payment_captures', { outcome: 'refused' })).toBe(1);
+  expect(sample(worker, 'payment_captures_total', { outcome: 'succeeded' })).toBe(1);
+  expect(sample(worker, 'payment_captures_total', { outcome: 'refused' })).toBe(1);
   expect(
-    sample(worker, 'payment_provider_refusals', {
+    sample(worker, 'payment_provider_refusals_total', {
       issue: 'ACTION_DOES_NOT_MATCH_INTENT',
       operation: 'capture',
     }),
@@ -210,4 +211,9 @@ it('counts captures, provider refusals and API requests on the worker and API Pr
   expect(
     sample(api, 'api_request_duration_seconds_count', { route: '/codec/decode', status_code: '200' }),
   ).toBeGreaterThan(0);
+  // Prometheus naming of our own metrics on both real endpoints; the SDK's and prom-client's are left alone.
+  if (promtoolInstalled) {
+    expect(promtoolFindings(worker)).toEqual([]);
+    expect(promtoolFindings(api)).toEqual([]);
+  }
 });

@@ -1,17 +1,26 @@
 import { Context } from '@temporalio/activity';
 import type { MetricCounter, MetricMeter } from '@temporalio/common';
+import { Runtime } from '@temporalio/worker';
 
 /**
- * The service's business counters, on the worker's Prometheus endpoint through the SDK's metric meter (the
- * activity context adds the namespace, taskQueue and activityType labels). Prometheus shows them under
- * exactly these names (the SDK's exporter adds no `_total`).
+ * The service's business counters, on the worker's Prometheus endpoint through the SDK runtime's metric
+ * meter. Names follow Prometheus' conventions: a counter ends in `_total` (the SDK's exporter adds no suffix
+ * of its own), labels are snake_case. The runtime's meter, not the activity context's: the context's adds
+ * camelCase labels (`taskQueue`, `activityType`), so `count` sets `namespace`, `task_queue` and
+ * `activity_type` itself.
  */
 export const businessCounters = {
-  captures: ['payment_captures', 'captures by outcome: succeeded, refused, failed'],
-  voids: ['payment_voids', 'voids by outcome: succeeded, refused, failed'],
-  reauthorizations: ['payment_reauthorizations', 'reauthorizations by outcome: succeeded, refused, failed'],
-  providerRefusals: ['payment_provider_refusals', 'final refusals by the provider, by issue and operation'],
-  webhookVerifications: ['webhook_verifications', 'webhook signature checks by outcome and mode'],
+  captures: ['payment_captures_total', 'captures by outcome: succeeded, refused, failed'],
+  voids: ['payment_voids_total', 'voids by outcome: succeeded, refused, failed'],
+  reauthorizations: [
+    'payment_reauthorizations_total',
+    'reauthorizations by outcome: succeeded, refused, failed',
+  ],
+  providerRefusals: [
+    'payment_provider_refusals_total',
+    'final refusals by the provider, by issue and operation',
+  ],
+  webhookVerifications: ['webhook_verifications_total', 'webhook signature checks by outcome and mode'],
 } as const;
 
 export type BusinessCounter = keyof typeof businessCounters;
@@ -31,13 +40,18 @@ function counter(meter: MetricMeter, which: BusinessCounter): MetricCounter {
   return found;
 }
 
-/** Adds one to a business counter; outside an activity (plain unit calls) it does nothing. */
-export function count(which: BusinessCounter, tags: Record<string, string>): void {
-  let meter: MetricMeter;
+/** Adds one to a business counter, labelled with the running activity; outside an activity it does nothing. */
+export function count(which: BusinessCounter, labels: Record<string, string>): void {
+  let info: Context['info'];
   try {
-    meter = Context.current().metricMeter;
+    info = Context.current().info;
   } catch {
     return;
   }
-  counter(meter, which).add(1, tags);
+  counter(Runtime.instance().metricMeter, which).add(1, {
+    namespace: info.namespace,
+    task_queue: info.taskQueue,
+    activity_type: info.activityType,
+    ...labels,
+  });
 }

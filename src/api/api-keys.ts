@@ -2,7 +2,8 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from './errors';
 
-function sameKey(given: string, known: string): boolean {
+/** Compares in constant time, so the answer's timing does not reveal how much of a key was right. */
+export function sameKey(given: string, known: string): boolean {
   const a = Buffer.from(given);
   const b = Buffer.from(known);
   return a.length === b.length && timingSafeEqual(a, b);

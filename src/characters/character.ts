@@ -18,3 +18,15 @@ export interface CharacterInput {
   isHero?: boolean | null;
   cliqueType: CliqueType;
 }
+
+/** The longest name stored, in characters. */
+export const characterNameMaxLength = 200;
+
+/** The most characters one `characters` list returns; the typed client pages through longer cliques. */
+export const charactersPageMaxSize = 100;
+
+/** A page of a clique: at most `first` characters after the one whose id is `after` (from the start without). */
+export interface CharactersPage {
+  first: number;
+  after?: string | null;
+}

@@ -1,7 +1,9 @@
 import axios, { type AxiosInstance } from 'axios';
 import type { z } from 'zod';
 import type { Config } from '../config';
-import type { Character, CharacterInput, CliqueType } from './character';
+import { charactersApiKeys } from './api-keys';
+import { charactersPageMaxSize, type Character, type CharacterInput, type CliqueType } from './character';
+import { graphQLResponseMediaType } from './response-media-type';
 import {
   CharactersGraphQLError,
   CharactersResponseError,
@@ -19,7 +21,7 @@ import {
 export interface CharactersClient {
   /** null when no character has this id. */
   getCharacter(id: string): Promise<Character | null>;
-  /** The characters of the clique in the service's order (name, then id); [] when none. */
+  /** Every character of the clique in the service's order (name, then id), page by page; [] when none. */
   listCharacters(cliqueType: CliqueType): Promise<Character[]>;
   /** Creates (no id) or updates (id); an unknown id fails with a CharactersGraphQLError whose `notFound` is true. */
   upsertCharacter(input: CharacterInput): Promise<Character>;
@@ -29,43 +31,62 @@ export interface CharactersClientOptions {
   /** The GraphQL endpoint, e.g. http://127.0.0.1:8070/graphql. */
   url: string;
   timeoutMs?: number;
+  /** Sent as `Authorization: Bearer <apiKey>`; the service requires one for upsertCharacter when it has keys. */
+  apiKey?: string | undefined;
 }
 
 const characterFields = 'id name isHero cliqueType';
 const documents = {
   character: `query character($id: ID!) { character(id: $id) { ${characterFields} } }`,
-  characters: `query characters($cliqueType: CliqueType!) { characters(cliqueType: $cliqueType) { ${characterFields} } }`,
+  characters: `query characters($cliqueType: CliqueType!, $first: Int, $after: ID) { characters(cliqueType: $cliqueType, first: $first, after: $after) { ${characterFields} } }`,
   upsertCharacter: `mutation upsertCharacter($input: CharacterInput!) { upsertCharacter(input: $input) { ${characterFields} } }`,
 };
 
 export function createCharactersClient({
   url,
   timeoutMs = 10_000,
+  apiKey,
 }: CharactersClientOptions): CharactersClient {
   const http = axios.create({
     timeout: timeoutMs,
-    // GraphQL errors come with 200 or 400; the body, not the status, says what happened.
+    // GraphQL errors come with 200 or 4xx; the body, not the status, says what happened.
     validateStatus: () => true,
-    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    headers: {
+      'content-type': 'application/json',
+      accept: `${graphQLResponseMediaType}, application/json;q=0.9`,
+      ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
+    },
   });
   const request = <T>(operationName: keyof typeof documents, variables: object, dataSchema: z.ZodType<T>) =>
     postOperation(http, url, { query: documents[operationName], operationName, variables }, dataSchema);
 
   return {
     getCharacter: async (id) => (await request('character', { id }, characterDataSchema)).character,
-    listCharacters: async (cliqueType) =>
-      (await request('characters', { cliqueType }, charactersDataSchema)).characters ?? [],
+    listCharacters: async (cliqueType) => {
+      const all: Character[] = [];
+      for (;;) {
+        const after = all.at(-1)?.id;
+        const variables = { cliqueType, first: charactersPageMaxSize, after };
+        const page = (await request('characters', variables, charactersDataSchema)).characters ?? [];
+        all.push(...page);
+        if (page.length < charactersPageMaxSize) return all;
+      }
+    },
     upsertCharacter: async (input) =>
       (await request('upsertCharacter', { input }, upsertCharacterDataSchema)).upsertCharacter,
   };
 }
 
-/** The client for the configured service: CHARACTERS_URL, else the local one on CHARACTERS_PORT. */
+/**
+ * The client for the configured service: CHARACTERS_URL, else the local one on CHARACTERS_PORT, sending the
+ * first of CHARACTERS_API_KEYS (required in production: a missing value throws, naming it).
+ */
 export function charactersClientFromConfig(
-  config: Pick<Config, 'CHARACTERS_URL' | 'CHARACTERS_PORT'>,
+  config: Pick<Config, 'CHARACTERS_URL' | 'CHARACTERS_PORT' | 'CHARACTERS_API_KEYS' | 'NODE_ENV'>,
 ): CharactersClient {
   return createCharactersClient({
     url: config.CHARACTERS_URL ?? `http://127.0.0.1:${config.CHARACTERS_PORT}/graphql`,
+    apiKey: charactersApiKeys(config)?.[0],
   });
 }
 

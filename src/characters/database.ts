@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, sql, type ColumnType, type Dialect, type Generated } from 'kysely';
 import { Pool } from 'pg';
+import { lockDataDir } from './data-dir-lock';
 import { migrateToLatest } from './migrations';
 import { PGliteDialect } from './pglite-dialect';
 
@@ -32,12 +33,22 @@ export interface DatabaseLocation {
 
 export type StoreKind = 'postgres' | 'pglite';
 
+export interface OpenDatabase {
+  db: Kysely<CharactersDatabase>;
+  kind: StoreKind;
+  describe: string;
+  /** Closes the connections, then gives up the data directory's lock (PGlite). */
+  close: () => Promise<void>;
+}
+
 /** Opens the database, migrated to the latest version. Both kinds run the same SQL. */
-export async function openDatabase(
-  location: DatabaseLocation,
-): Promise<{ db: Kysely<CharactersDatabase>; kind: StoreKind; describe: string }> {
-  const { dialect, kind, describe } = await dialectFor(location);
+export async function openDatabase(location: DatabaseLocation): Promise<OpenDatabase> {
+  const { dialect, kind, describe, release } = await dialectFor(location);
   let db = new Kysely<CharactersDatabase>({ dialect });
+  const close = async () => {
+    await db.destroy();
+    await release();
+  };
   try {
     if (location.schema) {
       await sql`create schema if not exists ${sql.id(location.schema)}`.execute(db);
@@ -45,29 +56,36 @@ export async function openDatabase(
     }
     await migrateToLatest(db as Kysely<unknown>, location.schema);
   } catch (error) {
-    await db.destroy();
+    await close();
     throw error;
   }
-  return { db, kind, describe };
+  return { db, kind, describe, close };
 }
 
 async function dialectFor(
   location: DatabaseLocation,
-): Promise<{ dialect: Dialect; kind: StoreKind; describe: string }> {
+): Promise<{ dialect: Dialect; kind: StoreKind; describe: string; release: () => Promise<void> }> {
   if (location.databaseUrl) {
     const pool = new Pool({ connectionString: location.databaseUrl, max: 10 });
     return {
       dialect: new PostgresDialect({ pool }),
       kind: 'postgres',
       describe: redactPassword(location.databaseUrl),
+      release: () => Promise.resolve(),
     };
   }
   if (!location.dataDir)
     throw new Error('the embedded characters store needs a data directory (CHARACTERS_DATA_DIR)');
   const dataDir = resolve(location.dataDir);
   mkdirSync(dataDir, { recursive: true });
-  const database = await PGlite.create({ dataDir });
-  return { dialect: new PGliteDialect(database), kind: 'pglite', describe: `pglite:${dataDir}` };
+  const release = await lockDataDir(dataDir);
+  try {
+    const database = await PGlite.create({ dataDir });
+    return { dialect: new PGliteDialect(database), kind: 'pglite', describe: `pglite:${dataDir}`, release };
+  } catch (error) {
+    await release();
+    throw error;
+  }
 }
 
 function redactPassword(databaseUrl: string): string {

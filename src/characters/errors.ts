@@ -3,6 +3,8 @@ export const characterErrorCodes = {
   notFound: 'CHARACTER_NOT_FOUND',
   internal: 'INTERNAL_SERVER_ERROR',
   badRequest: 'BAD_REQUEST',
+  badUserInput: 'BAD_USER_INPUT',
+  unauthorized: 'UNAUTHORIZED',
   payloadTooLarge: 'PAYLOAD_TOO_LARGE',
   unsupportedMediaType: 'UNSUPPORTED_MEDIA_TYPE',
 } as const;

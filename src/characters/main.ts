@@ -1,5 +1,6 @@
 import { loadConfig } from '../config';
 import { createLogger } from '../logger';
+import { charactersApiKeys } from './api-keys';
 import { buildCharactersServer, charactersGraphQLPath } from './server';
 import { openCharacterStore } from './store';
 
@@ -10,11 +11,13 @@ import { openCharacterStore } from './store';
 async function main() {
   const config = loadConfig();
   const log = createLogger(config, 'characters');
+  const apiKeys = charactersApiKeys(config);
   const store = await openCharacterStore(config);
   const app = await buildCharactersServer({
     store,
     logger: log,
     production: config.NODE_ENV === 'production',
+    apiKeys,
   });
   app.addHook('onClose', () => store.close());
 

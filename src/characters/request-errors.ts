@@ -3,20 +3,22 @@ import { z } from 'zod';
 import { characterErrorCodes } from './errors';
 
 /**
- * A request refused before any GraphQL ran (GraphQL over HTTP): not JSON, not a GraphQL request, too large.
+ * A request refused before any GraphQL ran (GraphQL over HTTP): not JSON, not a GraphQL request, too large,
+ * a mutation without a valid key.
  * `statusCode` is the HTTP status the error formatter answers with.
  */
 export class GraphQLRequestError extends Error {
   override name = 'GraphQLRequestError';
 
   constructor(
-    readonly statusCode: 400 | 413 | 415,
+    readonly statusCode: 400 | 401 | 413 | 415,
     message: string,
   ) {
     super(message);
   }
 
   get code(): string {
+    if (this.statusCode === 401) return characterErrorCodes.unauthorized;
     if (this.statusCode === 413) return characterErrorCodes.payloadTooLarge;
     if (this.statusCode === 415) return characterErrorCodes.unsupportedMediaType;
     return characterErrorCodes.badRequest;
@@ -30,7 +32,7 @@ const graphQLRequestSchema = z.looseObject({
   query: z.string(),
   operationName: z.string().nullish(),
   variables: z.record(z.string(), z.unknown()).nullish(),
-  extensions: z.record(z.string(), z.unknown()).optional(),
+  extensions: z.record(z.string(), z.unknown()).nullish(),
 });
 
 /**
@@ -56,7 +58,11 @@ export function refuseMalformedGraphQLRequests(app: FastifyInstance, path: strin
   app.addHook('preValidation', async (request) => {
     if (!isGraphQLPost(request)) return;
     const parsed = graphQLRequestSchema.safeParse(request.body);
-    if (parsed.success) return;
+    if (parsed.success) {
+      // A null `extensions` means none (GraphQL over HTTP); Mercurius' body schema admits only an object.
+      if (parsed.data.extensions === null) delete (request.body as { extensions?: unknown }).extensions;
+      return;
+    }
     const problems = parsed.error.issues.map(
       (issue) => `${issue.path.length > 0 ? issue.path.join('.') : 'body'}: ${issue.message}`,
     );

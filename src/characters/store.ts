@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import type { Config } from '../config';
-import type { Character, CharacterInput, CliqueType } from './character';
+import {
+  charactersPageMaxSize,
+  type Character,
+  type CharacterInput,
+  type CharactersPage,
+  type CliqueType,
+} from './character';
 import {
   openDatabase,
   type CharacterRow,
@@ -21,8 +27,8 @@ export interface CharacterStore {
   /** Where the data lives, without credentials. */
   readonly describe: string;
   findCharacter(id: string): Promise<StoredCharacter | undefined>;
-  /** Every character of the clique, ordered by name, then id. */
-  listCharacters(cliqueType: CliqueType): Promise<StoredCharacter[]>;
+  /** The clique's characters ordered by name, then id: a page (default: the first page of the largest size). */
+  listCharacters(cliqueType: CliqueType, page?: CharactersPage): Promise<StoredCharacter[]>;
   /** Creates (no id) or updates (known id); an unknown id throws CharacterNotFoundError and stores nothing. */
   upsertCharacter(input: CharacterInput): Promise<StoredCharacter>;
   close(): Promise<void>;
@@ -36,8 +42,8 @@ export async function openCharacterStore(
     'CHARACTERS_DATA_DIR' in options
       ? { databaseUrl: options.DATABASE_URL, dataDir: options.CHARACTERS_DATA_DIR }
       : options;
-  const { db, kind, describe } = await openDatabase(location);
-  return new KyselyCharacterStore(db, kind, describe);
+  const { db, kind, describe, close } = await openDatabase(location);
+  return new KyselyCharacterStore(db, kind, describe, close);
 }
 
 class KyselyCharacterStore implements CharacterStore {
@@ -45,6 +51,7 @@ class KyselyCharacterStore implements CharacterStore {
     private readonly db: Kysely<CharactersDatabase>,
     readonly kind: StoreKind,
     readonly describe: string,
+    readonly close: () => Promise<void>,
   ) {}
 
   async findCharacter(id: string): Promise<StoredCharacter | undefined> {
@@ -52,14 +59,17 @@ class KyselyCharacterStore implements CharacterStore {
     return row && toCharacter(row);
   }
 
-  async listCharacters(cliqueType: CliqueType): Promise<StoredCharacter[]> {
-    const rows = await this.db
-      .selectFrom('characters')
-      .selectAll()
-      .where('clique_type', '=', cliqueType)
-      .orderBy('name')
-      .orderBy('id')
-      .execute();
+  async listCharacters(
+    cliqueType: CliqueType,
+    { first, after }: CharactersPage = { first: charactersPageMaxSize },
+  ): Promise<StoredCharacter[]> {
+    let query = this.db.selectFrom('characters').selectAll().where('clique_type', '=', cliqueType);
+    if (after !== undefined && after !== null) {
+      const last = await this.findCharacter(after);
+      if (!last) throw new CharacterNotFoundError(after);
+      query = query.where((eb) => eb(eb.refTuple('name', 'id'), '>', eb.tuple(last.name, last.id)));
+    }
+    const rows = await query.orderBy('name').orderBy('id').limit(first).execute();
     return rows.map(toCharacter);
   }
 
@@ -93,10 +103,6 @@ class KyselyCharacterStore implements CharacterStore {
       .executeTakeFirst();
     if (!row) throw new CharacterNotFoundError(input.id);
     return toCharacter(row);
-  }
-
-  async close(): Promise<void> {
-    await this.db.destroy();
   }
 }
 

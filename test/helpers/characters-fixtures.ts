@@ -71,11 +71,15 @@ export async function storeLocation(kind: StoreKind): Promise<StoreLocationFixtu
 /** A characters server on a random loopback port over a fresh store; `close` removes everything. */
 export async function startCharactersService(
   kind: StoreKind,
-  options: { production?: boolean } = {},
+  options: { production?: boolean; apiKeys?: string[] } = {},
 ): Promise<{ url: string; store: CharacterStore; app: FastifyInstance; close(): Promise<void> }> {
   const fixture = await storeLocation(kind);
   const store = await fixture.open();
-  const app = await buildCharactersServer({ store, production: options.production ?? false });
+  const app = await buildCharactersServer({
+    store,
+    production: options.production ?? false,
+    apiKeys: options.apiKeys,
+  });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.address() as AddressInfo;
   return {

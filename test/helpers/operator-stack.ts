@@ -50,6 +50,7 @@ export async function startOperatorStack(): Promise<OperatorStack> {
     TEMPORAL_ADDRESS: temporal.address,
     TEMPORAL_TASK_QUEUE: `operators-${randomUUID()}`,
     PAYLOAD_CODEC_KEYS: TEST_CODEC_KEYS_ENV,
+    CHARACTERS_API_KEYS: 'operator-stack-characters-key',
     PAYMENTS_BASE_URL: sandbox.url,
     PAYMENTS_CLIENT_SECRET: 'sandbox-secret',
     WEBHOOK_CERT_HOSTS: '127.0.0.1,localhost',
