@@ -33,7 +33,13 @@ import { KeyedRequests, SerialQueue } from './idempotency';
 import { applyCapture, applyEvent, applyRefund, isTerminal, markEnded } from './state';
 import { carriedOver, startState } from './start';
 import { DeadlineTimer, fireTimer, nextDeadline, reauthorize, type Deadline } from './timers';
-import { assertDurationsWithinBounds, assertOpen, capturePlan, reauthorizeAmount, refundPlan } from './validation';
+import {
+  assertDurationsWithinBounds,
+  assertOpen,
+  capturePlan,
+  reauthorizeAmount,
+  refundPlan,
+} from './validation';
 import { LifecycleVisibility } from './visibility';
 
 /** The durable life of one payment authorization: capture, void, reauthorize, expiry, provider events. */
