@@ -3,7 +3,7 @@ import * as nexus from 'nexus-rpc';
 import type { z } from 'zod';
 import { LifecycleClient } from '../client/lifecycle-client';
 import type { LifecycleInput } from '../workflows/lifecycle/definitions';
-import { paymentOutcomeWorkflowType, type paymentOutcome } from '../workflows/payment-outcome';
+import type { paymentOutcome } from '../workflows/payment-outcome';
 import { toNexusError } from './errors';
 import {
   captureInput,
@@ -93,7 +93,7 @@ export function paymentsServiceHandler(options: PaymentsHandlerOptions) {
     // One waiting workflow per operation (its id carries the request id, so a retried start joins it).
     awaitOutcome: new WorkflowRunOperationHandler<unknown, PaymentState>(async (ctx, input) => {
       const { authorizationId } = parseInput(lifecycleRefInput, input);
-      return startWorkflow<typeof paymentOutcome>(ctx, paymentOutcomeWorkflowType, {
+      return startWorkflow<typeof paymentOutcome>(ctx, 'paymentOutcome', {
         workflowId: `payment-outcome-${authorizationId}-${ctx.requestId}`,
         args: [authorizationId],
       });

@@ -2,8 +2,6 @@ import { proxyActivities } from '@temporalio/workflow';
 import type { OutcomeActivities } from '../nexus/outcome-activity';
 import type { PaymentState } from '../nexus/service';
 
-export const paymentOutcomeWorkflowType = 'paymentOutcome';
-
 /**
  * Backs the Nexus `awaitOutcome` operation: waits until the lifecycle reaches a terminal status, for days if
  * need be. The wait is one activity that Temporal retries until the lifecycle is terminal: retries write
