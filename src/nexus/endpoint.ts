@@ -1,5 +1,9 @@
-import type { Connection } from '@temporalio/client';
+import { Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time';
+import { PAYMENTS_ENDPOINT } from './service';
+
+/** The namespace of the example order workflows (examples/orders), which `npm start` creates. */
+export const ORDERS_NAMESPACE = 'orders';
 
 export interface PaymentsEndpoint {
   /** The endpoint's name, which callers pass to createNexusServiceClient. */
@@ -45,4 +49,29 @@ export async function ensureNamespace(connection: Connection, namespace: string)
       workflowExecutionRetentionPeriod: msToTs('3 days'),
     });
   }
+}
+
+/**
+ * For `npm start` and `npm run cluster`: the `orders` namespace and the `payments` endpoint targeting the
+ * worker's task queue; answers the line they print.
+ */
+export async function setUpPaymentsNexus(
+  address: string,
+  target: { namespace: string; taskQueue: string },
+): Promise<string> {
+  const connection = await Connection.connect({ address });
+  try {
+    await ensureNamespace(connection, ORDERS_NAMESPACE);
+    await ensurePaymentsEndpoint(connection, {
+      name: PAYMENTS_ENDPOINT,
+      targetNamespace: target.namespace,
+      targetTaskQueue: target.taskQueue,
+    });
+  } finally {
+    await connection.close();
+  }
+  return (
+    `endpoint "${PAYMENTS_ENDPOINT}" → ${target.namespace}/${target.taskQueue}; ` +
+    `callers' namespace "${ORDERS_NAMESPACE}" (examples/orders)`
+  );
 }

@@ -2,13 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { Client, Connection, WorkflowFailedError } from '@temporalio/client';
 import type { Worker } from '@temporalio/worker';
 import { createPaymentsActivities } from '../../src/activities/payments';
-import { ensurePaymentsEndpoint } from '../../src/nexus/endpoint';
+import { ORDERS_NAMESPACE, ensurePaymentsEndpoint } from '../../src/nexus/endpoint';
 import { paymentsServiceHandler } from '../../src/nexus/handlers';
 import { createOutcomeActivities } from '../../src/nexus/outcome-activity';
 import type { PaymentsClient } from '../../src/payments/client';
 import { createTestWorker, temporalAddress, testDataConverter, uniqueTaskQueue } from './temporal';
-
-export const ORDERS_NAMESPACE = 'orders';
 
 /** The lifecycle defaults the API tests use too. */
 const defaults = { reauthorizeAfter: '3 days', expiryPolicy: 'void', lateEventWindow: '3 days' } as const;
