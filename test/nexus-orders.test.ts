@@ -131,6 +131,20 @@ it('captures once when the provider outlasts the Nexus request: the retry (same 
   expect(result?.id).toBe(captures[0]?.id);
 }, 60_000);
 
+it('tells a provider refusal and a missing lifecycle apart, without retrying them', async () => {
+  const authorization = await createSandboxAuthorization(provider, '10.00', { intent: 'CAPTURE' });
+  const call = (operation: string, input: unknown) =>
+    orders.run('callPayments', [orders.endpoint, operation, input]);
+  expect((await call('startLifecycle', { authorizationId: authorization.id })).failure).toBeUndefined();
+  const refused = await call('capture', { authorizationId: authorization.id });
+  expect(failureOf(refused)?.type).toBe(PaymentsFailure.providerRefused);
+  expect(await capturesAtProvider(authorization.id)).toHaveLength(0);
+
+  const missing = await call('void', { authorizationId: 'NO-SUCH-AUTHORIZATION' });
+  expect(failureOf(missing)?.type).toBe(PaymentsFailure.notFound);
+  expect((await call('state', { authorizationId: 'NO-SUCH-AUTHORIZATION' })).result).toBeNull();
+});
+
 it('tells the lifecycle state forbidding a request apart, without retrying it', async () => {
   const authorizationId = await startedLifecycle('25.00');
   expect(
