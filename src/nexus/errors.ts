@@ -1,4 +1,5 @@
 import { ApplicationFailure } from '@temporalio/common';
+import { log } from '@temporalio/nexus';
 import { HandlerError, OperationError } from 'nexus-rpc';
 import { toApiError, type ApiErrorCode } from '../api/errors';
 import { PaymentsFailure, type PaymentsFailureType } from './service';
@@ -35,6 +36,8 @@ export function toNexusError(error: unknown): Error {
     case 'TEMPORAL_UNAVAILABLE':
       return new HandlerError('UNAVAILABLE', apiError.message, { retryableOverride: true });
     default:
-      return new HandlerError('INTERNAL', apiError.message, { cause: error, retryableOverride: true });
+      // As in the API: the caller (another team) learns nothing of our internals; our worker's log does.
+      log.error('payments operation failed', { error: error instanceof Error ? error.stack : String(error) });
+      return new HandlerError('INTERNAL', apiError.message, { retryableOverride: true });
   }
 }
