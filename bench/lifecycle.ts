@@ -18,10 +18,12 @@ import { startSandbox } from '../src/sandbox/server';
 import { writeWorkflowBundle } from '../src/workers/workflow-bundle';
 import { lifecycleWorkflowId, paymentEventSignal } from '../src/workflows/lifecycle/definitions';
 import { benchEncryption } from './codec';
+import { startNexusCaller } from './nexus';
 import { percentile, runBounded, summary, timed } from './stats';
 
 // `npm run bench:lifecycle`: lifecycles (start → capture → completed) through the API against the dev server
-// and the sandbox, beside the same workflow on no-op activities and a direct sandbox capture. Loopback only.
+// and the sandbox, beside the same workflow on no-op activities, a direct sandbox capture and captures through
+// Nexus from an order workflow in another namespace (examples/orders). Loopback only.
 
 const SIZES = (process.env.BENCH_SIZES ?? '100,1000').split(',').map(Number);
 // Four in flight saturate a 2-core machine (dev server, worker, API, sandbox); more only adds queueing.
@@ -57,6 +59,7 @@ async function main() {
     cliPath: cli.path,
     port: await findFreePort(),
     namespace: 'default',
+    moreNamespaces: ['orders'],
   });
   const sandbox = await startSandbox({ port: 0, logger: false });
   const connection = await Connection.connect({ address: server.address });
@@ -100,6 +103,12 @@ async function main() {
     return service;
   };
   let worker = await startWorker();
+  const nexusCaller = await startNexusCaller({
+    address: server.address,
+    connection,
+    dataConverter: encryption.dataConverter,
+    targetTaskQueue: taskQueue,
+  });
 
   const noopWorker = await Worker.create({
     connection: await NativeConnection.connect({ address: server.address }),
@@ -225,10 +234,15 @@ async function main() {
       const real = await throughApi(size);
       const noop = await noopShape(size, round + 1);
       const direct = await directCaptures(Math.min(size, 200));
+      const nexus = await nexusCaller.captures(
+        await Promise.all(Array.from({ length: Math.min(size, 200) }, createAuthorization)),
+        CONCURRENCY,
+      );
       console.log(`  through the API:        ${real.perSecond.toFixed(1)} lifecycles/s`);
       console.log(`  no-op activities:       ${noop.toFixed(1)} lifecycles/s`);
       console.log(`  ratio:                  ${(real.perSecond / noop).toFixed(2)}x (target >= 0.8x)`);
       console.log(`  capture via the API:    ${summary(real.captureMs)}`);
+      console.log(`  capture via Nexus:      ${summary(nexus)} (from the caller's history)`);
       console.log(`  direct sandbox capture: ${summary(direct)}`);
       console.log(
         `  capture p99 overhead:   ${(percentile(real.captureMs, 99) - percentile(direct, 99)).toFixed(1)} ms (target <= 100 ms)`,
@@ -238,7 +252,12 @@ async function main() {
     console.log('\nOne lifecycle at a time (capture latency without queueing), N = 50');
     const alone = await throughApi(50, 1);
     const directAlone = await directCaptures(50, 1);
+    const nexusAlone = await nexusCaller.captures(
+      await Promise.all(Array.from({ length: 25 }, createAuthorization)),
+      1,
+    );
     console.log(`  capture via the API:    ${summary(alone.captureMs)}`);
+    console.log(`  capture via Nexus:      ${summary(nexusAlone)} (25 orders, 2 captures each)`);
     console.log(`  direct sandbox capture: ${summary(directAlone)}`);
     console.log(
       `  capture p99 overhead:   ${(percentile(alone.captureMs, 99) - percentile(directAlone, 99)).toFixed(1)} ms (target <= 100 ms)`,
@@ -258,6 +277,7 @@ async function main() {
     );
   }
 
+  await nexusCaller.stop();
   noopWorker.shutdown();
   trivialWorker.shutdown();
   await Promise.all([noopRunning, trivialRunning]);

@@ -17,6 +17,7 @@ export default async function globalSetup(): Promise<void> {
     cliPath: cli.path,
     port: await findFreePort(),
     namespace: 'default',
+    moreNamespaces: ['orders'],
   });
   globalThis.temporalDevServer = server;
   process.env.TEMPORAL_ADDRESS = server.address;

@@ -8,6 +8,8 @@ export interface DevServerOptions {
   cliPath: string;
   port: number;
   namespace: string;
+  /** More namespaces to create, e.g. `orders` for order workflows that call payments through Nexus. */
+  moreNamespaces?: string[];
   /** Serve the Web UI on this port; none means headless. */
   uiPort?: number;
   /** The codec server the Web UI decodes payloads with, e.g. http://localhost:8080/codec. */
@@ -45,6 +47,7 @@ export const cliSearchAttributeType: Record<string, string> = {
 function devServerArgs(options: DevServerOptions): string[] {
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(options.port)];
   args.push('--namespace', options.namespace, '--log-level', 'warn', '--log-format', 'pretty');
+  for (const namespace of options.moreNamespaces ?? []) args.push('--namespace', namespace);
   if (options.uiPort) args.push('--ui-port', String(options.uiPort));
   else args.push('--headless');
   if (options.uiPort && options.uiCodecEndpoint) args.push('--ui-codec-endpoint', options.uiCodecEndpoint);

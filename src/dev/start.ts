@@ -4,6 +4,7 @@ import { runService, superviseStack, waitForHttp, waitForLine, type ServiceProce
 import { startDevServer, type DevServer } from './dev-server';
 import { assertPortFree } from './ports';
 import { resolveTemporalCli } from './temporal-cli';
+import { ORDERS_NAMESPACE, setUpPaymentsNexus } from '../nexus/endpoint';
 import { subscribeListener } from '../webhooks/subscribe-listener';
 
 /**
@@ -40,6 +41,7 @@ async function main() {
         port: config.TEMPORAL_DEV_PORT,
         uiPort: config.TEMPORAL_UI_PORT,
         namespace: config.TEMPORAL_NAMESPACE,
+        moreNamespaces: [ORDERS_NAMESPACE],
         dbFile: config.TEMPORAL_DB_FILE,
         uiCodecEndpoint: codecEndpoint,
       });
@@ -75,6 +77,11 @@ async function main() {
     await waitForLine(worker, 'worker polling');
     console.log(`Worker:            polling ${config.TEMPORAL_TASK_QUEUE}`);
     console.log(`Worker metrics:    http://localhost:${config.WORKER_METRICS_PORT}/metrics`);
+    const nexus = await setUpPaymentsNexus(temporalAddress, {
+      namespace: config.TEMPORAL_NAMESPACE,
+      taskQueue: config.TEMPORAL_TASK_QUEUE,
+    });
+    console.log(`Nexus:             ${nexus}`);
 
     await assertPortFree(config.API_PORT, 'the API', 'API_PORT');
     const api = runService('api', 'src/api/main.ts', env);

@@ -9,6 +9,8 @@ import { createActivities } from '../activities';
 import { dataConverterFromConfig } from '../codec/data-converter';
 import { loadConfig, temporalAddress } from '../config';
 import { createLogger } from '../logger';
+import { paymentsServiceHandler } from '../nexus/handlers';
+import { createOutcomeActivities } from '../nexus/outcome-activity';
 import { charactersClientFromConfig } from '../characters/client';
 import { paymentsClientFromConfig } from '../payments/client';
 import { webhookListenerUrl } from '../webhooks/listener-url';
@@ -42,15 +44,31 @@ async function main() {
     ...(config.WORKFLOW_BUNDLE_PATH
       ? { workflowBundle: { codePath: config.WORKFLOW_BUNDLE_PATH } }
       : { workflowsPath: require.resolve('../workflows') }),
-    activities: createActivities({
-      payments: paymentsClientFromConfig(
-        config,
-        config.PAYMENTS_BASE_URL ?? `http://127.0.0.1:${config.SANDBOX_PORT}`,
-        log,
-      ),
-      characters: charactersClientFromConfig(config),
-      webhooks: { certificateHosts: config.WEBHOOK_CERT_HOSTS, listenerUrl: webhookListenerUrl(config) },
-    }),
+    activities: {
+      ...createActivities({
+        payments: paymentsClientFromConfig(
+          config,
+          config.PAYMENTS_BASE_URL ?? `http://127.0.0.1:${config.SANDBOX_PORT}`,
+          log,
+        ),
+        characters: charactersClientFromConfig(config),
+        webhooks: { certificateHosts: config.WEBHOOK_CERT_HOSTS, listenerUrl: webhookListenerUrl(config) },
+      }),
+      ...createOutcomeActivities(),
+    },
+    // The payments Nexus service (src/nexus/), reached through the `payments` endpoint from other namespaces.
+    nexusServices: [
+      paymentsServiceHandler({
+        taskQueue: config.TEMPORAL_TASK_QUEUE,
+        defaults: {
+          reauthorizeAfter: config.REAUTHORIZE_AFTER,
+          expiryPolicy: config.EXPIRY_POLICY,
+          lateEventWindow: config.LATE_EVENT_WINDOW,
+          idempotencyKeyRetention: config.IDEMPOTENCY_KEY_RETENTION,
+          timerCallTimeout: config.TIMER_CALL_TIMEOUT,
+        },
+      }),
+    ],
     maxCachedWorkflows: config.WORKER_MAX_CACHED_WORKFLOWS,
     shutdownGraceTime: '10 seconds',
   });

@@ -66,7 +66,10 @@ export function writeServerConfig(options: ServerConfigOptions): string {
   }
   const metadata = at(config, 'clusterMetadata');
   const clusterName = metadata.currentClusterName as string;
-  at(at(metadata, 'clusterInformation'), clusterName).rpcAddress = `127.0.0.1:${options.ports.frontend.grpc}`;
+  const cluster = at(at(metadata, 'clusterInformation'), clusterName);
+  cluster.rpcAddress = `127.0.0.1:${options.ports.frontend.grpc}`;
+  // Nexus reaches the frontend's HTTP API here (deploy/temporal-dynamic-config.yaml enables Nexus).
+  cluster.httpAddress = `127.0.0.1:${options.ports.frontendHttp}`;
   delete config.archival;
   delete config.namespaceDefaults;
   config.dynamicConfigClient = { filepath: resolve(options.dynamicConfigFile), pollInterval: '10s' };

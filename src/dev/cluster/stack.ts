@@ -1,6 +1,7 @@
 import { join, resolve } from 'node:path';
 import type { Config } from '../../config';
 import { WEBHOOK_ROUTE } from '../../webhooks/listener-url';
+import { setUpPaymentsNexus } from '../../nexus/endpoint';
 import { runCommand, runService, waitForHttp, type ServiceProcess } from '../child-process';
 import { assertPortFree, findFreePort } from '../ports';
 import { resolveClusterBinaries } from './binaries';
@@ -226,6 +227,11 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
       output: options.output,
       progress,
     });
+    const nexus = await setUpPaymentsNexus(temporalAddress, {
+      namespace: config.TEMPORAL_NAMESPACE,
+      taskQueue: config.TEMPORAL_TASK_QUEUE,
+    });
+    progress(`Nexus:             ${nexus}`);
     const own = app;
     return {
       ...app,

@@ -1,0 +1,49 @@
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection, Worker } from '@temporalio/worker';
+import { dataConverterFromConfig } from '../../src/codec/data-converter';
+import { loadConfig, temporalAddress } from '../../src/config';
+import { ORDERS_NAMESPACE } from '../../src/nexus/endpoint';
+import type { orderPayment } from './workflows';
+
+/**
+ * The order system's side, for `npm start`'s stack: a worker in the `orders` namespace and one order paid for
+ * through the payments endpoint.
+ *   npx tsx examples/orders/main.ts <authorizationId> [firstShipmentAmount]
+ */
+async function main() {
+  const [authorizationId, firstShipmentAmount = '30.00'] = process.argv.slice(2);
+  if (!authorizationId) throw new Error('usage: npx tsx examples/orders/main.ts <authorizationId> [amount]');
+  const config = loadConfig();
+  // Nexus payloads pass through both sides' data converters: this one shares the service's codec keys.
+  const dataConverter = dataConverterFromConfig(config);
+  const address = temporalAddress(config);
+  const taskQueue = 'orders';
+  const worker = await Worker.create({
+    connection: await NativeConnection.connect({ address }),
+    namespace: ORDERS_NAMESPACE,
+    taskQueue,
+    dataConverter,
+    workflowsPath: require.resolve('./workflows'),
+  });
+  const connection = await Connection.connect({ address });
+  const orders = new Client({ connection, namespace: ORDERS_NAMESPACE, dataConverter });
+  const orderId = `order-${authorizationId}`;
+  const result = await worker.runUntil(
+    orders.workflow.execute<typeof orderPayment>('orderPayment', {
+      taskQueue,
+      workflowId: orderId,
+      args: [{ orderId, authorizationId, firstShipmentAmount }],
+    }),
+  );
+  console.log(`Order ${orderId} (namespace ${ORDERS_NAMESPACE}, workflow id ${orderId}):`);
+  console.log(`  captures ${result.captureIds.join(', ')}`);
+  console.log(
+    `  outcome  ${result.outcome.status}, captured ${result.outcome.capturedAmount} ${result.outcome.currency}`,
+  );
+  await connection.close();
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

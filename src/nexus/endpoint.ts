@@ -1,0 +1,77 @@
+import { Connection } from '@temporalio/client';
+import { msToTs } from '@temporalio/common/lib/time';
+import { PAYMENTS_ENDPOINT } from './service';
+
+/** The namespace of the example order workflows (examples/orders), which `npm start` creates. */
+export const ORDERS_NAMESPACE = 'orders';
+
+export interface PaymentsEndpoint {
+  /** The endpoint's name, which callers pass to createNexusServiceClient. */
+  name: string;
+  /** Where its requests go: our namespace and the worker's task queue. */
+  targetNamespace: string;
+  targetTaskQueue: string;
+}
+
+/**
+ * Creates the Nexus endpoint, or points the existing one of that name at the target (a dev server persisted
+ * under .data/ keeps it across restarts, maybe with another task queue). The operator API, as
+ * `temporal operator nexus endpoint create` uses it.
+ */
+export async function ensurePaymentsEndpoint(
+  connection: Connection,
+  endpoint: PaymentsEndpoint,
+): Promise<void> {
+  const spec = {
+    name: endpoint.name,
+    target: { worker: { namespace: endpoint.targetNamespace, taskQueue: endpoint.targetTaskQueue } },
+  };
+  const { endpoints } = await connection.operatorService.listNexusEndpoints({ name: endpoint.name });
+  const existing = endpoints?.[0];
+  if (!existing) {
+    await connection.operatorService.createNexusEndpoint({ spec });
+    return;
+  }
+  const target = existing.spec?.target?.worker;
+  if (target?.namespace === endpoint.targetNamespace && target.taskQueue === endpoint.targetTaskQueue) return;
+  await connection.operatorService.updateNexusEndpoint({ id: existing.id, version: existing.version, spec });
+}
+
+/** Registers a namespace unless it exists (the dev server creates its own with `--namespace`). */
+export async function ensureNamespace(connection: Connection, namespace: string): Promise<void> {
+  try {
+    await connection.workflowService.describeNamespace({ namespace });
+  } catch (error) {
+    // gRPC NOT_FOUND (5): any other trouble is the caller's to see.
+    if ((error as { code?: unknown }).code !== 5) throw error;
+    await connection.workflowService.registerNamespace({
+      namespace,
+      workflowExecutionRetentionPeriod: msToTs('3 days'),
+    });
+  }
+}
+
+/**
+ * For `npm start` and `npm run cluster`: the `orders` namespace and the `payments` endpoint targeting the
+ * worker's task queue; answers the line they print.
+ */
+export async function setUpPaymentsNexus(
+  address: string,
+  target: { namespace: string; taskQueue: string },
+): Promise<string> {
+  const connection = await Connection.connect({ address });
+  try {
+    await ensureNamespace(connection, ORDERS_NAMESPACE);
+    await ensurePaymentsEndpoint(connection, {
+      name: PAYMENTS_ENDPOINT,
+      targetNamespace: target.namespace,
+      targetTaskQueue: target.taskQueue,
+    });
+  } finally {
+    await connection.close();
+  }
+  return (
+    `endpoint "${PAYMENTS_ENDPOINT}" → ${target.namespace}/${target.taskQueue}; ` +
+    `callers' namespace "${ORDERS_NAMESPACE}" (examples/orders)`
+  );
+}

@@ -1,0 +1,102 @@
+import { getClient, startWorkflow, WorkflowRunOperationHandler } from '@temporalio/nexus';
+import * as nexus from 'nexus-rpc';
+import type { z } from 'zod';
+import { LifecycleClient } from '../client/lifecycle-client';
+import type { LifecycleInput } from '../workflows/lifecycle/definitions';
+import type { paymentOutcome } from '../workflows/payment-outcome';
+import { toNexusError } from './errors';
+import {
+  captureInput,
+  lifecycleRefInput,
+  parseInput,
+  reauthorizeInput,
+  startLifecycleInput,
+  voidInput,
+} from './inputs';
+import { paymentState } from './payment-state';
+import { paymentsService, type PaymentState } from './service';
+
+export interface PaymentsHandlerOptions {
+  /** The lifecycles' task queue: the worker's own. */
+  taskQueue: string;
+  /** What a start request leaves out, as in the API. */
+  defaults: Pick<
+    LifecycleInput,
+    'reauthorizeAfter' | 'expiryPolicy' | 'lateEventWindow' | 'idempotencyKeyRetention' | 'timerCallTimeout'
+  >;
+}
+
+// Leaves the server time to receive the answer before its request deadline (10 s by default).
+const DEADLINE_MARGIN_MS = 1_000;
+
+/**
+ * A synchronous operation is one request with a deadline. Work that outlasts it (a slow provider) keeps
+ * running in the lifecycle; the handler answers UNAVAILABLE, and Temporal's retry, under the same request id
+ * and so the same idempotency key, waits for the same answer in the lifecycle instead of asking again.
+ */
+async function withinRequestDeadline<T>(ctx: nexus.StartOperationContext, work: Promise<T>): Promise<T> {
+  if (!ctx.requestDeadline) return work;
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new nexus.HandlerError('UNAVAILABLE', 'the lifecycle is still working on this request; retry', {
+            retryableOverride: true,
+          }),
+        ),
+      Math.max(0, ctx.requestDeadline!.getTime() - Date.now() - DEADLINE_MARGIN_MS),
+    );
+  });
+  try {
+    return await Promise.race([work, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A synchronous operation: validated input, the request deadline, errors in Nexus terms. */
+function syncOperation<Schema extends z.ZodType, O>(
+  schema: Schema,
+  run: (input: z.output<Schema>, ctx: nexus.StartOperationContext) => Promise<O>,
+) {
+  return async (ctx: nexus.StartOperationContext, input: unknown): Promise<O> => {
+    try {
+      return await withinRequestDeadline(ctx, run(parseInput(schema, input), ctx));
+    } catch (error) {
+      throw toNexusError(error);
+    }
+  };
+}
+
+/** The payments service's handlers: each is the call the HTTP API makes, through the same LifecycleClient. */
+export function paymentsServiceHandler(options: PaymentsHandlerOptions) {
+  const lifecycles = () => new LifecycleClient(getClient(), options.taskQueue);
+  return nexus.serviceHandler(paymentsService, {
+    startLifecycle: syncOperation(startLifecycleInput, async (input) => {
+      const started = await lifecycles().start({ ...options.defaults, ...input });
+      return { ...started, state: paymentState(started.state) };
+    }),
+    capture: syncOperation(captureInput, ({ authorizationId, idempotencyKey, ...request }, ctx) =>
+      lifecycles().capture(authorizationId, request, idempotencyKey ?? ctx.requestId),
+    ),
+    void: syncOperation(voidInput, ({ authorizationId, idempotencyKey }, ctx) =>
+      lifecycles().void(authorizationId, idempotencyKey ?? ctx.requestId),
+    ),
+    reauthorize: syncOperation(reauthorizeInput, ({ authorizationId, idempotencyKey, ...request }, ctx) =>
+      lifecycles().reauthorize(authorizationId, request, idempotencyKey ?? ctx.requestId),
+    ),
+    state: syncOperation(lifecycleRefInput, async ({ authorizationId }) => {
+      const state = await lifecycles().state(authorizationId);
+      return state && paymentState(state);
+    }),
+    // One waiting workflow per operation (its id carries the request id, so a retried start joins it).
+    awaitOutcome: new WorkflowRunOperationHandler<unknown, PaymentState>(async (ctx, input) => {
+      const { authorizationId } = parseInput(lifecycleRefInput, input);
+      return startWorkflow<typeof paymentOutcome>(ctx, 'paymentOutcome', {
+        workflowId: `payment-outcome-${authorizationId}-${ctx.requestId}`,
+        args: [authorizationId],
+      });
+    }),
+  });
+}

@@ -1,0 +1,79 @@
+import * as nexus from 'nexus-rpc';
+import type { z } from 'zod';
+import type { Authorization, PaymentCapture } from '../payments/schemas';
+import type { LifecycleState } from '../workflows/lifecycle/definitions';
+import type {
+  captureInput,
+  lifecycleRefInput,
+  reauthorizeInput,
+  startLifecycleInput,
+  voidInput,
+} from './inputs';
+
+// The payments Nexus service: the contract order workflows in other namespaces call. At run time it needs only
+// `nexus-rpc`; everything else here is types, so a caller's workflow bundle imports nothing of ours.
+
+export type { Authorization, PaymentCapture };
+
+/** The lifecycle's state as callers see it: without the answers and event ids it keeps for itself. */
+export type PaymentState = Omit<LifecycleState, 'keyedAnswers' | 'seenEventIds'>;
+
+/** Durations are Temporal durations, e.g. '3 days'; omitted ones are the service's defaults, as in the API. */
+export type StartLifecycleInput = z.input<typeof startLifecycleInput>;
+export type StartedLifecycle = { workflowId: string; runId: string; state: PaymentState; created: boolean };
+/**
+ * `idempotencyKey` makes a request idempotent across the caller's own retries (e.g. a new workflow run); without
+ * one, the Nexus request id is the key, which already covers Temporal's retries of one operation.
+ */
+export type CaptureOperationInput = z.input<typeof captureInput>;
+export type ReauthorizeOperationInput = z.input<typeof reauthorizeInput>;
+export type VoidOperationInput = z.input<typeof voidInput>;
+export type LifecycleRef = z.input<typeof lifecycleRefInput>;
+
+export const paymentsService = nexus.service('payments', {
+  /** Starts (or joins) the lifecycle; answers once it has read the authorization. */
+  startLifecycle: nexus.operation<StartLifecycleInput, StartedLifecycle>(),
+  capture: nexus.operation<CaptureOperationInput, PaymentCapture>(),
+  /** The provider's voided authorization; null when it answered without a body. */
+  void: nexus.operation<VoidOperationInput, Authorization | null>(),
+  reauthorize: nexus.operation<ReauthorizeOperationInput, Authorization>(),
+  /** The lifecycle's state; null when there is none for the authorization. */
+  state: nexus.operation<LifecycleRef, PaymentState | null>(),
+  /** Asynchronous: completes with the state once the lifecycle reaches a terminal status (days later, maybe). */
+  awaitOutcome: nexus.operation<LifecycleRef, PaymentState>(),
+});
+
+/**
+ * Why an operation failed for good: the type of the ApplicationFailure a caller finds in the cause chain of
+ * its NexusOperationFailure. Anything else (a handler error such as UNAVAILABLE) is retried by Temporal.
+ */
+export const PaymentsFailure = {
+  /** The provider refused (e.g. the amount exceeds what remains); details[0] is the provider's issue. */
+  providerRefused: 'PROVIDER_REFUSED',
+  /** The idempotency key was first used for another request. */
+  keyReused: 'IDEMPOTENCY_KEY_REUSED',
+  /** The lifecycle's status forbids the request (e.g. a capture after a void). */
+  stateForbids: 'LIFECYCLE_STATE_FORBIDS',
+  /** The authorization cannot be managed (e.g. it is already voided at the provider). */
+  notManageable: 'AUTHORIZATION_NOT_MANAGEABLE',
+  /** No lifecycle exists for the authorization. */
+  notFound: 'LIFECYCLE_NOT_FOUND',
+} as const;
+
+export type PaymentsFailureType = (typeof PaymentsFailure)[keyof typeof PaymentsFailure];
+
+/**
+ * The {@link PaymentsFailure} in a caller's error (a NexusOperationFailure): the failure down its cause chain
+ * whose `type` is one of ours, with the service's message; undefined for any other failure.
+ */
+export function paymentsFailure(error: unknown): (Error & { type: PaymentsFailureType }) | undefined {
+  const types: readonly unknown[] = Object.values(PaymentsFailure);
+  for (let cause = error; cause instanceof Error; cause = cause.cause) {
+    if (types.includes((cause as { type?: unknown }).type))
+      return cause as Error & { type: PaymentsFailureType };
+  }
+  return undefined;
+}
+
+/** The endpoint name `npm start` and `npm run cluster` create. */
+export const PAYMENTS_ENDPOINT = 'payments';

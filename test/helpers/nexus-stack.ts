@@ -1,0 +1,70 @@
+import { randomUUID } from 'node:crypto';
+import { Client, Connection, WorkflowFailedError } from '@temporalio/client';
+import type { Worker } from '@temporalio/worker';
+import { createPaymentsActivities } from '../../src/activities/payments';
+import { ORDERS_NAMESPACE, ensurePaymentsEndpoint } from '../../src/nexus/endpoint';
+import { paymentsServiceHandler } from '../../src/nexus/handlers';
+import { createOutcomeActivities } from '../../src/nexus/outcome-activity';
+import type { PaymentsClient } from '../../src/payments/client';
+import { createTestWorker, temporalAddress, testDataConverter, uniqueTaskQueue } from './temporal';
+
+/** The lifecycle defaults the API tests use too. */
+const defaults = { reauthorizeAfter: '3 days', expiryPolicy: 'void', lateEventWindow: '3 days' } as const;
+
+/** Our worker's part in Nexus, as src/workers/main.ts registers it: the handlers and the outcome activity. */
+export function handlerWorkerOptions(taskQueue: string, payments: PaymentsClient) {
+  return {
+    taskQueue,
+    activities: { ...createPaymentsActivities(payments), ...createOutcomeActivities() },
+    nexusServices: [paymentsServiceHandler({ taskQueue, defaults })],
+  };
+}
+
+/** The caller's side: a worker and a client in the `orders` namespace, and an endpoint of its own. */
+export interface OrdersSide {
+  endpoint: string;
+  client: Client;
+  taskQueue: string;
+  /** Runs a workflow of test/workflows in the orders namespace; answers its result or its failure. */
+  run<T>(workflowType: string, args: unknown[]): Promise<{ result?: T; failure?: WorkflowFailedError }>;
+  close(): Promise<void>;
+}
+
+export async function startOrdersSide(paymentsTaskQueue: string): Promise<OrdersSide> {
+  const connection = await Connection.connect({ address: temporalAddress() });
+  const endpoint = `payments-${randomUUID()}`;
+  await ensurePaymentsEndpoint(connection, {
+    name: endpoint,
+    targetNamespace: 'default',
+    targetTaskQueue: paymentsTaskQueue,
+  });
+  const client = new Client({ connection, namespace: ORDERS_NAMESPACE, dataConverter: testDataConverter });
+  const taskQueue = uniqueTaskQueue('orders');
+  const { worker, close } = await createTestWorker({ namespace: ORDERS_NAMESPACE, taskQueue });
+  const running: { worker: Worker; done: Promise<void> } = { worker, done: worker.run() };
+  return {
+    endpoint,
+    client,
+    taskQueue,
+    async run<T>(workflowType: string, args: unknown[]) {
+      try {
+        const result = await client.workflow.execute<(...a: unknown[]) => Promise<T>>(workflowType, {
+          taskQueue,
+          workflowId: `${workflowType}-${randomUUID()}`,
+          args,
+          workflowExecutionTimeout: '2 minutes',
+        });
+        return { result };
+      } catch (error) {
+        if (error instanceof WorkflowFailedError) return { failure: error };
+        throw error;
+      }
+    },
+    async close() {
+      running.worker.shutdown();
+      await running.done;
+      await close();
+      await connection.close();
+    },
+  };
+}
