@@ -1,5 +1,5 @@
 import { Connection } from '@temporalio/client';
-import { msToTs } from '@temporalio/common/lib/time';
+import { msToTs } from '@temporalio/common';
 import { PAYMENTS_ENDPOINT } from './service';
 
 /** The namespace of the example order workflows (examples/orders), which `npm start` creates. */

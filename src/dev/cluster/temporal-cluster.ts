@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { connect } from 'node:net';
 import { Connection } from '@temporalio/client';
-import { msToTs } from '@temporalio/common/lib/time';
+import { msToTs } from '@temporalio/common';
 import { customSearchAttributes } from '../../workflows/search-attributes';
 import { runCommand, type RunOptions, type ServiceProcess } from '../child-process';
 import { temporalServices, type ServerPorts, type TemporalService } from './server-config';
