@@ -179,6 +179,17 @@ export function apiHost(config: Pick<Config, 'API_HOST' | 'NODE_ENV'>): string {
   return config.API_HOST ?? (config.NODE_ENV === 'production' ? '0.0.0.0' : '127.0.0.1');
 }
 
+/** What a lifecycle start leaves out, from the configuration: the API and the Nexus handlers fill it in. */
+export function lifecycleStartDefaults(config: Config) {
+  return {
+    reauthorizeAfter: config.REAUTHORIZE_AFTER,
+    expiryPolicy: config.EXPIRY_POLICY,
+    lateEventWindow: config.LATE_EVENT_WINDOW,
+    idempotencyKeyRetention: config.IDEMPOTENCY_KEY_RETENTION,
+    timerCallTimeout: config.TIMER_CALL_TIMEOUT,
+  };
+}
+
 /** The Temporal server to use: TEMPORAL_ADDRESS, or the dev server `npm start` runs. */
 export function temporalAddress(config: Pick<Config, 'TEMPORAL_ADDRESS' | 'TEMPORAL_DEV_PORT'>): string {
   return config.TEMPORAL_ADDRESS ?? `127.0.0.1:${config.TEMPORAL_DEV_PORT}`;

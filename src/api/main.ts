@@ -1,7 +1,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { LifecycleClient } from '../client/lifecycle-client';
 import { codecFromConfig, encryptingDataConverter } from '../codec/data-converter';
-import { apiHost, codecCorsOrigins, loadConfig, temporalAddress } from '../config';
+import { apiHost, codecCorsOrigins, lifecycleStartDefaults, loadConfig, temporalAddress } from '../config';
 import { createLogger } from '../logger';
 import { paymentsDialect } from '../payments/dialects';
 import { VerificationStarter } from '../webhooks/verification-starter';
@@ -25,13 +25,7 @@ async function main() {
   const app = await buildApi({
     lifecycles: new LifecycleClient(client, config.TEMPORAL_TASK_QUEUE),
     apiKeys: config.API_KEYS,
-    defaults: {
-      reauthorizeAfter: config.REAUTHORIZE_AFTER,
-      expiryPolicy: config.EXPIRY_POLICY,
-      lateEventWindow: config.LATE_EVENT_WINDOW,
-      idempotencyKeyRetention: config.IDEMPOTENCY_KEY_RETENTION,
-      timerCallTimeout: config.TIMER_CALL_TIMEOUT,
-    },
+    defaults: lifecycleStartDefaults(config),
     logger,
     codec: {
       codec,

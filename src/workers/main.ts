@@ -7,7 +7,7 @@ import {
 } from '@temporalio/worker';
 import { createActivities } from '../activities';
 import { dataConverterFromConfig } from '../codec/data-converter';
-import { loadConfig, temporalAddress } from '../config';
+import { lifecycleStartDefaults, loadConfig, temporalAddress } from '../config';
 import { createLogger } from '../logger';
 import { paymentsServiceHandler } from '../nexus/handlers';
 import { createOutcomeActivities } from '../nexus/outcome-activity';
@@ -60,13 +60,7 @@ async function main() {
     nexusServices: [
       paymentsServiceHandler({
         taskQueue: config.TEMPORAL_TASK_QUEUE,
-        defaults: {
-          reauthorizeAfter: config.REAUTHORIZE_AFTER,
-          expiryPolicy: config.EXPIRY_POLICY,
-          lateEventWindow: config.LATE_EVENT_WINDOW,
-          idempotencyKeyRetention: config.IDEMPOTENCY_KEY_RETENTION,
-          timerCallTimeout: config.TIMER_CALL_TIMEOUT,
-        },
+        defaults: lifecycleStartDefaults(config),
       }),
     ],
     maxCachedWorkflows: config.WORKER_MAX_CACHED_WORKFLOWS,
