@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import axios from 'axios';
@@ -18,6 +18,7 @@ import { startSandbox } from '../src/sandbox/server';
 import { writeWorkflowBundle } from '../src/workers/workflow-bundle';
 import { lifecycleWorkflowId, paymentEventSignal } from '../src/workflows/lifecycle/definitions';
 import { benchEncryption } from './codec';
+import { rssOf } from './process-memory';
 import { percentile, runBounded, summary, timed } from './stats';
 
 // `npm run bench:lifecycle`: lifecycles (start → capture → completed) through the API against the dev server
@@ -28,12 +29,6 @@ const SIZES = (process.env.BENCH_SIZES ?? '100,1000').split(',').map(Number);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
 const OPEN_LIFECYCLES = Number(process.env.BENCH_OPEN_LIFECYCLES ?? 1000);
 const API_KEY = 'bench-key';
-
-function rssOf(pid: number): { rssMb: number; peakMb: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
-  return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
-}
 
 const noopActivities: Pick<PaymentsActivities, 'getAuthorization' | 'captureAuthorization'> = {
   getAuthorization: async (id: string): Promise<Authorization> => ({
