@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import axios from 'axios';
 import { Client, Connection } from '@temporalio/client';
+import { tsToMs } from '@temporalio/common/lib/time';
+import type { temporal } from '@temporalio/proto';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { defaultApiLimits } from '../src/api/limits';
 import { buildApi } from '../src/api/server';
@@ -16,7 +18,12 @@ import { PaymentsClient } from '../src/payments/client';
 import type { Authorization, PaymentCapture } from '../src/payments/schemas';
 import { startSandbox } from '../src/sandbox/server';
 import { writeWorkflowBundle } from '../src/workers/workflow-bundle';
-import { lifecycleWorkflowId, paymentEventSignal } from '../src/workflows/lifecycle/definitions';
+import {
+  lifecycleWorkflowId,
+  paymentEventSignal,
+  startedUpdate,
+  stateQuery,
+} from '../src/workflows/lifecycle/definitions';
 import { benchEncryption } from './codec';
 import { rssOf } from './process-memory';
 import { percentile, runBounded, summary, timed } from './stats';
@@ -28,6 +35,8 @@ const SIZES = (process.env.BENCH_SIZES ?? '100,1000').split(',').map(Number);
 // Four in flight saturate a 2-core machine (dev server, worker, API, sandbox); more only adds queueing.
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
 const OPEN_LIFECYCLES = Number(process.env.BENCH_OPEN_LIFECYCLES ?? 1000);
+const FLOOR_COUNT = Number(process.env.BENCH_FLOOR_COUNT ?? 200);
+const HOT_EVENTS = Number(process.env.BENCH_HOT_EVENTS ?? 1000);
 const API_KEY = 'bench-key';
 
 const noopActivities: Pick<PaymentsActivities, 'getAuthorization' | 'captureAuthorization'> = {
@@ -201,6 +210,103 @@ async function main() {
     return { lifecycle: mean(lifecycleEvents), floor: mean(floorEvents) };
   };
 
+  /**
+   * The latency floor of a capture: a no-op Update (the lifecycle's `started` update, answered from memory)
+   * on open lifecycles of the same shape, beside captures through the API and direct sandbox captures, all
+   * at the same concurrency in one run. What a capture adds over the provider, less the floor, is ours: the
+   * API, the local activity and the codec.
+   */
+  const latencyFloor = async (count: number, concurrency = CONCURRENCY) => {
+    const ids = await Promise.all(Array.from({ length: count }, createAuthorization));
+    await runBounded(count, concurrency, async (i) => {
+      await api.post('/v1/lifecycles', { authorizationId: ids[i] });
+    });
+    const noopMs: number[] = [];
+    await runBounded(count, concurrency, async (i) => {
+      const handle = client.workflow.getHandle(lifecycleWorkflowId(ids[i] as string));
+      noopMs.push((await timed(() => handle.executeUpdate(startedUpdate))).ms);
+    });
+    const captureMs: number[] = [];
+    await runBounded(count, concurrency, async (i) => {
+      const id = ids[i] as string;
+      const capture = await timed(() =>
+        api.post(`/v1/lifecycles/${id}/capture`, {}, { headers: { 'idempotency-key': `floor-${id}` } }),
+      );
+      captureMs.push(capture.ms);
+    });
+    const direct = await directCaptures(count, concurrency);
+    const p99 = (samples: number[]) => percentile(samples, 99);
+    const overhead = p99(captureMs) - p99(direct);
+    console.log(`\nLatency floor, ${count} open lifecycles, concurrency ${concurrency}`);
+    console.log(`  no-op Update (client):  ${summary(noopMs)}`);
+    console.log(`  capture via the API:    ${summary(captureMs)}`);
+    console.log(`  direct sandbox capture: ${summary(direct)}`);
+    console.log(
+      `  capture p99 overhead:   ${overhead.toFixed(1)} ms = ${(overhead / p99(noopMs)).toFixed(2)}x the no-op ` +
+        `Update's p99; beyond it (API, local activity, codec): ${(overhead - p99(noopMs)).toFixed(1)} ms`,
+    );
+  };
+
+  /** Workflow-task time (started → completed, from the history) by the events the lifecycle had received. */
+  const taskTimes = async (workflowId: string, firstRunId: string) => {
+    const tasks: Array<{ received: number; ms: number }> = [];
+    let received = 0;
+    let runId: string | undefined = firstRunId;
+    while (runId) {
+      const history: temporal.api.history.v1.IHistory = await client.workflow
+        .getHandle(workflowId, runId)
+        .fetchHistory();
+      runId = undefined;
+      let startedAt: number | undefined;
+      for (const event of history.events ?? []) {
+        if (event.workflowExecutionSignaledEventAttributes) received += 1;
+        else if (event.workflowTaskStartedEventAttributes) startedAt = tsToMs(event.eventTime);
+        else if (event.workflowTaskCompletedEventAttributes && startedAt !== undefined) {
+          tasks.push({ received, ms: tsToMs(event.eventTime) - startedAt });
+          startedAt = undefined;
+        }
+        runId = event.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId ?? runId;
+      }
+    }
+    return tasks;
+  };
+
+  /**
+   * A hot lifecycle: `count` provider events (8 in flight) to one lifecycle on the worker process; its
+   * workflow-task time by the events received so far, in tenths. `load` runs beside it (or nothing).
+   */
+  const hotLifecycle = async (count: number, label: string, load?: () => Promise<unknown>) => {
+    const id = await createAuthorization();
+    const started = await lifecycles.start({ authorizationId: id });
+    const handle = client.workflow.getHandle(started.workflowId);
+    const last = `WH-hot-${id}-${count - 1}`;
+    let sending = true;
+    const loading = (async () => {
+      while (load && sending) await load();
+    })();
+    await runBounded(count, 8, async (i) => {
+      await handle.signal(paymentEventSignal, {
+        id: `WH-hot-${id}-${i}`,
+        eventType: 'PAYMENT.AUTHORIZATION.CREATED',
+        authorizationId: id,
+      });
+    });
+    sending = false;
+    await loading;
+    while (!(await handle.query(stateQuery))?.seenEventIds.includes(last))
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    const tasks = await taskTimes(started.workflowId, started.runId);
+    const tenth = Math.ceil(count / 10);
+    const cells: string[] = [];
+    for (let from = 0; from < count; from += tenth) {
+      const ms = tasks.filter((t) => t.received >= from && t.received < from + tenth).map((t) => t.ms);
+      // Events that arrive together share a task: a tenth may have none.
+      if (ms.length > 0)
+        cells.push(`${from}+: ${percentile(ms, 50).toFixed(0)}/${Math.max(...ms).toFixed(0)}`);
+    }
+    console.log(`  ${label.padEnd(24)}${cells.join('  ')}`);
+  };
+
   console.log(
     `Lifecycle benchmark: dev server ${server.address}, sandbox ${sandbox.url}, concurrency ${CONCURRENCY}`,
   );
@@ -229,6 +335,13 @@ async function main() {
         `  capture p99 overhead:   ${(percentile(real.captureMs, 99) - percentile(direct, 99)).toFixed(1)} ms (target <= 100 ms)`,
       );
     }
+
+    await latencyFloor(Math.min(FLOOR_COUNT, Math.max(...SIZES)));
+    console.log(
+      `\nHot lifecycle: ${HOT_EVENTS} provider events to one lifecycle; workflow-task ms (p50/max) by events received`,
+    );
+    await hotLifecycle(HOT_EVENTS, 'quiet machine');
+    await hotLifecycle(HOT_EVENTS, 'under load (4 lifecycles)', () => throughApi(4));
 
     console.log('\nOne lifecycle at a time (capture latency without queueing), N = 50');
     const alone = await throughApi(50, 1);

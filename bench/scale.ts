@@ -178,8 +178,7 @@ async function main() {
     return samples;
   };
 
-  const workerMemory = () =>
-    [0, 1].map((index) => rssOf(stack.worker(index).child.pid as number));
+  const workerMemory = () => [0, 1].map((index) => rssOf(stack.worker(index).child.pid as number));
 
   const stages: Stage[] = [];
   try {
@@ -235,7 +234,8 @@ function printTable(stages: Stage[]): void {
     ['PostgreSQL bytes per lifecycle', (s) => s.bytesPerLifecycle.toFixed(0)],
   ];
   log(`\n${'open lifecycles'.padEnd(44)}${stages.map((s) => String(s.open).padEnd(22)).join('')}`);
-  for (const [label, value] of rows) log(`${label.padEnd(44)}${stages.map((s) => value(s).padEnd(22)).join('')}`);
+  for (const [label, value] of rows)
+    log(`${label.padEnd(44)}${stages.map((s) => value(s).padEnd(22)).join('')}`);
   const [from, to] = [stages.at(-2), stages.at(-1)];
   if (stages.length >= 3 && from && to) {
     const growth = (a: number, b: number) => `${(b / a).toFixed(2)}x`;
