@@ -6,7 +6,7 @@ import type { LifecycleInput, LifecycleState } from './definitions';
  * a worker that evicted the run replays its whole history on the next task, so a lifecycle that receives
  * many provider events keeps its workflow tasks short (see README "Performance").
  */
-export const HISTORY_EVENTS_PER_RUN = 500;
+export const HISTORY_EVENTS_PER_RUN = 250;
 
 /** Whether this run should continue as new: the server suggests it, or its history reached the bound. */
 export function shouldContinueAsNew(): boolean {
