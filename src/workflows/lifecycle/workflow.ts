@@ -33,7 +33,13 @@ import { KeyedRequests, SerialQueue } from './idempotency';
 import { applyCapture, applyEvent, applyRefund, isTerminal, markEnded } from './state';
 import { carriedOver, startState } from './start';
 import { DeadlineTimer, fireTimer, nextDeadline, reauthorize, type Deadline } from './timers';
-import { assertDurationsWithinBounds, assertOpen, capturePlan, reauthorizeAmount, refundPlan } from './validation';
+import {
+  assertDurationsWithinBounds,
+  assertOpen,
+  capturePlan,
+  reauthorizeAmount,
+  refundPlan,
+} from './validation';
 import { LifecycleVisibility } from './visibility';
 
 /** The durable life of one payment authorization: capture, void, reauthorize, expiry, provider events. */
@@ -200,9 +206,7 @@ export async function authorizationLifecycle(input: LifecycleInput): Promise<Lif
     let fired: Deadline | undefined;
     if (fewerEvents) {
       timer.arm(deadline);
-      await condition(
-        () => changes !== seen || isTerminal(state) || timer.hasFired || shouldContinueAsNew(),
-      );
+      await condition(() => changes !== seen || isTerminal(state) || timer.hasFired || shouldContinueAsNew());
       fired = timer.takeFired();
     } else {
       const changed = await condition(
