@@ -17,6 +17,7 @@ import type { PaymentsActivities } from '../src/activities/payments';
 import { PaymentsClient } from '../src/payments/client';
 import type { Authorization, PaymentCapture } from '../src/payments/schemas';
 import { startSandbox } from '../src/sandbox/server';
+import { WORKER_V8_FLAGS } from '../src/workers/v8-limits';
 import { writeWorkflowBundle } from '../src/workers/workflow-bundle';
 import {
   lifecycleWorkflowId,
@@ -96,6 +97,7 @@ async function main() {
       TEMPORAL_TASK_QUEUE: taskQueue,
       PAYMENTS_BASE_URL: sandbox.url,
       WORKER_METRICS_PORT: String(await findFreePort()),
+      NODE_OPTIONS: WORKER_V8_FLAGS.join(' '),
       ...encryption.env,
     });
     await waitForLine(service, 'worker polling');
