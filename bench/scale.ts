@@ -1,4 +1,5 @@
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import axios, { type AxiosInstance } from 'axios';
 import { Client, Connection } from '@temporalio/client';
@@ -183,7 +184,7 @@ async function main() {
   const stages: Stage[] = [];
   try {
     for (const size of SIZES) {
-      log(`\n${size} open`);
+      log(`\n${size} open (load average ${loadavg()[0]?.toFixed(1)})`);
       const before = await databaseBytes(databaseUrl);
       const opened = await openUpTo(size);
       const bytesPerLifecycle = ((await databaseBytes(databaseUrl)) - before) / Math.max(opened.count, 1);
