@@ -44,7 +44,8 @@ interface Stage {
   trivialPerSecond: number;
   captureMs: number[];
   workers: Array<{ rssMb: number; peakMb: number }>;
-  bytesPerLifecycle: number;
+  /** PostgreSQL's growth while the stage opened its lifecycles, per lifecycle opened. */
+  bytesPerLifecycle: { history: number; visibility: number };
 }
 
 /** The bench's databases start empty each run, so what PostgreSQL holds is this run's alone. */
@@ -60,16 +61,17 @@ async function dropDatabases(databaseUrl: string): Promise<void> {
   }
 }
 
-async function databaseBytes(databaseUrl: string): Promise<number> {
+/** The bytes of the history database and of the visibility database. */
+async function databaseBytes(databaseUrl: string): Promise<{ history: number; visibility: number }> {
   const pg = new PgClient({ ...postgresServer(databaseUrl), database: 'postgres' });
   await pg.connect();
   try {
-    const names = Object.values(temporalDatabases(DATABASE_PREFIX));
-    const { rows } = await pg.query<{ bytes: string }>(
-      'SELECT sum(pg_database_size(datname))::text AS bytes FROM pg_database WHERE datname = ANY($1)',
-      [names],
+    const { temporal, visibility } = temporalDatabases(DATABASE_PREFIX);
+    const { rows } = await pg.query<{ history: string; visibility: string }>(
+      'SELECT pg_database_size($1)::text AS history, pg_database_size($2)::text AS visibility',
+      [temporal, visibility],
     );
-    return Number(rows[0]?.bytes ?? 0);
+    return { history: Number(rows[0]?.history ?? 0), visibility: Number(rows[0]?.visibility ?? 0) };
   } finally {
     await pg.end();
   }
@@ -187,7 +189,12 @@ async function main() {
       log(`\n${size} open (load average ${loadavg()[0]?.toFixed(1)})`);
       const before = await databaseBytes(databaseUrl);
       const opened = await openUpTo(size);
-      const bytesPerLifecycle = ((await databaseBytes(databaseUrl)) - before) / Math.max(opened.count, 1);
+      const after = await databaseBytes(databaseUrl);
+      const per = (bytes: number) => bytes / Math.max(opened.count, 1);
+      const bytesPerLifecycle = {
+        history: per(after.history - before.history),
+        visibility: per(after.visibility - before.visibility),
+      };
       log(`  started ${opened.count} at ${opened.perSecond.toFixed(1)}/s`);
       const trivialPerSecond = await trivialRate(Math.min(size, TRIVIAL_COUNT));
       log(`  trivial start → complete: ${trivialPerSecond.toFixed(1)}/s`);
@@ -232,19 +239,24 @@ function printTable(stages: Stage[]): void {
       'worker RSS MB (peak), each (< 400)',
       (s) => s.workers.map((w) => `${w.rssMb.toFixed(0)} (${w.peakMb.toFixed(0)})`).join(', '),
     ],
-    ['PostgreSQL bytes per lifecycle', (s) => s.bytesPerLifecycle.toFixed(0)],
+    [
+      'PostgreSQL bytes per lifecycle (history + visibility)',
+      ({ bytesPerLifecycle: b }) =>
+        `${(b.history + b.visibility).toFixed(0)} (${b.history.toFixed(0)} + ${b.visibility.toFixed(0)})`,
+    ],
   ];
-  log(`\n${'open lifecycles'.padEnd(44)}${stages.map((s) => String(s.open).padEnd(22)).join('')}`);
+  log(`\n${'open lifecycles'.padEnd(56)}${stages.map((s) => String(s.open).padEnd(26)).join('')}`);
   for (const [label, value] of rows)
-    log(`${label.padEnd(44)}${stages.map((s) => value(s).padEnd(22)).join('')}`);
+    log(`${label.padEnd(56)}${stages.map((s) => value(s).padEnd(26)).join('')}`);
   const [from, to] = [stages.at(-2), stages.at(-1)];
   if (stages.length >= 3 && from && to) {
     const growth = (a: number, b: number) => `${(b / a).toFixed(2)}x`;
     const peak = (s: Stage) => Math.max(...s.workers.map((w) => w.peakMb));
+    const total = (s: Stage) => s.bytesPerLifecycle.history + s.bytesPerLifecycle.visibility;
     log(
       `\nGrowth from ${from.open} to ${to.open} open: start rate ${growth(from.startsPerSecond, to.startsPerSecond)}, ` +
         `capture p99 ${growth(p(from, 99), p(to, 99))}, worker peak RSS ${growth(peak(from), peak(to))}, ` +
-        `bytes per lifecycle ${growth(from.bytesPerLifecycle, to.bytesPerLifecycle)}`,
+        `bytes per lifecycle ${growth(total(from), total(to))}`,
     );
   }
 }
