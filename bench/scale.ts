@@ -23,7 +23,7 @@ const SIZES = (process.env.BENCH_SIZES ?? '100,1000,10000').split(',').map(Numbe
 const CAPTURES = Number(process.env.BENCH_CAPTURES ?? 200);
 const OPEN_CONCURRENCY = Number(process.env.BENCH_OPEN_CONCURRENCY ?? 16);
 const CAPTURE_CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
-const TRIVIAL_COUNT = Number(process.env.BENCH_TRIVIAL ?? 1000);
+const TRIVIAL_COUNT = Number(process.env.BENCH_TRIVIAL ?? 500);
 const TIME_LIMIT_MS = Number(process.env.BENCH_TIME_LIMIT_S ?? 1800) * 1000;
 const DATABASE_PREFIX = 'temporal_bench_scale';
 const TRIVIAL_QUEUE = 'bench-scale-trivial';
@@ -196,7 +196,7 @@ async function main() {
         visibility: per(after.visibility - before.visibility),
       };
       log(`  started ${opened.count} at ${opened.perSecond.toFixed(1)}/s`);
-      const trivialPerSecond = await trivialRate(Math.min(size, TRIVIAL_COUNT));
+      const trivialPerSecond = await trivialRate(TRIVIAL_COUNT);
       log(`  trivial start → complete: ${trivialPerSecond.toFixed(1)}/s`);
       const captureMs = await captureAtRandom(CAPTURES);
       log(`  ${CAPTURES} captures: ${summary(captureMs)}`);
