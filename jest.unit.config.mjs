@@ -34,5 +34,6 @@ export default {
     '<rootDir>/test/sandbox-*.test.ts',
     '<rootDir>/test/temporal-cli.test.ts',
     '<rootDir>/test/webhook-certificates.test.ts',
+    '<rootDir>/test/worker-memory.test.ts',
   ],
 };

@@ -1,8 +1,10 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import axios from 'axios';
 import { Client, Connection } from '@temporalio/client';
+import { tsToMs } from '@temporalio/common/lib/time';
+import type { temporal } from '@temporalio/proto';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { defaultApiLimits } from '../src/api/limits';
 import { buildApi } from '../src/api/server';
@@ -15,10 +17,17 @@ import type { PaymentsActivities } from '../src/activities/payments';
 import { PaymentsClient } from '../src/payments/client';
 import type { Authorization, PaymentCapture } from '../src/payments/schemas';
 import { startSandbox } from '../src/sandbox/server';
+import { WORKER_V8_FLAGS } from '../src/workers/v8-limits';
 import { writeWorkflowBundle } from '../src/workers/workflow-bundle';
-import { lifecycleWorkflowId, paymentEventSignal } from '../src/workflows/lifecycle/definitions';
+import {
+  lifecycleWorkflowId,
+  paymentEventSignal,
+  startedUpdate,
+  stateQuery,
+} from '../src/workflows/lifecycle/definitions';
 import { benchEncryption } from './codec';
 import { startNexusCaller } from './nexus';
+import { rssOf } from './process-memory';
 import { percentile, runBounded, summary, timed } from './stats';
 
 // `npm run bench:lifecycle`: lifecycles (start → capture → completed) through the API against the dev server
@@ -29,13 +38,9 @@ const SIZES = (process.env.BENCH_SIZES ?? '100,1000').split(',').map(Number);
 // Four in flight saturate a 2-core machine (dev server, worker, API, sandbox); more only adds queueing.
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
 const OPEN_LIFECYCLES = Number(process.env.BENCH_OPEN_LIFECYCLES ?? 1000);
+const FLOOR_COUNT = Number(process.env.BENCH_FLOOR_COUNT ?? 200);
+const HOT_EVENTS = Number(process.env.BENCH_HOT_EVENTS ?? 1000);
 const API_KEY = 'bench-key';
-
-function rssOf(pid: number): { rssMb: number; peakMb: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
-  return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
-}
 
 const noopActivities: Pick<PaymentsActivities, 'getAuthorization' | 'captureAuthorization'> = {
   getAuthorization: async (id: string): Promise<Authorization> => ({
@@ -95,6 +100,7 @@ async function main() {
       TEMPORAL_TASK_QUEUE: taskQueue,
       PAYMENTS_BASE_URL: sandbox.url,
       WORKER_METRICS_PORT: String(await findFreePort()),
+      NODE_OPTIONS: WORKER_V8_FLAGS.join(' '),
       ...encryption.env,
     });
     await waitForLine(service, 'worker polling');
@@ -215,6 +221,112 @@ async function main() {
     return { lifecycle: mean(lifecycleEvents), floor: mean(floorEvents) };
   };
 
+  /**
+   * The latency floor of a capture: a no-op Update (the lifecycle's `started` update, answered from memory)
+   * on open lifecycles of the same shape, beside captures through the API, captures through the Temporal
+   * client alone and direct sandbox captures, all at the same concurrency in one run. What a capture adds
+   * over the provider, less the floor, is ours: the API, the local activity and the codec.
+   */
+  const latencyFloor = async (count: number, concurrency = CONCURRENCY) => {
+    const ids = await Promise.all(Array.from({ length: 2 * count }, createAuthorization));
+    // Open after their capture, as in production: the run does not close inside the measured capture.
+    await runBounded(2 * count, concurrency, async (i) => {
+      await api.post('/v1/lifecycles', { authorizationId: ids[i], lateEventWindow: '1 hour' });
+    });
+    const sample = async (work: (id: string) => Promise<unknown>, offset = 0) => {
+      const samples: number[] = [];
+      await runBounded(count, concurrency, async (i) => {
+        samples.push((await timed(() => work(ids[offset + i] as string))).ms);
+      });
+      return samples;
+    };
+    const noop = await sample((id) =>
+      client.workflow.getHandle(lifecycleWorkflowId(id)).executeUpdate(startedUpdate),
+    );
+    const viaApi = await sample((id) =>
+      api.post(`/v1/lifecycles/${id}/capture`, {}, { headers: { 'idempotency-key': `floor-${id}` } }),
+    );
+    const viaClient = await sample((id) => lifecycles.capture(id, {}, `floor-${id}`), count);
+    const direct = await directCaptures(count, concurrency);
+    const at = (q: number) => (samples: number[]) => percentile(samples, q);
+    const [p50, p99] = [at(50), at(99)];
+    const overhead = p99(viaApi) - p99(direct);
+    console.log(`\nLatency floor, ${count} open lifecycles, concurrency ${concurrency}`);
+    console.log(`  no-op Update (client):  ${summary(noop)}`);
+    console.log(`  capture via the API:    ${summary(viaApi)}`);
+    console.log(`  capture via the client: ${summary(viaClient)}`);
+    console.log(`  direct sandbox capture: ${summary(direct)}`);
+    console.log(
+      `  capture p99 overhead:   ${overhead.toFixed(1)} ms = ${(overhead / p99(noop)).toFixed(2)}x the no-op ` +
+        `Update's p99 (target <= 100 ms)`,
+    );
+    console.log(
+      `  p50 split:              no-op Update ${p50(noop).toFixed(1)} ms, API ` +
+        `${(p50(viaApi) - p50(viaClient)).toFixed(1)} ms, local activity and codec ` +
+        `${(p50(viaClient) - p50(noop) - p50(direct)).toFixed(1)} ms, provider ${p50(direct).toFixed(1)} ms`,
+    );
+  };
+
+  /** Workflow-task time (started → completed, from the history) by the events the lifecycle had received. */
+  const taskTimes = async (workflowId: string, firstRunId: string) => {
+    const tasks: Array<{ received: number; ms: number }> = [];
+    let received = 0;
+    let runId: string | undefined = firstRunId;
+    while (runId) {
+      const history: temporal.api.history.v1.IHistory = await client.workflow
+        .getHandle(workflowId, runId)
+        .fetchHistory();
+      runId = undefined;
+      let startedAt: number | undefined;
+      for (const event of history.events ?? []) {
+        if (event.workflowExecutionSignaledEventAttributes) received += 1;
+        else if (event.workflowTaskStartedEventAttributes) startedAt = tsToMs(event.eventTime);
+        else if (event.workflowTaskCompletedEventAttributes && startedAt !== undefined) {
+          tasks.push({ received, ms: tsToMs(event.eventTime) - startedAt });
+          startedAt = undefined;
+        }
+        runId = event.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId ?? runId;
+      }
+    }
+    return tasks;
+  };
+
+  /**
+   * A hot lifecycle: `count` provider events (8 in flight) to one lifecycle on the worker process; its
+   * workflow-task time by the events received so far, in tenths. `load` runs beside it (or nothing).
+   */
+  const hotLifecycle = async (count: number, label: string, load?: () => Promise<unknown>) => {
+    const id = await createAuthorization();
+    const started = await lifecycles.start({ authorizationId: id });
+    const handle = client.workflow.getHandle(started.workflowId);
+    const last = `WH-hot-${id}-${count - 1}`;
+    let sending = true;
+    const loading = (async () => {
+      while (load && sending) await load();
+    })();
+    await runBounded(count, 8, async (i) => {
+      await handle.signal(paymentEventSignal, {
+        id: `WH-hot-${id}-${i}`,
+        eventType: 'PAYMENT.AUTHORIZATION.CREATED',
+        authorizationId: id,
+      });
+    });
+    sending = false;
+    await loading;
+    while (!(await handle.query(stateQuery))?.seenEventIds.includes(last))
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    const tasks = await taskTimes(started.workflowId, started.runId);
+    const tenth = Math.ceil(count / 10);
+    const cells: string[] = [];
+    for (let from = 0; from < count; from += tenth) {
+      const ms = tasks.filter((t) => t.received >= from && t.received < from + tenth).map((t) => t.ms);
+      // Events that arrive together share a task: a tenth may have none.
+      if (ms.length > 0)
+        cells.push(`${from}+: ${percentile(ms, 50).toFixed(0)}/${Math.max(...ms).toFixed(0)}`);
+    }
+    console.log(`  ${label.padEnd(22)}${cells.join('  ')}`);
+  };
+
   console.log(
     `Lifecycle benchmark: dev server ${server.address}, sandbox ${sandbox.url}, concurrency ${CONCURRENCY}`,
   );
@@ -248,6 +360,13 @@ async function main() {
         `  capture p99 overhead:   ${(percentile(real.captureMs, 99) - percentile(direct, 99)).toFixed(1)} ms (target <= 100 ms)`,
       );
     }
+
+    await latencyFloor(Math.min(FLOOR_COUNT, Math.max(...SIZES)));
+    console.log(
+      `\nHot lifecycle: ${HOT_EVENTS} provider events to one lifecycle; workflow-task ms (p50/max) by events received`,
+    );
+    await hotLifecycle(HOT_EVENTS, 'alone');
+    await hotLifecycle(HOT_EVENTS, 'beside a load', () => throughApi(4));
 
     console.log('\nOne lifecycle at a time (capture latency without queueing), N = 50');
     const alone = await throughApi(50, 1);

@@ -43,8 +43,11 @@ export const configSchema = z.object({
   TEMPORAL_UI_PORT: port.default(8233),
   TEMPORAL_DB_FILE: z.string().min(1).default('.data/temporal.sqlite'),
   WORKER_METRICS_PORT: port.default(9464),
-  /** Workflows kept in the worker's memory; the rest replay from history when their next task comes. */
-  WORKER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(0).default(250),
+  /**
+   * Workflows kept in the worker's memory (about 0.5 MB each); the rest replay from history when their next
+   * task comes. It bounds the worker's memory whatever the number open (README "Performance").
+   */
+  WORKER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(0).default(100),
   /** A prebuilt workflow bundle (`npm run workflow:bundle`); unset = the worker bundles at start. */
   WORKFLOW_BUNDLE_PATH: z.string().min(1).optional(),
 

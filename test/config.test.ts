@@ -27,6 +27,11 @@ describe('loadConfig', () => {
     expect(config.TEMPORAL_ADDRESS).toBeUndefined();
   });
 
+  it('caches 100 workflows per worker by default, so its memory stays bounded however many are open', () => {
+    expect(loadConfig({}).WORKER_MAX_CACHED_WORKFLOWS).toBe(100);
+    expect(loadConfig({ WORKER_MAX_CACHED_WORKFLOWS: '500' }).WORKER_MAX_CACHED_WORKFLOWS).toBe(500);
+  });
+
   it('takes "0 seconds" as no late-event window', () => {
     expect(loadConfig({ LATE_EVENT_WINDOW: '0 seconds' }).LATE_EVENT_WINDOW).toBe('0 seconds');
   });

@@ -1,3 +1,4 @@
+import { WORKER_V8_FLAGS } from '../../workers/v8-limits';
 import { writeWorkflowBundle } from '../../workers/workflow-bundle';
 import { subscribeListener } from '../../webhooks/subscribe-listener';
 import { loadConfig } from '../../config';
@@ -80,6 +81,7 @@ export async function startServiceProcesses(options: ServiceProcessesOptions): P
       const name = `worker-${index + 1}`;
       const env = {
         ...workerEnv(wiring, options.workerMetricsPorts[index] as number, options.bundlePath),
+        NODE_OPTIONS: WORKER_V8_FLAGS.join(' '),
         ...options.appEnv,
       };
       const worker = runService(name, 'src/workers/main.ts', env, { log: output(name) });

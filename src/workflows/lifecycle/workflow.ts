@@ -10,7 +10,7 @@ import {
 } from '@temporalio/workflow';
 import type { PaymentCapture } from '../../payments/schemas';
 import { orderSystemCalls } from './activity-options';
-import { continueAsNewIfSuggested } from './continue-as-new';
+import { continueAsNewIfSuggested, shouldContinueAsNew } from './continue-as-new';
 import {
   captureUpdate,
   paymentEventSignal,
@@ -213,10 +213,7 @@ export async function authorizationLifecycle(input: LifecycleInput): Promise<Lif
     let fired: Deadline | undefined;
     if (fewerEvents) {
       timer.arm(deadline);
-      await condition(
-        () =>
-          changes !== seen || isTerminal(state) || timer.hasFired || workflowInfo().continueAsNewSuggested,
-      );
+      await condition(() => changes !== seen || isTerminal(state) || timer.hasFired || shouldContinueAsNew());
       fired = timer.takeFired();
     } else {
       const changed = await condition(
@@ -251,6 +248,6 @@ async function lateEventWindow(input: LifecycleInput, state: LifecycleState): Pr
   setCurrentDetails(lifecycleDetails(state));
   const closeAt = Date.parse(state.nextTimer.at);
   if (closeAt <= Date.now()) return;
-  await condition(() => workflowInfo().continueAsNewSuggested, closeAt - Date.now());
+  await condition(shouldContinueAsNew, closeAt - Date.now());
   await continueAsNewIfSuggested(input, state);
 }
