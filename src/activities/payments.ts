@@ -18,6 +18,16 @@ import type {
 
 export const MISSING_REQUEST_ID = 'MISSING_REQUEST_ID';
 
+/** Capture and refund take a request id without fail: it makes every retry of the activity act at most once. */
+function requireRequestId(activity: string, requestId: string): void {
+  if (requestId) return;
+  throw ApplicationFailure.create({
+    type: MISSING_REQUEST_ID,
+    message: `${activity} needs a non-empty requestId so that its retries never move money twice`,
+    nonRetryable: true,
+  });
+}
+
 /** One activity per call of interfaces A and B; every argument and result is plain JSON. */
 export function createPaymentsActivities(client: PaymentsClient) {
   return {
@@ -30,13 +40,7 @@ export function createPaymentsActivities(client: PaymentsClient) {
       request: PaymentCaptureRequest;
       requestId: string;
     }): Promise<PaymentCapture> => {
-      if (!input.requestId) {
-        throw ApplicationFailure.create({
-          type: MISSING_REQUEST_ID,
-          message: 'captureAuthorization needs a non-empty requestId so that its retries never capture twice',
-          nonRetryable: true,
-        });
-      }
+      requireRequestId('captureAuthorization', input.requestId);
       return await callProvider(
         () => client.captureAuthorization(input.authorizationId, input.request, input.requestId),
         'capture',
@@ -50,13 +54,7 @@ export function createPaymentsActivities(client: PaymentsClient) {
       request: RefundRequest;
       requestId: string;
     }): Promise<Refund> => {
-      if (!input.requestId) {
-        throw ApplicationFailure.create({
-          type: MISSING_REQUEST_ID,
-          message: 'refundCapture needs a non-empty requestId so that its retries never refund twice',
-          nonRetryable: true,
-        });
-      }
+      requireRequestId('refundCapture', input.requestId);
       return await callProvider(
         () => client.refundCapture(input.captureId, input.request, input.requestId),
         'refund',
