@@ -43,6 +43,11 @@ export function answersMinimal(request: FastifyRequest, mode: SandboxMode): bool
   return mode === 'paypal' ? !/return=representation/i.test(prefer) : /return=minimal/i.test(prefer);
 }
 
+/** What `Prefer: return=minimal` answers for a write: id, status and links. */
+export function minimal(resource: { id: string; status: string; links: unknown }) {
+  return { id: resource.id, status: resource.status, links: resource.links };
+}
+
 /**
  * The idempotency key the caller sent: PayPal-Request-Id in `paypal` mode; in the spec mode
  * Service-Request-Id, or PayPal-Request-Id. Empty counts as none.

@@ -4,7 +4,7 @@ import type { SandboxContext } from './context';
 import { parseRequest } from './errors';
 import type { ProviderAnswer } from './idempotency';
 import { currencyCodeSchema, decimalValueSchema, moneySchema, parseMoney, type MoneyWire } from './money';
-import { answer, answersMinimal, requestId } from './replies';
+import { answer, answersMinimal, minimal, requestId } from './replies';
 import { authorizationResource, captureResource } from './resources';
 
 const captureRequestSchema = z.object({
@@ -32,11 +32,6 @@ function reauthorizeAmount(body: unknown): MoneyWire | undefined {
     return { currency_code: currency, value: total };
   }
   return parseRequest(paypalReauthorizeSchema, body).amount;
-}
-
-/** What `Prefer: return=minimal` answers for a write: id, status and links. */
-export function minimal(resource: { id: string; status: string; links: unknown }) {
-  return { id: resource.id, status: resource.status, links: resource.links };
 }
 
 /** Read, capture, void and reauthorize authorizations (Payments v2). */

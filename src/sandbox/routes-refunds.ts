@@ -4,9 +4,8 @@ import type { SandboxContext } from './context';
 import { parseRequest } from './errors';
 import type { ProviderAnswer } from './idempotency';
 import { moneySchema, parseMoney } from './money';
-import { answer, answersMinimal, requestId } from './replies';
+import { answer, answersMinimal, minimal, requestId } from './replies';
 import { refundResource } from './resources';
-import { minimal } from './routes-authorizations';
 
 /**
  * PayPal's refund_request; `payment_instruction` (platform fees) is accepted and not modelled. `custom_id`
