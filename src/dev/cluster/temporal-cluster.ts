@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { connect } from 'node:net';
 import { Connection } from '@temporalio/client';
-import { msToTs } from '@temporalio/common';
+import { ensureNamespace } from '../../nexus/endpoint';
 import { customSearchAttributes } from '../../workflows/search-attributes';
 import { runCommand, type RunOptions, type ServiceProcess } from '../child-process';
 import { temporalServices, type ServerPorts, type TemporalService } from './server-config';
@@ -48,14 +48,7 @@ function grpcCode(error: unknown): number | undefined {
 
 /** Creates the namespace when missing, then the search attributes the workflows use. */
 async function registerNamespace(connection: Connection, namespace: string): Promise<string[]> {
-  try {
-    await connection.workflowService.registerNamespace({
-      namespace,
-      workflowExecutionRetentionPeriod: msToTs('3 days'),
-    });
-  } catch (error) {
-    if (grpcCode(error) !== 6) throw error; // ALREADY_EXISTS: a re-run reuses it
-  }
+  await ensureNamespace(connection, namespace);
   const { customAttributes } = await connection.operatorService.listSearchAttributes({ namespace });
   const missing = customSearchAttributes.filter((key) => !(key.name in (customAttributes ?? {})));
   if (missing.length > 0) {
