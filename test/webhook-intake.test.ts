@@ -6,18 +6,15 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import { createPaymentsActivities } from '../src/activities/payments';
 import { createWebhookActivities } from '../src/activities/webhooks';
 import { defaultApiLimits, type ApiLimits } from '../src/api/limits';
-import { LifecycleClient } from '../src/client/lifecycle-client';
 import { PaymentsClient } from '../src/payments/client';
-import { specDialect } from '../src/payments/dialects';
 import { CERTIFICATE_PATH } from '../src/sandbox/certificate';
 import { WEBHOOK_ROUTE } from '../src/webhooks/listener-url';
 import { VerificationStarter } from '../src/webhooks/verification-starter';
 import { webhookVerificationWorkflowId } from '../src/workflows/webhooks/definitions';
 import { withCrc32 } from './helpers/crc32-collision';
-import { startTestApi } from './helpers/lifecycle-stack';
 import { respondJson, startRecordingProvider } from './helpers/recording-provider';
 import { uniqueTaskQueue, withWorker } from './helpers/temporal';
-import { BODY_LIMIT_BYTES, startWebhookStack, type WebhookStack } from './helpers/webhook-stack';
+import { startWebhookStack, type WebhookStack } from './helpers/webhook-stack';
 
 let stack: WebhookStack;
 
@@ -54,20 +51,7 @@ async function verificationExists(transmissionId: string): Promise<boolean> {
 
 /** An API on a free port starting runs on `taskQueue` (the stack's worker by default), with the limits given. */
 async function apiWith(limits: Partial<ApiLimits>, taskQueue = stack.taskQueue) {
-  return startTestApi({
-    lifecycles: new LifecycleClient(stack.client, stack.taskQueue),
-    webhooks: {
-      verifications: new VerificationStarter({
-        client: stack.client,
-        taskQueue,
-        mode: 'api',
-        webhookId: stack.webhookId,
-      }),
-      bodyLimitBytes: BODY_LIMIT_BYTES,
-      headerNames: specDialect.transmissionHeaders,
-    },
-    limits: { ...defaultApiLimits, ...limits },
-  });
+  return stack.startApi({ taskQueue, limits: { ...defaultApiLimits, ...limits } });
 }
 
 /** Writes `text` on a raw connection and waits (at most `waitMs`) for the server to answer and close it. */

@@ -17,7 +17,6 @@ import { PaymentEventRoutingKey, WebhookVerificationKey } from '../src/workflows
 import { createPaymentsActivities } from '../src/activities/payments';
 import { createWebhookActivities } from '../src/activities/webhooks';
 import { WEBHOOK_ROUTE } from '../src/webhooks/listener-url';
-import { startTestApi } from './helpers/lifecycle-stack';
 import { uniqueTaskQueue, withWorker } from './helpers/temporal';
 import { BODY_LIMIT_BYTES, startWebhookStack, type WebhookStack } from './helpers/webhook-stack';
 
@@ -314,19 +313,7 @@ describe('provider deliveries reach the lifecycles, verified', () => {
 describe('nothing is lost while the service restarts or the provider falters', () => {
   it('a delivery accepted while no worker runs is verified and delivered once one is back', async () => {
     const taskQueue = uniqueTaskQueue('webhooks-restart');
-    const api = await startTestApi({
-      lifecycles: new LifecycleClient(stack.client, stack.taskQueue),
-      webhooks: {
-        verifications: new VerificationStarter({
-          client: stack.client,
-          taskQueue,
-          mode: 'api',
-          webhookId: stack.webhookId,
-        }),
-        bodyLimitBytes: BODY_LIMIT_BYTES,
-        headerNames: specDialect.transmissionHeaders,
-      },
-    });
+    const api = await stack.startApi({ taskQueue });
     try {
       const authorizationId = await stack.startLifecycle('10.00');
       const delivery = stack.sign(voidedEvent(authorizationId));

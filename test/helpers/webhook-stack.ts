@@ -4,6 +4,7 @@ import { WorkflowFailedError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { createPaymentsActivities } from '../../src/activities/payments';
 import { createWebhookActivities } from '../../src/activities/webhooks';
+import type { ApiLimits } from '../../src/api/limits';
 import { LifecycleClient } from '../../src/client/lifecycle-client';
 import { PaymentsClient } from '../../src/payments/client';
 import { paymentsDialect, type PaymentsDialectName } from '../../src/payments/dialects';
@@ -50,6 +51,11 @@ export interface WebhookStack {
   localApi: AxiosInstance;
   provider: AxiosInstance;
   createAuthorization(value: string, extra?: Record<string, unknown>): Promise<Authorization>;
+  /**
+   * One more API that verifies through the provider, starting its verification runs on `taskQueue` (the
+   * stack's by default), with `limits` when given. The caller closes it.
+   */
+  startApi(options?: { taskQueue?: string; limits?: ApiLimits }): ReturnType<typeof startTestApi>;
   /** Starts a lifecycle through the API; answers the authorization id. */
   startLifecycle(value?: string, extra?: Record<string, unknown>): Promise<string>;
   /** A delivery signed as the sandbox signs, for `body` exactly as given. */
@@ -80,14 +86,20 @@ export async function startWebhookStack(options: { mode?: PaymentsDialectName } 
   const { client, close: closeClient } = await connectClient();
   const lifecycles = new LifecycleClient(client, taskQueue);
 
-  const apiFor = (mode: WebhookVerifyMode, webhookId?: string) =>
+  const apiFor = (
+    mode: WebhookVerifyMode,
+    webhookId?: string,
+    verificationQueue = taskQueue,
+    limits?: ApiLimits,
+  ) =>
     startTestApi({
       lifecycles,
       webhooks: {
-        verifications: new VerificationStarter({ client, taskQueue, mode, webhookId }),
+        verifications: new VerificationStarter({ client, taskQueue: verificationQueue, mode, webhookId }),
         bodyLimitBytes: BODY_LIMIT_BYTES,
         headerNames: dialect.transmissionHeaders,
       },
+      ...(limits && { limits }),
     });
   const apiMode = await apiFor('api');
   const listenerUrl = `${apiMode.url}${WEBHOOK_ROUTE}`;
@@ -120,6 +132,8 @@ export async function startWebhookStack(options: { mode?: PaymentsDialectName } 
     localApi: localMode.http,
     provider,
     createAuthorization,
+    startApi: ({ taskQueue: verificationQueue, limits } = {}) =>
+      apiFor('api', subscription.webhookId, verificationQueue, limits),
     async startLifecycle(value = '100.00', extra = {}) {
       const authorization = await createAuthorization(value, extra);
       const response = await apiMode.http.post('/v1/lifecycles', { authorizationId: authorization.id });
