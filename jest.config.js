@@ -1,10 +1,13 @@
+/**
+ * `npm test`: test/unit (no Temporal server), test/integration (a Temporal dev server, workers in-process) and
+ * test/e2e (the service's own processes, and a browser). The global setup starts the dev server.
+ */
 /** @type {import('jest').Config} */
 module.exports = {
   testEnvironment: 'node',
-  roots: ['<rootDir>/test'],
+  roots: ['<rootDir>/test/unit', '<rootDir>/test/integration', '<rootDir>/test/e2e'],
   testMatch: ['**/*.test.ts'],
-  // The cluster suite starts its own Temporal cluster: `npm run test:cluster` (jest.cluster.config.js).
-  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/cluster/'],
+  // test/cluster starts its own Temporal cluster: `npm run test:cluster` (jest.cluster.config.js).
   transform: {
     '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }],
     // Jest on Node 20 cannot load ES modules, nor run `import()` without --experimental-vm-modules

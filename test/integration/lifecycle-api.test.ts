@@ -1,0 +1,341 @@
+import { randomUUID } from 'node:crypto';
+import { Client, Connection } from '@temporalio/client';
+import { apiConnectionOptions } from '../../src/api/temporal-connection';
+import { LifecycleClient } from '../../src/client/lifecycle-client';
+import { lifecycleWorkflowId, paymentEventSignal } from '../../src/workflows/lifecycle/definitions';
+import {
+  sandboxPaymentsClient,
+  startLifecycleStack,
+  startTestApi,
+  type LifecycleStack,
+} from '../helpers/lifecycle-stack';
+import { eventually } from '../helpers/eventually';
+
+let stack: LifecycleStack;
+
+beforeAll(async () => {
+  stack = await startLifecycleStack();
+});
+afterAll(async () => {
+  await stack?.close();
+});
+afterEach(async () => {
+  await stack.provider.delete('/sandbox/faults');
+});
+
+function waitForState(
+  authorizationId: string,
+  done: (state: Record<string, unknown>) => boolean,
+): Promise<any> {
+  return eventually(
+    async () => (await stack.api.get(`/v1/lifecycles/${authorizationId}`)).data as Record<string, unknown>,
+    (state) => typeof state.status === 'string' && done(state),
+    { what: `the expected state of lifecycle ${authorizationId}` },
+  );
+}
+
+describe('starting a lifecycle', () => {
+  it('answers 201 with the state, and 200 with the same lifecycle for the same authorization', async () => {
+    const authorization = await stack.createAuthorization('25.00');
+    const first = await stack.api.post('/v1/lifecycles', {
+      authorizationId: authorization.id,
+      orderId: 'order-1',
+    });
+    expect(first.status).toBe(201);
+    expect(first.data).toMatchObject({
+      workflowId: `authorization-${authorization.id}`,
+      state: {
+        status: 'AUTHORIZED',
+        authorizedAmount: '25.00',
+        remainingAmount: '25.00',
+        orderId: 'order-1',
+      },
+    });
+    const again = await stack.api.post('/v1/lifecycles', { authorizationId: authorization.id });
+    expect(again.status).toBe(200);
+    expect(again.data.runId).toBe(first.data.runId);
+  });
+
+  it('lets an operator find the run by its search attributes', async () => {
+    const authorizationId = await stack.startLifecycle('12.00', { orderId: `order-${randomUUID()}` });
+    const state = (await stack.api.get(`/v1/lifecycles/${authorizationId}`)).data as { orderId: string };
+    const query = `OrderId = "${state.orderId}" AND PaymentStatus = "AUTHORIZED"`;
+    const found = await eventually(
+      async () => {
+        const ids: string[] = [];
+        for await (const run of stack.client.workflow.list({ query })) ids.push(run.workflowId);
+        return ids;
+      },
+      (ids) => ids.length > 0,
+      { what: 'the run in visibility' },
+    );
+    expect(found).toEqual([lifecycleWorkflowId(authorizationId)]);
+  });
+
+  it('refuses an authorization that cannot be managed with 409', async () => {
+    const authorization = await stack.createAuthorization('10.00');
+    await stack.provider.post(`/sandbox/authorizations/${authorization.id}/expire`);
+    const response = await stack.api.post('/v1/lifecycles', { authorizationId: authorization.id });
+    expect(response.status).toBe(409);
+    expect(response.data.error.code).toBe('AUTHORIZATION_NOT_MANAGEABLE');
+    expect(response.data.error.message).toContain('EXPIRED');
+  });
+});
+
+describe('capture', () => {
+  it('captures in full once per Idempotency-Key, ends CAPTURED and closes after its late-event window', async () => {
+    const authorizationId = await stack.startLifecycle('100.00', { lateEventWindow: '3 seconds' });
+    const key = randomUUID();
+    const captureOnce = () =>
+      stack.api.post(
+        `/v1/lifecycles/${authorizationId}/capture`,
+        {},
+        { headers: { 'idempotency-key': key } },
+      );
+    const capture = await captureOnce();
+    expect(capture.status).toBe(200);
+    expect(capture.data).toMatchObject({ status: 'COMPLETED', amount: { value: '100.00' } });
+
+    // Ended, the run stays open for late provider events; a retry still gets the first answer.
+    const ended = (await stack.api.get(`/v1/lifecycles/${authorizationId}`)).data;
+    expect(ended).toMatchObject({ status: 'CAPTURED', nextTimer: { kind: 'close' } });
+    const retried = await captureOnce();
+    expect(retried.status).toBe(200);
+    expect(retried.data.id).toBe(capture.data.id);
+    const another = await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, {});
+    expect(another.status).toBe(409);
+
+    const result = await stack.client.workflow.getHandle(lifecycleWorkflowId(authorizationId)).result();
+    expect(result).toMatchObject({ status: 'CAPTURED', capturedAmount: '100.00', remainingAmount: '0.00' });
+    expect(result.nextTimer).toBeUndefined();
+
+    // Closed, the run answers a retry from its final state.
+    const retriedAfterClose = await captureOnce();
+    expect(retriedAfterClose.status).toBe(200);
+    expect(retriedAfterClose.data.id).toBe(capture.data.id);
+    expect(await stack.capturesAtProvider(authorizationId)).toHaveLength(1);
+
+    // Starting it again answers the lifecycle as it ended; no second run reads the captured authorization.
+    const again = await stack.api.post('/v1/lifecycles', { authorizationId });
+    expect(again.status).toBe(200);
+    expect(again.data.state.status).toBe('CAPTURED');
+  });
+
+  it('captures partially, never above what remains', async () => {
+    const authorizationId = await stack.startLifecycle('100.00');
+    const first = await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, { amount: '30.00' });
+    expect(first.status).toBe(200);
+    const state = await stack.api.get(`/v1/lifecycles/${authorizationId}`);
+    expect(state.data).toMatchObject({
+      status: 'PARTIALLY_CAPTURED',
+      capturedAmount: '30.00',
+      remainingAmount: '70.00',
+    });
+
+    const tooMuch = await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, { amount: '70.01' });
+    expect(tooMuch.status).toBe(409);
+    expect(tooMuch.data.error.message).toMatch(/amount: 70.01 USD is more than the 70.00 that remains/);
+
+    const rest = await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, { amount: '70.00' });
+    expect(rest.status).toBe(200);
+    expect((await stack.capturesAtProvider(authorizationId)).map((c) => c.amount.value)).toEqual([
+      '30.00',
+      '70.00',
+    ]);
+    await waitForState(authorizationId, (s) => s.status === 'CAPTURED');
+  });
+
+  it('captures exactly once when the provider commits and drops the response', async () => {
+    const authorizationId = await stack.startLifecycle('40.00');
+    await stack.provider.post('/sandbox/faults', {
+      operation: 'capture',
+      mode: 'commit-then-drop',
+      count: 1,
+    });
+    const capture = await stack.api.post(
+      `/v1/lifecycles/${authorizationId}/capture`,
+      {},
+      {
+        headers: { 'idempotency-key': randomUUID() },
+      },
+    );
+    expect(capture.status).toBe(200);
+    expect(capture.data.status).toBe('COMPLETED');
+    expect(await stack.capturesAtProvider(authorizationId)).toHaveLength(1);
+  });
+
+  it('answers 422 with the provider issue when the provider refuses', async () => {
+    const authorization = await stack.createAuthorization('10.00', { intent: 'CAPTURE' });
+    expect((await stack.api.post('/v1/lifecycles', { authorizationId: authorization.id })).status).toBe(201);
+    const refused = await stack.api.post(`/v1/lifecycles/${authorization.id}/capture`, {});
+    expect(refused.status).toBe(422);
+    expect(refused.data.error.code).toBe('PROVIDER_REFUSED');
+    expect(refused.data.error.details.issue).toMatch(/INTENT/);
+    expect(await stack.capturesAtProvider(authorization.id)).toHaveLength(0);
+  });
+
+  it('answers 400 naming the bad field', async () => {
+    const authorizationId = await stack.startLifecycle('10.00');
+    const response = await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, { amount: 5 });
+    expect(response.status).toBe(400);
+    expect(response.data.error.code).toBe('VALIDATION_FAILED');
+    expect(response.data.error.message).toContain('amount');
+    const unknownField = await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, {
+      amonut: '5.00',
+    });
+    expect(unknownField.status).toBe(400);
+    expect(unknownField.data.error.message).toContain('amonut');
+  });
+});
+
+describe('void', () => {
+  it('voids the authorization, and a later capture is refused with 409', async () => {
+    const authorizationId = await stack.startLifecycle('15.00');
+    const voided = await stack.api.post(`/v1/lifecycles/${authorizationId}/void`, {});
+    expect(voided.status).toBe(200);
+    const state = await waitForState(authorizationId, (s) => s.status === 'VOIDED');
+    expect(state.remainingAmount).toBe('0.00');
+    expect(voided.data).toMatchObject({ id: authorizationId, status: 'VOIDED' });
+    const capture = await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, {});
+    expect(capture.status).toBe(409);
+  });
+
+  it('completes at once when started with no late-event window', async () => {
+    const authorizationId = await stack.startLifecycle('15.00', { lateEventWindow: '0 seconds' });
+    expect((await stack.api.post(`/v1/lifecycles/${authorizationId}/void`, {})).status).toBe(200);
+    const result = await stack.client.workflow.getHandle(lifecycleWorkflowId(authorizationId)).result();
+    expect(result).toMatchObject({ status: 'VOIDED' });
+    expect(result.nextTimer).toBeUndefined();
+  });
+});
+
+describe('durable timers', () => {
+  it('reauthorizes when the timer fires, and later captures use the new authorization', async () => {
+    const authorizationId = await stack.startLifecycle('50.00', { reauthorizeAfter: '2s' });
+    await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, { amount: '20.00' });
+    const state = await waitForState(authorizationId, (s) => (s.reauthorizations as unknown[]).length === 1);
+    expect(state.reauthorizations[0]).toMatchObject({ reason: 'timer', amount: { value: '30.00' } });
+    expect(state.currentAuthorizationId).not.toBe(authorizationId);
+
+    const capture = await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, {});
+    expect(capture.status).toBe(200);
+    expect(capture.data.amount.value).toBe('30.00');
+    expect(await stack.capturesAtProvider(state.currentAuthorizationId as string)).toHaveLength(1);
+  });
+
+  it('applies the expiry policy: void', async () => {
+    const authorizationId = await stack.startLifecycle('5.00', {
+      expiryPolicyAfter: '2s',
+      expiryPolicy: 'void',
+    });
+    await waitForState(authorizationId, (s) => s.status === 'VOIDED');
+    expect((await sandboxPaymentsClient(stack.sandbox).getAuthorization(authorizationId)).status).toBe(
+      'VOIDED',
+    );
+  });
+
+  it('applies the expiry policy: expire', async () => {
+    const authorizationId = await stack.startLifecycle('5.00', {
+      expiryPolicyAfter: '2s',
+      expiryPolicy: 'expire',
+    });
+    await waitForState(authorizationId, (s) => s.status === 'EXPIRED');
+    // Marked expired, not voided: the provider still holds the authorization as it was.
+    expect((await sandboxPaymentsClient(stack.sandbox).getAuthorization(authorizationId)).status).toBe(
+      'CREATED',
+    );
+  });
+});
+
+describe('provider events', () => {
+  it('records a stale VOIDED for the old authorization id without applying it', async () => {
+    const authorizationId = await stack.startLifecycle('20.00');
+    const reauthorized = await stack.api.post(`/v1/lifecycles/${authorizationId}/reauthorize`, {});
+    expect(reauthorized.status).toBe(200);
+    const handle = stack.client.workflow.getHandle(lifecycleWorkflowId(authorizationId));
+    await handle.signal(paymentEventSignal, {
+      id: `WH-${randomUUID()}`,
+      eventType: 'PAYMENT.AUTHORIZATION.VOIDED',
+      authorizationId,
+    });
+    const state = await waitForState(authorizationId, (s) => (s.recentEvents as unknown[]).length === 1);
+    expect(state.status).toBe('AUTHORIZED');
+    expect(state.recentEvents[0]).toMatchObject({ applied: false });
+  });
+});
+
+describe('a worker stopped mid-lifecycle', () => {
+  it('completes the lifecycle once a worker is back', async () => {
+    const authorizationId = await stack.startLifecycle('60.00');
+    await stack.stopWorker();
+    const capture = stack.api.post(
+      `/v1/lifecycles/${authorizationId}/capture`,
+      {},
+      {
+        headers: { 'idempotency-key': randomUUID() },
+      },
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await stack.startWorker();
+    expect((await capture).status).toBe(200);
+    await waitForState(authorizationId, (s) => s.status === 'CAPTURED');
+    expect(await stack.capturesAtProvider(authorizationId)).toHaveLength(1);
+  });
+});
+
+describe('API errors', () => {
+  it('answers 401 without a valid API key', async () => {
+    const response = await stack.api.get('/v1/lifecycles/anything', {
+      headers: { authorization: 'Bearer wrong' },
+    });
+    expect(response.status).toBe(401);
+    expect(response.data.error.code).toBe('UNAUTHORIZED');
+  });
+
+  it('answers 404 for an unknown lifecycle', async () => {
+    const response = await stack.api.get(`/v1/lifecycles/${randomUUID()}`);
+    expect(response.status).toBe(404);
+    expect(response.data.error.code).toBe('NOT_FOUND');
+  });
+
+  it('answers 503 when Temporal cannot be reached', async () => {
+    const connection = Connection.lazy(apiConnectionOptions('127.0.0.1:1'));
+    const { app, http } = await startTestApi({
+      lifecycles: new LifecycleClient(new Client({ connection }), 'nowhere'),
+    });
+    try {
+      const response = await http.get('/v1/lifecycles/abc');
+      expect(response.status).toBe(503);
+      expect(response.data.error.code).toBe('TEMPORAL_UNAVAILABLE');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('serves an OpenAPI document generated from the schemas', async () => {
+    const response = await stack.api.get('/openapi.json');
+    expect(response.status).toBe(200);
+    expect(Object.keys(response.data.paths)).toEqual(
+      expect.arrayContaining(['/v1/lifecycles', '/v1/lifecycles/{authorizationId}/capture']),
+    );
+    const docs = await stack.api.get('/docs/');
+    expect(docs.status).toBe(200);
+  });
+});
+
+describe('the state the API shows', () => {
+  it('leaves the workflow bookkeeping out', async () => {
+    const authorizationId = await stack.startLifecycle('8.00');
+    await stack.api.post(
+      `/v1/lifecycles/${authorizationId}/capture`,
+      { amount: '1.00' },
+      {
+        headers: { 'idempotency-key': randomUUID() },
+      },
+    );
+    const state = (await stack.api.get(`/v1/lifecycles/${authorizationId}`)).data;
+    expect(state).toMatchObject({ capturedAmount: '1.00', authorizationCreateTime: expect.any(String) });
+    expect(state).not.toHaveProperty('keyedAnswers');
+    expect(state).not.toHaveProperty('seenEventIds');
+  });
+});

@@ -1,0 +1,50 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { EncryptionCodec } from '../../src/codec/payload-encryption';
+import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
+import {
+  decodedHistoryText,
+  encodingOf,
+  historyPayloads,
+  rawHistoryWithoutSearchAttributes,
+} from '../helpers/history-payloads';
+import { TEST_CODEC_KEY } from '../helpers/temporal';
+
+/**
+ * A lifecycle recorded by test/e2e/operators-ui.test.ts (the service's worker and API with PAYLOAD_CODEC_KEYS set
+ * to the test key): authorized 173.19 USD for order order-da3d883c, captured 61.37. The replay suite replays it.
+ */
+const history = historyFromJSON(
+  JSON.parse(readFileSync(join(__dirname, '..', 'histories', 'authorization-lifecycle-encrypted.json'), 'utf8')),
+);
+const secrets = ['173.19', '61.37', 'order-da3d883c'];
+
+describe('a recorded encrypted history', () => {
+  it('holds no plaintext amount or order id outside the search attributes', () => {
+    const stored = rawHistoryWithoutSearchAttributes(history);
+    for (const secret of secrets) expect(stored.includes(secret)).toBe(false);
+  });
+
+  it('holds them encrypted: the test key decrypts them, another key cannot', async () => {
+    const text = await decodedHistoryText(history, new EncryptionCodec([TEST_CODEC_KEY]));
+    for (const secret of secrets) expect(text).toContain(secret);
+    const otherKey = { id: TEST_CODEC_KEY.id, key: Buffer.alloc(32, 7) };
+    await expect(decodedHistoryText(history, new EncryptionCodec([otherKey]))).rejects.toThrow();
+  });
+
+  it('encrypts every payload but search attributes and the local-activity markers’ bookkeeping', () => {
+    // Written by the SDK's core, never through the codec: which activity, attempt, when. Not user data.
+    const markerBookkeeping = (history.events ?? []).flatMap(
+      (event) => event.markerRecordedEventAttributes?.details?.data?.payloads ?? [],
+    );
+    const searchAttributes = (history.events ?? []).flatMap((event) =>
+      Object.values(
+        event.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields ?? {},
+      ),
+    );
+    const exempt = new Set([...markerBookkeeping, ...searchAttributes]);
+    const userPayloads = historyPayloads(history).filter((payload) => !exempt.has(payload));
+    expect(userPayloads.length).toBeGreaterThan(5);
+    expect(new Set(userPayloads.map(encodingOf))).toEqual(new Set(['binary/encrypted']));
+  });
+});

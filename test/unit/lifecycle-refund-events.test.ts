@@ -1,0 +1,136 @@
+import { parsePaymentEvent } from '../../src/webhooks/payment-event';
+import { lifecycleDetails } from '../../src/workflows/lifecycle/details';
+import type { LifecycleState, PaymentEvent } from '../../src/workflows/lifecycle/definitions';
+import { applyCapture, applyEvent, applyRefund, initialState } from '../../src/workflows/lifecycle/state';
+
+// Refund and reversal events as PayPal sends them (resource: the refund, `up` link: its capture), parsed and
+// applied to the lifecycle's state. Pure: no Temporal server.
+
+const usd = (value: string) => ({ currency_code: 'USD', value });
+
+/** A lifecycle whose authorization `captures` took in full, in completed captures. */
+function capturedState(authorized: string, captures: Record<string, string>): LifecycleState {
+  const state = initialState(
+    'authorization-A1',
+    { id: 'A1', status: 'CREATED', amount: usd(authorized) },
+    { expiryPolicy: 'void' },
+    { createTime: 't0', reauthorizeAt: 't1', expiryPolicyAt: 't2' },
+  );
+  for (const [id, amount] of Object.entries(captures)) {
+    const capture = { id, status: 'COMPLETED' as const, amount: usd(amount) };
+    applyCapture(state, capture, { amount: usd(amount), finalCapture: false });
+  }
+  return state;
+}
+
+/** A delivery body shaped like PayPal's PAYMENT.CAPTURE.REFUNDED / REVERSED samples. */
+function refundDelivery(eventType: string, refundId: string, captureId: string, value: string): string {
+  return JSON.stringify({
+    id: `WH-${refundId}`,
+    event_version: '1.0',
+    create_time: '2026-05-02T10:00:00Z',
+    resource_type: 'refund',
+    resource_version: '2.0',
+    event_type: eventType,
+    summary: `A $ ${value} USD capture payment was refunded`,
+    resource: {
+      id: refundId,
+      amount: usd(value),
+      seller_payable_breakdown: { gross_amount: usd(value.replace(/^-/, '')) },
+      status: 'COMPLETED',
+      create_time: '2026-05-02T09:59:58Z',
+      links: [
+        { href: `https://api.paypal.com/v2/payments/refunds/${refundId}`, rel: 'self', method: 'GET' },
+        { href: `https://api.paypal.com/v2/payments/captures/${captureId}`, rel: 'up', method: 'GET' },
+      ],
+    },
+    links: [],
+  });
+}
+
+function eventOf(body: string): PaymentEvent {
+  const parsed = parsePaymentEvent(body);
+  if (!parsed.routable) throw new Error(`unroutable: ${parsed.reason}`);
+  return parsed.event;
+}
+
+describe('parsing refund and reversal events', () => {
+  it('routes PAYMENT.CAPTURE.REFUNDED by the capture its up link names', () => {
+    expect(eventOf(refundDelivery('PAYMENT.CAPTURE.REFUNDED', 'R1', 'C1', '10.00'))).toEqual({
+      id: 'WH-R1',
+      eventType: 'PAYMENT.CAPTURE.REFUNDED',
+      captureId: 'C1',
+      refundId: 'R1',
+      status: 'COMPLETED',
+      amount: usd('10.00'),
+      createTime: '2026-05-02T09:59:58Z',
+    });
+  });
+
+  it('routes PAYMENT.CAPTURE.REVERSED likewise, reading a negative amount as what was taken back', () => {
+    expect(eventOf(refundDelivery('PAYMENT.CAPTURE.REVERSED', 'R2', 'C9', '-25.00'))).toMatchObject({
+      eventType: 'PAYMENT.CAPTURE.REVERSED',
+      captureId: 'C9',
+      refundId: 'R2',
+      amount: usd('25.00'),
+    });
+  });
+});
+
+describe('applying refund events', () => {
+  it('moves the capture and the lifecycle to PARTIALLY_REFUNDED, then REFUNDED', () => {
+    const state = capturedState('100.00', { C1: '60.00', C2: '40.00' });
+    expect(state.status).toBe('CAPTURED');
+    applyEvent(state, eventOf(refundDelivery('PAYMENT.CAPTURE.REFUNDED', 'R1', 'C1', '60.00')), 'now');
+    expect(state).toMatchObject({
+      status: 'PARTIALLY_REFUNDED',
+      refundedAmount: '60.00',
+      capturedAmount: '100.00',
+    });
+    expect(state.captures.map((capture) => capture.status)).toEqual(['REFUNDED', 'COMPLETED']);
+    applyEvent(state, eventOf(refundDelivery('PAYMENT.CAPTURE.REFUNDED', 'R2', 'C2', '15.00')), 'now');
+    applyEvent(state, eventOf(refundDelivery('PAYMENT.CAPTURE.REFUNDED', 'R3', 'C2', '25.00')), 'now');
+    expect(state).toMatchObject({ status: 'REFUNDED', refundedAmount: '100.00' });
+    expect(state.captures[1]).toMatchObject({ status: 'REFUNDED', refundedAmount: '40.00' });
+    expect(lifecycleDetails(state)).toContain(
+      '**REFUNDED**: captured 100.00 of 100.00 USD, 0.00 remaining, 100.00 refunded',
+    );
+  });
+
+  it('counts a refund once, whether the Update answer or the event came first', () => {
+    const state = capturedState('50.00', { C1: '50.00' });
+    applyRefund(state, {
+      id: 'R1',
+      captureId: 'C1',
+      kind: 'refund',
+      status: 'COMPLETED',
+      amount: usd('20.00'),
+    });
+    const recorded = applyEvent(
+      state,
+      eventOf(refundDelivery('PAYMENT.CAPTURE.REFUNDED', 'R1', 'C1', '20.00')),
+      'now',
+    );
+    expect(recorded).toMatchObject({ applied: false, note: 'refund R1 is already recorded' });
+    expect(state).toMatchObject({ status: 'PARTIALLY_REFUNDED', refundedAmount: '20.00' });
+    expect(state.refunds).toHaveLength(1);
+  });
+
+  it('marks a reversed capture and the lifecycle REVERSED', () => {
+    const state = capturedState('30.00', { C1: '30.00' });
+    applyEvent(state, eventOf(refundDelivery('PAYMENT.CAPTURE.REVERSED', 'R5', 'C1', '30.00')), 'now');
+    expect(state.status).toBe('REVERSED');
+    expect(state.captures[0]).toMatchObject({ status: 'REVERSED', refundedAmount: '30.00' });
+  });
+
+  it('records, without applying, a refund of a capture the lifecycle does not hold', () => {
+    const state = capturedState('30.00', { C1: '30.00' });
+    const recorded = applyEvent(
+      state,
+      eventOf(refundDelivery('PAYMENT.CAPTURE.REFUNDED', 'R6', 'OTHER', '5.00')),
+      'now',
+    );
+    expect(recorded).toMatchObject({ applied: false, note: expect.stringContaining('does not hold') });
+    expect(state.status).toBe('CAPTURED');
+  });
+});

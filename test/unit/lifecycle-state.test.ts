@@ -1,0 +1,199 @@
+import { formatMinorUnits, toMinorUnits } from '../../src/workflows/lifecycle/amounts';
+import type { LifecycleState } from '../../src/workflows/lifecycle/definitions';
+import {
+  applyCapture,
+  applyEvent,
+  applyReauthorization,
+  initialState,
+} from '../../src/workflows/lifecycle/state';
+
+function newState(value = '100.00'): LifecycleState {
+  return initialState(
+    'authorization-A1',
+    { id: 'A1', status: 'CREATED', amount: { currency_code: 'USD', value } },
+    { expiryPolicy: 'void' },
+    { createTime: 't0', reauthorizeAt: 't1', expiryPolicyAt: 't2' },
+  );
+}
+
+const usd = (value: string) => ({ currency_code: 'USD', value });
+
+describe('amounts in minor units', () => {
+  it("converts decimal strings exactly, with each currency's ISO 4217 decimals", () => {
+    expect(toMinorUnits('0.10', 'USD')).toBe(10n);
+    expect(toMinorUnits('19.99', 'USD')).toBe(1999n);
+    expect(toMinorUnits('5', 'USD')).toBe(500n);
+    expect(toMinorUnits('1000', 'JPY')).toBe(1000n);
+    expect(toMinorUnits('1.234', 'KWD')).toBe(1234n);
+    expect(formatMinorUnits(7n, 'USD')).toBe('0.07');
+    expect(formatMinorUnits(1999n, 'USD')).toBe('19.99');
+    expect(formatMinorUnits(1000n - 1n, 'JPY')).toBe('999');
+    expect(formatMinorUnits(5n, 'KWD')).toBe('0.005');
+  });
+
+  it('stays exact beyond what a JavaScript number holds', () => {
+    const authorized = toMinorUnits('99999999999999999999.99', 'USD') ?? 0n;
+    expect(formatMinorUnits(authorized - (toMinorUnits('0.01', 'USD') ?? 0n), 'USD')).toBe(
+      '99999999999999999999.98',
+    );
+  });
+
+  it('refuses more decimals than the currency has, unknown currencies and non-decimals', () => {
+    expect(toMinorUnits('1.5', 'JPY')).toBeUndefined();
+    expect(toMinorUnits('1.0', 'JPY')).toBeUndefined();
+    expect(toMinorUnits('1.001', 'USD')).toBeUndefined();
+    expect(toMinorUnits('1.2345', 'KWD')).toBeUndefined();
+    expect(toMinorUnits('1.00', 'XYZ')).toBeUndefined();
+    expect(toMinorUnits('-1.00', 'USD')).toBeUndefined();
+    expect(toMinorUnits('1e3', 'USD')).toBeUndefined();
+    expect(() => formatMinorUnits(1n, 'XYZ')).toThrow(RangeError);
+  });
+});
+
+describe('lifecycle state transitions', () => {
+  it('counts partial captures and ends CAPTURED when nothing remains', () => {
+    const state = newState();
+    applyCapture(
+      state,
+      { id: 'C1', status: 'COMPLETED', amount: usd('30.10') },
+      { amount: usd('30.10'), finalCapture: false },
+    );
+    expect(state).toMatchObject({
+      status: 'PARTIALLY_CAPTURED',
+      capturedAmount: '30.10',
+      remainingAmount: '69.90',
+    });
+    applyCapture(
+      state,
+      { id: 'C2', status: 'COMPLETED', amount: usd('69.90') },
+      { amount: usd('69.90'), finalCapture: false },
+    );
+    expect(state).toMatchObject({ status: 'CAPTURED', capturedAmount: '100.00', remainingAmount: '0.00' });
+  });
+
+  it('a final capture releases the rest', () => {
+    const state = newState();
+    applyCapture(
+      state,
+      { id: 'C1', status: 'COMPLETED', amount: usd('10.00'), final_capture: true },
+      { amount: usd('10.00'), finalCapture: true },
+    );
+    expect(state).toMatchObject({ status: 'CAPTURED', capturedAmount: '10.00', remainingAmount: '0.00' });
+  });
+
+  it('counts a capture once when its webhook arrives before the provider answer', () => {
+    const state = newState();
+    applyEvent(
+      state,
+      {
+        id: 'WH-1',
+        eventType: 'PAYMENT.CAPTURE.COMPLETED',
+        authorizationId: 'A1',
+        captureId: 'C1',
+        amount: usd('40.00'),
+      },
+      'now',
+    );
+    applyCapture(
+      state,
+      { id: 'C1', status: 'COMPLETED', amount: usd('40.00') },
+      { amount: usd('40.00'), finalCapture: false },
+    );
+    expect(state.captures).toHaveLength(1);
+    expect(state).toMatchObject({ capturedAmount: '40.00', remainingAmount: '60.00' });
+  });
+
+  it('a pending capture completes or is denied by its event, never backwards', () => {
+    const state = newState('50.00');
+    applyCapture(
+      state,
+      { id: 'C1', status: 'PENDING', amount: usd('50.00') },
+      { amount: usd('50.00'), finalCapture: false },
+    );
+    expect(state.status).toBe('CAPTURE_PENDING');
+    const denied = applyEvent(
+      state,
+      { id: 'WH-2', eventType: 'PAYMENT.CAPTURE.DENIED', authorizationId: 'A1', captureId: 'C1' },
+      'now',
+    );
+    expect(denied.applied).toBe(true);
+    expect(state).toMatchObject({ status: 'AUTHORIZED', remainingAmount: '50.00', capturedAmount: '0.00' });
+    const late = applyEvent(
+      state,
+      { id: 'WH-3', eventType: 'PAYMENT.CAPTURE.COMPLETED', authorizationId: 'A1', captureId: 'C1' },
+      'now',
+    );
+    expect(late).toMatchObject({ applied: false });
+    expect(state.captures[0]?.status).toBe('DECLINED');
+  });
+
+  it('records the webhook that confirms a capture the lifecycle made, without counting it again', () => {
+    const state = newState();
+    applyCapture(
+      state,
+      { id: 'C1', status: 'COMPLETED', amount: usd('40.00') },
+      { amount: usd('40.00'), finalCapture: false },
+    );
+    const confirmation = applyEvent(
+      state,
+      {
+        id: 'WH-9',
+        eventType: 'PAYMENT.CAPTURE.COMPLETED',
+        authorizationId: 'A1',
+        captureId: 'C1',
+        amount: usd('40.00'),
+      },
+      'now',
+    );
+    expect(confirmation).toMatchObject({ applied: false, note: 'capture C1 is already COMPLETED' });
+    expect(state).toMatchObject({ capturedAmount: '40.00', remainingAmount: '60.00' });
+    expect(state.recentEvents).toHaveLength(1);
+  });
+
+  it('ignores a duplicate event, a void after a capture, and a void of a replaced authorization', () => {
+    const state = newState();
+    applyCapture(
+      state,
+      { id: 'C1', status: 'COMPLETED', amount: usd('10.00') },
+      { amount: usd('10.00'), finalCapture: false },
+    );
+    const voidAfterCapture = applyEvent(
+      state,
+      { id: 'WH-4', eventType: 'PAYMENT.AUTHORIZATION.VOIDED', authorizationId: 'A1' },
+      'now',
+    );
+    expect(voidAfterCapture.applied).toBe(false);
+    expect(
+      applyEvent(
+        state,
+        { id: 'WH-4', eventType: 'PAYMENT.AUTHORIZATION.VOIDED', authorizationId: 'A1' },
+        'now',
+      ).note,
+    ).toBe('duplicate delivery');
+
+    applyReauthorization(state, { id: 'A2', status: 'CREATED', amount: usd('90.00') }, 'timer', 'now');
+    const stale = applyEvent(
+      state,
+      { id: 'WH-5', eventType: 'PAYMENT.AUTHORIZATION.VOIDED', authorizationId: 'A1' },
+      'now',
+    );
+    expect(stale).toMatchObject({ applied: false });
+    expect(stale.note).toMatch(/no longer current/);
+    expect(state).toMatchObject({
+      status: 'PARTIALLY_CAPTURED',
+      currentAuthorizationId: 'A2',
+      remainingAmount: '90.00',
+    });
+  });
+
+  it('applies a VOIDED for the current authorization before any capture', () => {
+    const state = newState();
+    const voided = applyEvent(
+      state,
+      { id: 'WH-6', eventType: 'PAYMENT.AUTHORIZATION.VOIDED', authorizationId: 'A1' },
+      'now',
+    );
+    expect(voided.applied).toBe(true);
+    expect(state).toMatchObject({ status: 'VOIDED', remainingAmount: '0.00' });
+  });
+});
