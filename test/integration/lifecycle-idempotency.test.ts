@@ -1,7 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { eventually } from '../helpers/eventually';
 import { sandboxPaymentsClient, startLifecycleStack, type LifecycleStack } from '../helpers/lifecycle-stack';
-import { lifecycleWorkflowId, paymentEventSignal, stateQuery } from '../../src/workflows/lifecycle/definitions';
+import {
+  lifecycleWorkflowId,
+  paymentEventSignal,
+  stateQuery,
+} from '../../src/workflows/lifecycle/definitions';
 
 // Payment-grade idempotency under the caller's Idempotency-Key, over real HTTP, on the dev server and sandbox.
 

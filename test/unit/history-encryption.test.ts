@@ -15,7 +15,9 @@ import { TEST_CODEC_KEY } from '../helpers/temporal';
  * to the test key): authorized 173.19 USD for order order-da3d883c, captured 61.37. The replay suite replays it.
  */
 const history = historyFromJSON(
-  JSON.parse(readFileSync(join(__dirname, '..', 'histories', 'authorization-lifecycle-encrypted.json'), 'utf8')),
+  JSON.parse(
+    readFileSync(join(__dirname, '..', 'histories', 'authorization-lifecycle-encrypted.json'), 'utf8'),
+  ),
 );
 const secrets = ['173.19', '61.37', 'order-da3d883c'];
 

@@ -1,6 +1,10 @@
 import { inspect } from 'node:util';
 import { loadConfig } from '../../src/config';
-import { PaymentsClient, paymentsClientFromConfig, type PaymentsClientOptions } from '../../src/payments/client';
+import {
+  PaymentsClient,
+  paymentsClientFromConfig,
+  type PaymentsClientOptions,
+} from '../../src/payments/client';
 import { PaymentsApiError, providerIssue } from '../../src/payments/errors';
 import type { WebhookDelivery } from '../../src/payments/webhook-delivery';
 import {
