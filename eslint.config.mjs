@@ -1,11 +1,36 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+// The SDK's internals (`@temporalio/common/lib/time`, …) change without notice: import its public entry points.
+const sdkInternals = {
+  group: ['@temporalio/*/lib/*', '@temporalio/*/lib'],
+  message: "Import the Temporal SDK's public entry points, not its lib/ internals.",
+};
+
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', '.data/', 'coverage/'] },
   js.configs.recommended,
   { files: ['**/*.js'], languageOptions: { globals: { module: 'writable', require: 'readonly' } } },
   ...tseslint.configs.recommendedTypeChecked,
+  {
+    files: ['**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [sdkInternals] }] },
+  },
+  {
+    // The codec is below the configuration: src/config.ts parses its keys, the codec never reads the config.
+    files: ['src/codec/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            sdkInternals,
+            { group: ['**/config'], message: 'src/codec does not depend on src/config.ts.' },
+          ],
+        },
+      ],
+    },
+  },
   {
     languageOptions: {
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
@@ -26,6 +51,7 @@ export default tseslint.config(
         'error',
         {
           patterns: [
+            sdkInternals,
             {
               group: ['node:*', 'fs', 'path', 'crypto', 'http', 'https', 'os', 'child_process'],
               message: 'Workflow code must stay deterministic: no Node APIs.',

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import axios from 'axios';
 import { Client, Connection } from '@temporalio/client';
-import { tsToMs } from '@temporalio/common/lib/time';
+import { eventTimeMs } from './event-time';
 import type { temporal } from '@temporalio/proto';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { defaultApiLimits } from '../src/api/limits';
@@ -280,9 +280,9 @@ async function main() {
       let startedAt: number | undefined;
       for (const event of history.events ?? []) {
         if (event.workflowExecutionSignaledEventAttributes) received += 1;
-        else if (event.workflowTaskStartedEventAttributes) startedAt = tsToMs(event.eventTime);
+        else if (event.workflowTaskStartedEventAttributes) startedAt = eventTimeMs(event);
         else if (event.workflowTaskCompletedEventAttributes && startedAt !== undefined) {
-          tasks.push({ received, ms: tsToMs(event.eventTime) - startedAt });
+          tasks.push({ received, ms: eventTimeMs(event) - startedAt });
           startedAt = undefined;
         }
         runId = event.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId ?? runId;

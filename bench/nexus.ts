@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, type Connection } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
-import { tsToMs } from '@temporalio/common/lib/time';
+import { eventTimeMs } from './event-time';
 import type { temporal } from '@temporalio/proto';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import type { orderPayment } from '../examples/orders/workflows';
@@ -20,11 +20,11 @@ function captureMs(history: temporal.api.history.v1.IHistory): number[] {
   const samples: number[] = [];
   for (const event of history.events ?? []) {
     if (event.nexusOperationScheduledEventAttributes?.operation === 'capture') {
-      scheduled.set(String(event.eventId), tsToMs(event.eventTime));
+      scheduled.set(String(event.eventId), eventTimeMs(event));
     }
     const completed = event.nexusOperationCompletedEventAttributes;
     const start = completed && scheduled.get(String(completed.scheduledEventId));
-    if (start !== undefined && start !== null) samples.push(tsToMs(event.eventTime) - start);
+    if (start !== undefined && start !== null) samples.push(eventTimeMs(event) - start);
   }
   return samples;
 }

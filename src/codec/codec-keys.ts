@@ -1,9 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { ConfigError, type Config } from '../config';
 import { codecKeysSchema } from './key-schema';
 import type { CodecKey } from './payload-encryption';
+
+/** What the codec needs of the configuration (src/config.ts parses it; the codec does not depend on it). */
+export interface CodecSettings {
+  NODE_ENV: string;
+  PAYLOAD_CODEC_KEYS?: CodecKey[];
+}
 
 /** Where the local stack keeps its generated key when PAYLOAD_CODEC_KEYS is not set (git-ignored). */
 export const DEV_KEY_FILE = '.data/payload-codec-dev-key';
@@ -24,7 +29,7 @@ function devKey(file: string): CodecKey[] {
     unlinkSync(draft);
   }
   const parsed = codecKeysSchema.safeParse(readFileSync(file, 'utf8').trim());
-  if (!parsed.success) throw new ConfigError(`${file} holds no valid key; delete it to generate a new one`);
+  if (!parsed.success) throw new Error(`${file} holds no valid key; delete it to generate a new one`);
   return parsed.data;
 }
 
@@ -32,13 +37,10 @@ function devKey(file: string): CodecKey[] {
  * The payload keys: PAYLOAD_CODEC_KEYS, or outside production a generated development key kept in
  * .data/ so that every process of the local stack (and its restarts) shares it.
  */
-export function codecKeysFromConfig(
-  config: Pick<Config, 'NODE_ENV' | 'PAYLOAD_CODEC_KEYS'>,
-  devKeyFile = DEV_KEY_FILE,
-): CodecKey[] {
+export function codecKeysFromConfig(config: CodecSettings, devKeyFile = DEV_KEY_FILE): CodecKey[] {
   if (config.PAYLOAD_CODEC_KEYS) return config.PAYLOAD_CODEC_KEYS;
   if (config.NODE_ENV === 'production') {
-    throw new ConfigError(
+    throw new Error(
       'Invalid configuration:\n  PAYLOAD_CODEC_KEYS: required when NODE_ENV=production (keyId:base64-32-byte-key, comma-separated)',
     );
   }

@@ -1,15 +1,12 @@
 import type { DataConverter, PayloadCodec } from '@temporalio/common';
-import type { Config } from '../config';
-import { codecKeysFromConfig } from './codec-keys';
+import { codecKeysFromConfig, type CodecSettings } from './codec-keys';
 import { EncryptionCodec } from './payload-encryption';
 
 /** The module exporting the failure converter that encodes failure messages (see failure-converter.ts). */
 export const FAILURE_CONVERTER_PATH = require.resolve('./failure-converter');
 
-type CodecConfig = Pick<Config, 'NODE_ENV' | 'PAYLOAD_CODEC_KEYS'>;
-
 /** The payload codec of the service, with the configured keys (or the local stack's generated one). */
-export function codecFromConfig(config: CodecConfig): EncryptionCodec {
+export function codecFromConfig(config: CodecSettings): EncryptionCodec {
   return new EncryptionCodec(codecKeysFromConfig(config));
 }
 
@@ -22,6 +19,6 @@ export function encryptingDataConverter(codec: PayloadCodec): DataConverter {
   return { payloadCodecs: [codec], failureConverterPath: FAILURE_CONVERTER_PATH };
 }
 
-export function dataConverterFromConfig(config: CodecConfig): DataConverter {
+export function dataConverterFromConfig(config: CodecSettings): DataConverter {
   return encryptingDataConverter(codecFromConfig(config));
 }

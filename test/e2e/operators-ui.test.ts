@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { lifecycleWorkflowId } from '../../src/workflows/lifecycle/definitions';
 import {
@@ -11,6 +10,7 @@ import {
   historyPayloads,
   rawHistoryWithoutSearchAttributes,
 } from '../helpers/history-payloads';
+import { historyToJson } from '../helpers/history-json';
 import { promtoolFindings, promtoolInstalled } from '../helpers/promtool';
 import { startOperatorStack, type OperatorStack } from '../helpers/operator-stack';
 import { testCodec } from '../helpers/temporal';
@@ -146,7 +146,7 @@ it('keeps the amounts and the order id out of the raw history, which holds them 
   try {
     const raw = new Client({ connection });
     const history = await raw.workflow.getHandle(lifecycleWorkflowId(authorizationId)).fetchHistory();
-    writeFileSync(join(ARTIFACTS, 'encrypted-lifecycle-history.json'), historyToJSON(history));
+    writeFileSync(join(ARTIFACTS, 'encrypted-lifecycle-history.json'), historyToJson(history));
 
     const stored = rawHistoryWithoutSearchAttributes(history);
     for (const secret of [capturedValue, authorizedValue, orderId])

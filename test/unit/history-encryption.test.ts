@@ -1,20 +1,20 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EncryptionCodec } from '../../src/codec/payload-encryption';
-import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
 import {
   decodedHistoryText,
   encodingOf,
   historyPayloads,
   rawHistoryWithoutSearchAttributes,
 } from '../helpers/history-payloads';
+import { historyFromJson } from '../helpers/history-json';
 import { TEST_CODEC_KEY } from '../helpers/temporal';
 
 /**
  * A lifecycle recorded by test/e2e/operators-ui.test.ts (the service's worker and API with PAYLOAD_CODEC_KEYS set
  * to the test key): authorized 173.19 USD for order order-da3d883c, captured 61.37. The replay suite replays it.
  */
-const history = historyFromJSON(
+const history = historyFromJson(
   JSON.parse(
     readFileSync(join(__dirname, '..', 'histories', 'authorization-lifecycle-encrypted.json'), 'utf8'),
   ),
