@@ -90,7 +90,7 @@ beforeAll(async () => {
       PAYMENTS_BASE_URL: 'http://payments.invalid',
       PAYMENTS_CLIENT_SECRET: 'exposure-test-secret',
       WEBHOOK_CERT_HOSTS: 'payments.invalid',
-      // The setting docker-compose.yml had: it no longer opens a keyless path.
+      // An unknown variable opens nothing: there is no keyless path in production, whatever the environment says.
       CODEC_UI_WITHOUT_KEY: 'true',
     }),
     startSandbox({}),
