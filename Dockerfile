@@ -5,7 +5,7 @@ RUN npm install --global npm@11.19.1 --no-audit --no-fund
 WORKDIR /app
 COPY package.json package-lock.json ./
 # Installs take exactly the lock file's versions: the build stops if `npm install` changes package-lock.json,
-# which is what `npm ci` checks (README "Security" says why `npm ci` itself refuses this lock file).
+# which is what `npm ci` checks (docs/security.md says why `npm ci` itself refuses this lock file).
 RUN cp package-lock.json /tmp/locked.json
 
 # Build stage: compile TypeScript to dist/ and bundle the workflow code (workers start without webpack).

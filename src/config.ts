@@ -45,7 +45,7 @@ export const configSchema = z.object({
   WORKER_METRICS_PORT: port.default(9464),
   /**
    * Workflows kept in the worker's memory (about 0.5 MB each); the rest replay from history when their next
-   * task comes. It bounds the worker's memory whatever the number open (README "Performance").
+   * task comes. It bounds the worker's memory whatever the number open (docs/performance.md).
    */
   WORKER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(0).default(100),
   /** A prebuilt workflow bundle (`npm run workflow:bundle`); unset = the worker bundles at start. */

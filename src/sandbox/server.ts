@@ -27,7 +27,7 @@ import { registerWebhookRoutes } from './routes-webhooks';
 import { WebhookRegistry } from './webhooks';
 
 export interface SandboxOptions {
-  /** The contract it answers by: `spec` (the default) or `paypal` (PayPal's published API, see the README). */
+  /** The contract it answers by: `spec` (the default) or `paypal` (PayPal's published API, see docs/sandbox.md). */
   mode?: SandboxMode;
   /** 0 or none: a free port the OS picks. */
   port?: number;
