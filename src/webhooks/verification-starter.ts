@@ -20,7 +20,7 @@ export interface VerificationStarterOptions {
 
 export interface StartedVerification {
   workflowId: string;
-  /** True when this transmission already has a verification run: nothing new was started. */
+  /** True when this transmission already has a verification run: nothing new is started. */
   duplicate: boolean;
   /**
    * A duplicate whose run is still verifying: it may be a tampered copy that ends rejected, so this delivery
