@@ -9,7 +9,6 @@ import type {
   PaymentCaptureRequest,
   Refund,
   RefundRequest,
-  VerifyWebhookResponse,
   Webhook,
   WebhookEventTypes,
   WebhookField,
@@ -90,18 +89,6 @@ export function createPaymentsActivities(client: PaymentsClient) {
 
     deleteWebhook: (webhookId: string): Promise<void> => callProvider(() => client.deleteWebhook(webhookId)),
 
-    /** The body arrives as the exact text the listener received and is passed on unchanged. */
-    verifyWebhookSignature: (input: {
-      delivery: { headers: Record<string, string>; body: string };
-      webhookId: string;
-    }): Promise<VerifyWebhookResponse> =>
-      callProvider(() => client.verifyWebhookSignature(input.delivery, input.webhookId), 'verify').then(
-        (response) => {
-          count('webhookVerifications', { outcome: response.verification_status, mode: 'api' });
-          return response;
-        },
-      ),
-
     listWebhookEventTypes: (): Promise<WebhookEventTypes> =>
       callProvider(() => client.listWebhookEventTypes()),
   };
@@ -110,7 +97,7 @@ export function createPaymentsActivities(client: PaymentsClient) {
 export type PaymentsActivities = ReturnType<typeof createPaymentsActivities>;
 
 /** One provider call; `operation` names it in the refusal counter, `outcomes` counts how it ended. */
-async function callProvider<T>(
+export async function callProvider<T>(
   call: () => Promise<T>,
   operation?: string,
   outcomes?: BusinessCounter,

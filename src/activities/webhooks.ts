@@ -1,13 +1,15 @@
 import { Context } from '@temporalio/activity';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { PaymentsClient } from '../payments/client';
+import type { VerifyWebhookResponse } from '../payments/schemas';
+import type { WebhookDelivery } from '../payments/webhook-delivery';
 import { CertificateCache } from '../webhooks/certificate-cache';
 import { verifyDeliveryLocally } from '../webhooks/local-verification';
 import { parsePaymentEvent } from '../webhooks/payment-event';
 import { paymentEventSignal, type PaymentEvent } from '../workflows/lifecycle/definitions';
-import type { ParsedPaymentEvent, ReceivedDelivery, SignatureCheck } from '../workflows/webhooks/definitions';
+import type { ParsedPaymentEvent, SignatureCheck } from '../workflows/webhooks/definitions';
 import { count } from './business-metrics';
-import { paymentsFailure } from './payments';
+import { callProvider, paymentsFailure } from './payments';
 
 export interface WebhookActivityOptions {
   payments: PaymentsClient;
@@ -18,19 +20,40 @@ export interface WebhookActivityOptions {
   anchorType?: string;
 }
 
+/** A delivery, its body as the exact text the listener received, and the subscription it was signed for. */
+interface SignatureVerification {
+  delivery: WebhookDelivery<string>;
+  webhookId: string;
+}
+
 const SUBSCRIPTION_CACHE_MS = 30_000;
 
-/** Activities of webhook verification that are not a single provider call. */
+/** Activities of webhook verification: the signature check in either mode, the event's parsing and routing. */
 export function createWebhookActivities(options: WebhookActivityOptions) {
+  const { payments } = options;
   const certificates = new CertificateCache({ allowedHosts: options.certificateHosts });
-  const headerNames = options.payments.dialect.transmissionHeaders;
+  const headerNames = payments.dialect.transmissionHeaders;
   let subscription: { webhookId: string; until: number } | undefined;
 
   return {
-    verifyWebhookSignatureLocally: async (input: {
-      delivery: ReceivedDelivery;
-      webhookId: string;
-    }): Promise<SignatureCheck> => {
+    // The two verification modes (WEBHOOK_VERIFY_MODE), which the webhookVerification run chooses between.
+    // Both answer SUCCESS or FAILURE alike for the same delivery.
+
+    /** 'api': the provider checks the signature (verify-webhook-signature); the body is passed on unchanged. */
+    verifyWebhookSignature: async (input: SignatureVerification): Promise<VerifyWebhookResponse> => {
+      const response = await callProvider(
+        () => payments.verifyWebhookSignature(input.delivery, input.webhookId),
+        'verify',
+      );
+      count('webhookVerifications', { outcome: response.verification_status, mode: 'api' });
+      return response;
+    },
+
+    /**
+     * 'local': the same check without asking the provider: CRC-32 of the body's bytes and RSA-SHA256 under
+     * the certificate at cert_url (allow-listed, cached).
+     */
+    verifyWebhookSignatureLocally: async (input: SignatureVerification): Promise<SignatureCheck> => {
       const check = await verifyDeliveryLocally(input.delivery, input.webhookId, headerNames, certificates);
       count('webhookVerifications', { outcome: check.verification_status, mode: 'local' });
       return check;
@@ -75,7 +98,7 @@ export function createWebhookActivities(options: WebhookActivityOptions) {
       if (!listenerUrl) return null;
       if (subscription && subscription.until > Date.now()) return subscription.webhookId;
       try {
-        const { webhooks } = await options.payments.listWebhooks(options.anchorType);
+        const { webhooks } = await payments.listWebhooks(options.anchorType);
         const found = webhooks.find((webhook) => webhook.url === listenerUrl);
         subscription = found && { webhookId: found.id, until: Date.now() + SUBSCRIPTION_CACHE_MS };
         return found?.id ?? null;

@@ -1,7 +1,11 @@
-/** A webhook delivery as the listener received it: its headers and its raw, unparsed body. */
-export interface WebhookDelivery {
+/**
+ * A webhook delivery as a listener receives it: its headers and its raw, unparsed body, as bytes or as the
+ * text they spell. The webhookVerification workflow takes it with its body as text (`WebhookDelivery<string>`),
+ * so the delivery travels as plain JSON.
+ */
+export interface WebhookDelivery<Body extends string | Buffer = string | Buffer> {
   headers: Record<string, string | string[] | undefined>;
-  body: string | Buffer;
+  body: Body;
 }
 
 /**

@@ -6,8 +6,9 @@ import type { SignatureCheck } from '../workflows/webhooks/definitions';
 import type { CertificateCache } from './certificate-cache';
 
 /**
- * Checks a delivery's signature without asking the provider: CRC-32 of the raw body and RSA-SHA256 under
- * the certificate at cert_url (allow-listed, cached). Same answer as the verify endpoint, one round trip less.
+ * The local verification mode: checks a delivery's signature without asking the provider, by CRC-32 of the
+ * raw body and RSA-SHA256 under the certificate at cert_url (allow-listed, cached). Same answer as the
+ * provider's verify-webhook-signature (the api mode), one round trip less.
  */
 export async function verifyDeliveryLocally(
   delivery: WebhookDelivery,

@@ -1,10 +1,10 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { WorkflowIdReusePolicy } from '@temporalio/common';
+import type { WebhookDelivery } from '../payments/webhook-delivery';
 import type { webhookVerification } from '../workflows/webhooks/verification';
 import {
   webhookVerificationWorkflowId,
   webhookVerificationWorkflowType,
-  type ReceivedDelivery,
   type WebhookVerifyMode,
 } from '../workflows/webhooks/definitions';
 
@@ -20,7 +20,7 @@ export interface VerificationStarterOptions {
 
 export interface StartedVerification {
   workflowId: string;
-  /** True when this transmission already has a verification run: nothing new was started. */
+  /** True when this transmission already has a verification run: nothing new is started. */
   duplicate: boolean;
   /**
    * A duplicate whose run is still verifying: it may be a tampered copy that ends rejected, so this delivery
@@ -35,7 +35,7 @@ export class VerificationStarter {
 
   async start(
     transmissionId: string,
-    delivery: ReceivedDelivery,
+    delivery: WebhookDelivery<string>,
     receivedAt: Date,
   ): Promise<StartedVerification> {
     const { client, taskQueue, mode, webhookId, startTimeoutMs = 5_000 } = this.options;

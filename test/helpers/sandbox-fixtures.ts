@@ -1,5 +1,6 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import axios, { type AxiosInstance } from 'axios';
+import type { WebhookDelivery } from '../../src/payments/webhook-delivery';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server';
 import { eventually } from './eventually';
 
@@ -88,24 +89,19 @@ export function firstIssue(data: unknown): string | undefined {
   return (data as { details?: Array<{ issue: string }> }).details?.[0]?.issue;
 }
 
-export interface ReceivedDelivery {
-  headers: IncomingHttpHeaders;
-  /** The body exactly as it arrived. */
-  body: Buffer;
-}
-
 /** A webhook listener on a random local port that answers with the next scripted status (default 200). */
 export interface WebhookListener {
   url: string;
-  received: ReceivedDelivery[];
+  /** The deliveries as they arrived, bodies byte for byte. */
+  received: WebhookDelivery<Buffer>[];
   /** Statuses for the next deliveries, in order; afterwards 200. */
   answerWith(...statuses: number[]): void;
-  waitFor(count: number, timeoutMs?: number): Promise<ReceivedDelivery[]>;
+  waitFor(count: number, timeoutMs?: number): Promise<WebhookDelivery<Buffer>[]>;
   close(): Promise<void>;
 }
 
 export async function startWebhookListener(): Promise<WebhookListener> {
-  const received: ReceivedDelivery[] = [];
+  const received: WebhookDelivery<Buffer>[] = [];
   const scripted: number[] = [];
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];

@@ -9,6 +9,7 @@ import { LifecycleClient } from '../../src/client/lifecycle-client';
 import { PaymentsClient } from '../../src/payments/client';
 import { paymentsDialect, type PaymentsDialectName } from '../../src/payments/dialects';
 import type { Authorization } from '../../src/payments/schemas';
+import type { WebhookDelivery } from '../../src/payments/webhook-delivery';
 import { signedDeliveryHeaders } from '../../src/payments/webhook-signature';
 import { createSigningCertificate, type SigningCertificate } from '../../src/sandbox/certificate';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server';
@@ -27,10 +28,10 @@ import { connectClient, createTestWorker, uniqueTaskQueue } from './temporal';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
-export interface SignedDelivery {
+/** A delivery signed as the sandbox signs, with its transmission id; each header has one value. */
+export interface SignedDelivery extends WebhookDelivery<string> {
   transmissionId: string;
   headers: Record<string, string>;
-  body: string;
 }
 
 /**

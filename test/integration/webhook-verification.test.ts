@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { WebhookDelivery } from '../../src/payments/webhook-delivery';
 import { VerificationStarter } from '../../src/webhooks/verification-starter';
 import { startWebhookStack, type WebhookStack } from '../helpers/webhook-stack';
 
@@ -57,13 +58,13 @@ describe.each(['api', 'local'] as const)('verification in %s mode', (mode) => {
 describe('deliveries the sandbox sends', () => {
   it('verify alike in both modes, and fail alike in both once tampered', async () => {
     // A second subscriber records the sandbox's deliveries as they travelled: headers and raw bytes.
-    const received: Array<{ headers: Record<string, string>; body: string }> = [];
+    const received: WebhookDelivery<string>[] = [];
     const recorder = createServer((request, response) => {
       const chunks: Buffer[] = [];
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
       request.on('end', () => {
         received.push({
-          headers: request.headers as Record<string, string>,
+          headers: request.headers,
           body: Buffer.concat(chunks).toString('utf8'),
         });
         response.writeHead(200).end();

@@ -91,7 +91,6 @@ describe('business counters of the activities', () => {
 
   it('counts webhook verifications by outcome in both modes', async () => {
     const webhooks = createWebhookActivities({ payments, certificateHosts: ['localhost'] });
-    const activities = createPaymentsActivities(payments);
     const delivery = {
       headers: {
         'SERVICE-AUTH-ALGO': 'SHA256withRSA',
@@ -108,7 +107,7 @@ describe('business counters of the activities', () => {
     });
     expect(local.verification_status).toBe('FAILURE');
     provider.setHandler((_req, res) => respondJson(res, 200, { verification_status: 'SUCCESS' }));
-    await env.run(activities.verifyWebhookSignature, { delivery, webhookId: 'WH' });
+    await env.run(webhooks.verifyWebhookSignature, { delivery, webhookId: 'WH' });
 
     const exposed = await scrapeMetrics(metricsUrl);
     expect(sampleTotal(exposed, 'webhook_verifications_total', { outcome: 'FAILURE', mode: 'local' })).toBe(

@@ -1,5 +1,6 @@
 import axios from 'axios';
 import { specDialect } from '../../src/payments/dialects';
+import type { WebhookDelivery } from '../../src/payments/webhook-delivery';
 import { webhookVerificationRequestBody } from '../../src/payments/webhook-verification-request';
 import { verifyTransmission } from '../../src/payments/webhook-signature';
 import {
@@ -12,7 +13,6 @@ import {
   startWebhookListener,
   usd,
   withHarness,
-  type ReceivedDelivery,
   type SandboxHarness,
   type WebhookListener,
 } from '../helpers/sandbox-fixtures';
@@ -26,14 +26,14 @@ interface WebhookBody {
   links: Array<{ rel: string; method: string }>;
 }
 
-function header(delivery: ReceivedDelivery, name: string): string {
+function header(delivery: WebhookDelivery, name: string): string {
   const value = delivery.headers[name];
   if (typeof value !== 'string') throw new Error(`delivery has no ${name} header`);
   return value;
 }
 
 /** The verify request of spec 2.3, with the delivery body (or `body` instead) spliced in byte for byte. */
-function verifyRequestBody(delivery: ReceivedDelivery, webhookId: string, body = delivery.body): Buffer {
+function verifyRequestBody(delivery: WebhookDelivery, webhookId: string, body = delivery.body): Buffer {
   return webhookVerificationRequestBody({ ...delivery, body }, webhookId, specDialect.transmissionHeaders);
 }
 

@@ -1,3 +1,4 @@
+import type { WebhookDelivery } from '../../payments/webhook-delivery';
 import type { PaymentEvent } from '../lifecycle/definitions';
 
 // The webhook workflows' public contract, shared by the workflows, the activities, the API and the tools.
@@ -21,14 +22,9 @@ export type WebhookVerifyMode = 'api' | 'local';
 /** The failure type of a rejected run; its details hold the rejected WebhookVerificationResult. */
 export const WEBHOOK_DELIVERY_REJECTED = 'WebhookDeliveryRejected';
 
-/** A delivery as the listener received it: its transmission headers and its body text, unchanged. */
-export type ReceivedDelivery = {
-  headers: Record<string, string>;
-  body: string;
-};
-
 export type WebhookVerificationInput = {
-  delivery: ReceivedDelivery;
+  /** The listener's transmission headers and the body text, unchanged. */
+  delivery: WebhookDelivery<string>;
   /** When the API received the delivery (ISO 8601). */
   receivedAt: string;
   mode: WebhookVerifyMode;

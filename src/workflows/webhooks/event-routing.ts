@@ -3,14 +3,16 @@ import type { WebhookActivities } from '../../activities/webhooks';
 import { lifecycleWorkflowId, type PaymentEvent } from '../lifecycle/definitions';
 import type { PaymentEventRouted } from './definitions';
 
-// Local activities, retried until Temporal answers: the run ends in a handful of history events, with no
-// second workflow task for a signal command.
-const { signalPaymentEvent, findLifecycleOfAuthorization, findLifecycleOfCapture } =
-  proxyLocalActivities<WebhookActivities>({
-    startToCloseTimeout: '10 seconds',
-    localRetryThreshold: '10 seconds',
-    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
-  });
+/**
+ * Calls the lifecycle waits on for the provider's event: the signal that hands it over, and the searches
+ * that find the lifecycle holding a reauthorization or a capture. Local activities, retried until Temporal
+ * answers: the run ends in a handful of history events, with no second workflow task for a signal command.
+ */
+const lifecycleEventCalls = proxyLocalActivities<WebhookActivities>({
+  startToCloseTimeout: '10 seconds',
+  localRetryThreshold: '10 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+});
 
 /**
  * Signals a verified provider event to the lifecycle that holds its authorization: `authorization-<id>`, or,
@@ -23,7 +25,7 @@ export async function routePaymentEvent(event: PaymentEvent): Promise<PaymentEve
   const workflowId = lifecycleWorkflowId(event.authorizationId);
   const direct = await signalTo(workflowId, event);
   if (direct) return direct;
-  const holder = await findLifecycleOfAuthorization(event.authorizationId);
+  const holder = await lifecycleEventCalls.findLifecycleOfAuthorization(event.authorizationId);
   const viaHolder = holder ? await signalTo(holder, event) : undefined;
   return (
     viaHolder ?? {
@@ -34,7 +36,7 @@ export async function routePaymentEvent(event: PaymentEvent): Promise<PaymentEve
 }
 
 async function routeByCapture(event: PaymentEvent): Promise<PaymentEventRouted> {
-  const holder = event.captureId ? await findLifecycleOfCapture(event.captureId) : null;
+  const holder = event.captureId ? await lifecycleEventCalls.findLifecycleOfCapture(event.captureId) : null;
   const routed = holder ? await signalTo(holder, event) : undefined;
   return (
     routed ?? {
@@ -45,6 +47,6 @@ async function routeByCapture(event: PaymentEvent): Promise<PaymentEventRouted> 
 }
 
 async function signalTo(workflowId: string, event: PaymentEvent): Promise<PaymentEventRouted | undefined> {
-  const signalledAt = await signalPaymentEvent({ workflowId, event });
+  const signalledAt = await lifecycleEventCalls.signalPaymentEvent({ workflowId, event });
   return signalledAt ? { routed: true, lifecycleWorkflowId: workflowId, signalledAt } : undefined;
 }

@@ -8,7 +8,11 @@ import type {
   WebhookSubscriptionResult,
 } from './definitions';
 
-const provider = proxyActivities<PaymentsActivities>({
+/**
+ * Calls the operator waits on while the subscription is ensured or removed (`npm start`, the webhooks CLI):
+ * a bounded number of attempts, so a provider that keeps failing fails the run and the operator learns why.
+ */
+const operatorCalls = proxyActivities<PaymentsActivities>({
   startToCloseTimeout: '30 seconds',
   retry: {
     initialInterval: '1 second',
@@ -27,7 +31,7 @@ export const NO_SUBSCRIBABLE_EVENT_TYPES = 'NO_SUBSCRIBABLE_EVENT_TYPES';
 export async function ensureWebhookSubscription(
   input: WebhookSubscriptionInput,
 ): Promise<WebhookSubscriptionResult> {
-  const offered = new Set((await provider.listWebhookEventTypes()).event_types.map((type) => type.name));
+  const offered = new Set((await operatorCalls.listWebhookEventTypes()).event_types.map((type) => type.name));
   const eventTypes = lifecycleEventTypes.filter((name) => offered.has(name)).sort();
   const notOffered = lifecycleEventTypes.filter((name) => !offered.has(name));
   if (notOffered.length > 0) log.info('event types the provider does not offer', { notOffered });
@@ -41,7 +45,7 @@ export async function ensureWebhookSubscription(
 
   const existing = await subscriptionFor(input);
   if (!existing) {
-    const created = await provider.createWebhook({
+    const created = await operatorCalls.createWebhook({
       url: input.listenerUrl,
       event_types: eventTypes.map((name) => ({ name })),
     });
@@ -51,7 +55,7 @@ export async function ensureWebhookSubscription(
   if (current.join() === eventTypes.join()) {
     return { webhookId: existing.id, action: 'unchanged', eventTypes, notOffered };
   }
-  await provider.updateWebhook({
+  await operatorCalls.updateWebhook({
     webhookId: existing.id,
     fields: [{ op: 'replace', path: '/event_types', value: eventTypes.map((name) => ({ name })) }],
   });
@@ -64,11 +68,11 @@ export async function removeWebhookSubscription(
 ): Promise<WebhookSubscriptionRemoval> {
   const existing = await subscriptionFor(input);
   if (!existing) return { action: 'absent' };
-  await provider.deleteWebhook(existing.id);
+  await operatorCalls.deleteWebhook(existing.id);
   return { webhookId: existing.id, action: 'deleted' };
 }
 
 async function subscriptionFor(input: WebhookSubscriptionInput): Promise<Webhook | undefined> {
-  const { webhooks } = await provider.listWebhooks(input.anchorType);
+  const { webhooks } = await operatorCalls.listWebhooks(input.anchorType);
   return webhooks.find((webhook) => webhook.url === input.listenerUrl);
 }

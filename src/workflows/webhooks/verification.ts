@@ -6,26 +6,31 @@ import {
   sleep,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
-import type { PaymentsActivities } from '../../activities/payments';
 import type { WebhookActivities } from '../../activities/webhooks';
+import type { WebhookDelivery } from '../../payments/webhook-delivery';
 import { PaymentEventRoutingKey, WebhookVerificationKey } from '../search-attributes';
 import {
   WEBHOOK_DELIVERY_REJECTED,
   type SignatureCheck,
   type WebhookVerificationInput,
   type WebhookVerificationResult,
+  type WebhookVerifyMode,
 } from './definitions';
 import { routePaymentEvent } from './event-routing';
 
-// Local activities: short calls recorded as markers in the run's own workflow task, so a delivery costs the
-// server a few history events rather than an activity task each. Retried until the provider answers.
-const provider = proxyLocalActivities<PaymentsActivities & WebhookActivities>({
+/**
+ * Calls the provider's redelivery waits on: until the run ends, the listener answers another delivery of the
+ * transmission 409, and the provider delivers it again later. Local activities, recorded as markers in the
+ * run's own workflow task, so a delivery costs the server a few history events rather than an activity task
+ * each. Retried until the provider answers.
+ */
+const redeliveryCalls = proxyLocalActivities<WebhookActivities>({
   startToCloseTimeout: '30 seconds',
   localRetryThreshold: '10 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
 
-// Runs started before these changed ended a rejected run as completed and ended on every refusal.
+// A run recorded without these patches completes when it rejects a delivery, and ends on every refusal.
 const REJECTION_FAILS_RUN = 'webhook-rejection-fails-run';
 const SETTINGS_REFUSALS_RETRIED = 'webhook-settings-refusals-retried';
 // Answers about our credentials or settings (rotating credentials, a subscription being replaced), not about
@@ -70,20 +75,17 @@ export async function webhookVerification(
     return true;
   };
 
-  let webhookId = input.webhookId ?? (await provider.subscribedWebhookId());
+  let webhookId = input.webhookId ?? (await redeliveryCalls.subscribedWebhookId());
   while (!webhookId) {
     const reason = 'no webhook subscription for this listener to verify against';
     if (!(await waitForSettings(reason))) return rejected(reason);
-    webhookId = await provider.subscribedWebhookId();
+    webhookId = await redeliveryCalls.subscribedWebhookId();
   }
 
   let check: SignatureCheck | undefined;
   while (!check) {
     try {
-      check =
-        input.mode === 'local'
-          ? await provider.verifyWebhookSignatureLocally({ delivery, webhookId })
-          : await provider.verifyWebhookSignature({ delivery, webhookId });
+      check = await verifySignature(input.mode, { delivery, webhookId });
     } catch (error) {
       // Only a refusal ends the retries: the provider (or our own check) says this delivery cannot be verified.
       const refusal = refusalOf(error);
@@ -102,7 +104,7 @@ export async function webhookVerification(
     return { ...verified, outcome: 'unrouted', eventId, eventType, reason };
   };
 
-  const parsed = await provider.parsePaymentEvent(delivery.body);
+  const parsed = await redeliveryCalls.parsePaymentEvent(delivery.body);
   if (!parsed.routable) return unrouted(parsed.reason, parsed.eventId, parsed.eventType);
   const { event } = parsed;
   const routed = await routePaymentEvent(event);
@@ -110,6 +112,19 @@ export async function webhookVerification(
   markVerified('DELIVERED');
   const { lifecycleWorkflowId, signalledAt } = routed;
   return { ...verified, outcome: 'delivered', event, lifecycleWorkflowId, signalledAt };
+}
+
+/**
+ * The two verification modes, side by side: 'api' asks the provider (verify-webhook-signature), 'local'
+ * checks the CRC-32 of the body and the signature under the certificate at cert_url in the worker.
+ */
+function verifySignature(
+  mode: WebhookVerifyMode,
+  input: { delivery: WebhookDelivery<string>; webhookId: string },
+): Promise<SignatureCheck> {
+  return mode === 'local'
+    ? redeliveryCalls.verifyWebhookSignatureLocally(input)
+    : redeliveryCalls.verifyWebhookSignature(input);
 }
 
 /** One search-attribute change per genuine delivery, made with the run's last commands. */
