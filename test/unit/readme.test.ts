@@ -96,4 +96,11 @@ describe('links in README.md and docs/', () => {
     });
     expect(broken).toEqual([]);
   });
+
+  it.each(markdownFiles)('%s names in code spans only project paths that exist', (file) => {
+    const paths = [...read(file).matchAll(/`((?:src|test|bench|deploy|examples|docs)\/[\w./-]+)`/g)].map(
+      ([, path = '']) => path,
+    );
+    expect(paths.filter((path) => !existsSync(join(root, path)))).toEqual([]);
+  });
 });
