@@ -61,11 +61,11 @@ export function createPaymentsActivities(client: PaymentsClient) {
       );
     },
 
-    /** `requestId` (absent only in calls scheduled before it existed) makes every retry void at most once. */
+    /** `requestId` (absent only in histories that schedule the call without one) makes every retry void at most once. */
     voidAuthorization: (authorizationId: string, requestId?: string): Promise<Authorization> =>
       callProvider(() => client.voidAuthorization(authorizationId, requestId), 'void', 'voids'),
 
-    /** `requestId` (absent only in calls scheduled before it existed) makes every retry hold at most once. */
+    /** `requestId` (absent only in histories that schedule the call without one) makes every retry hold at most once. */
     reauthorizeAuthorization: (input: {
       authorizationId: string;
       amount: { currency: string; total: string };

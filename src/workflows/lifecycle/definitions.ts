@@ -132,7 +132,7 @@ export type LifecycleState = {
   /** The next thing the lifecycle's timer does; `close` ends the run after its late-event window. */
   nextTimer?: { kind: 'reauthorize' | 'expiryPolicy' | 'close'; at: string };
   captures: CaptureRecord[];
-  /** Absent in states carried over from runs before refunds. */
+  /** Absent until the lifecycle records its first refund or reversal. */
   refunds?: RefundRecord[];
   /** The sum of every capture's refundedAmount; absent while nothing was refunded. */
   refundedAmount?: string;
@@ -157,9 +157,9 @@ export type RequestFingerprint = Record<string, string | boolean>;
 
 export type KeyedAnswer = {
   key: string;
-  /** Absent on answers carried over from runs that kept no fingerprints. */
+  /** Absent on answers carried over without an operation. */
   operation?: LifecycleOperation;
-  /** Absent on answers remembered before fingerprints were kept: any retry of the key matches them. */
+  /** Absent on answers carried over without a fingerprint: any retry of the key matches them. */
   request?: RequestFingerprint;
   answer: unknown;
   /** End of the retention: a retry after it is a new request. */

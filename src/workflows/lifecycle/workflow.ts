@@ -110,7 +110,7 @@ export async function authorizationLifecycle(input: LifecycleInput): Promise<Lif
 
 /**
  * Events about an ended authorization still arrive: the capture that ended it, refunds, redeliveries. The
- * run stays open for the late-event window. Runs recorded before this window existed ended at once.
+ * run stays open for the late-event window. A history without the window's patch ends at once.
  */
 async function lateEventWindow(input: LifecycleInput, state: LifecycleState): Promise<void> {
   if (state.nextTimer?.kind !== 'close') {
@@ -128,7 +128,7 @@ async function lateEventWindow(input: LifecycleInput, state: LifecycleState): Pr
 function shouldContinueAsNew(): boolean {
   const info = workflowInfo();
   if (info.continueAsNewSuggested) return true;
-  // Runs recorded before the bound replay as they ran: they ask the patch only past it.
+  // Asked only past the bound: a shorter run records no marker, and a history without it does not continue.
   return info.historyLength >= HISTORY_EVENTS_PER_RUN && patched('continue-as-new-by-history-length');
 }
 
