@@ -69,7 +69,7 @@ function syncOperation<Schema extends z.ZodType, O>(
   };
 }
 
-/** The caller's idempotency key or, without one, the operation's request id, which Temporal's retries repeat. */
+/** The caller's idempotency key or, without one, the operation's request id (Temporal's retries repeat it). */
 function withKey<Request extends { idempotencyKey?: string }>(
   request: Request,
   ctx: nexus.StartOperationContext,

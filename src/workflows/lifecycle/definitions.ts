@@ -182,12 +182,12 @@ export type CaptureInput = {
 export type ReauthorizeInput = {
   /** Decimal string; omitted means what remains to capture. */
   amount?: string;
-  /** The caller's Idempotency-Key; the reauthorization's request id is derived from it and the authorization id. */
+  /** The caller's Idempotency-Key; the request id is derived from it and the authorization id. */
   idempotencyKey?: string;
 };
 
 export type VoidInput = {
-  /** The caller's Idempotency-Key: names the remembered answer (a void's request id is one per authorization). */
+  /** The caller's Idempotency-Key: names the remembered answer (a void has one request id). */
   idempotencyKey?: string;
 };
 

@@ -99,7 +99,7 @@ export class KeyedRequests {
     return true;
   }
 
-  /** Runs `work` once per key: a retry gets the remembered or running answer; without a key it always runs. */
+  /** Runs `work` once per key: a retry gets the remembered or running answer. Without a key, it runs. */
   async once<T>(
     operation: LifecycleOperation,
     key: string | undefined,

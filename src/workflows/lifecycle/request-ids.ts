@@ -5,13 +5,13 @@ import type { LifecycleState, RefundInput } from './definitions';
 // number: a retry of the call, or of the Update under the same key, replays the provider's first answer
 // instead of acting twice.
 
-/** The authorization id and the key; without a key, the workflow and the capture's number in the lifecycle. */
+/** The authorization id and the key; without a key, the workflow and the capture's number. */
 export function captureRequestId(state: LifecycleState, workflowId: string, idempotencyKey?: string): string {
   if (idempotencyKey) return `${state.authorizationId}-${idempotencyKey}`;
   return `${workflowId}-capture-${state.captureSequence}`;
 }
 
-/** The capture id and the key; without a key, the workflow and the refund's number in the lifecycle. */
+/** The capture id and the key; without a key, the workflow and the refund's number. */
 export function refundRequestId(state: LifecycleState, workflowId: string, request: RefundInput): string {
   if (request.idempotencyKey) return `${request.captureId}-${request.idempotencyKey}`;
   return `${workflowId}-refund-${state.refundSequence}`;
@@ -22,7 +22,7 @@ export function voidRequestId(state: LifecycleState): string {
   return `${state.workflowId}-void`;
 }
 
-/** The authorization id and the key; without a key, the workflow, the reason and the reauthorization's number. */
+/** The authorization id and the key; without a key, the workflow, the reason and the number. */
 export function reauthorizeRequestId(
   state: LifecycleState,
   reason: 'timer' | 'request',

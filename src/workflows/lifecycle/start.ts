@@ -65,7 +65,7 @@ export async function startState(workflowId: string, input: LifecycleInput): Pro
   );
 }
 
-/** State carried over continue-as-new; answers carried in a plain object (`answeredKeys`) become keyed answers. */
+/** State carried over continue-as-new; answers in a plain object (`answeredKeys`) become keyed answers. */
 export function carriedOver(state: LifecycleState, retentionMs: number, now: number): LifecycleState {
   if (state.keyedAnswers) return state;
   const { answeredKeys, ...rest } = state as LifecycleState & { answeredKeys?: Record<string, unknown> };

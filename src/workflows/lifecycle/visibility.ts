@@ -16,7 +16,7 @@ import type { LifecycleState } from './definitions';
 export class LifecycleVisibility {
   private shown = '';
   private shownFailure?: string;
-  /** Whether this run lists CaptureIds: asked once it has a capture, so a history without the patch keeps none. */
+  /** Whether this run lists CaptureIds: asked once it has a capture (a history without the patch has none). */
   private listsCaptures?: boolean;
 
   /** `recordedBeforeChecks`: the run may predate upserting only changes (it asks its patch). */
