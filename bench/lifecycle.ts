@@ -165,7 +165,7 @@ async function main() {
       runBounded(count, CONCURRENCY, async (i) => {
         const id = `noop-${round}-${i}`;
         await noopLifecycles.start({ authorizationId: id, lateEventWindow: '0 seconds' });
-        await noopLifecycles.capture(id, {}, `bench-${id}`);
+        await noopLifecycles.capture(id, { idempotencyKey: `bench-${id}` });
         await client.workflow.getHandle(lifecycleWorkflowId(id)).result();
       }),
     );
@@ -195,11 +195,11 @@ async function main() {
     for (let i = 0; i < count; i += 1) {
       const id = `events-${Date.now()}-${i}`;
       await noopLifecycles.start({ authorizationId: id, lateEventWindow: '0 seconds' });
-      const partial = await noopLifecycles.capture(
-        id,
-        { amount: '4.00', finalCapture: false },
-        `partial-${id}`,
-      );
+      const partial = await noopLifecycles.capture(id, {
+        amount: '4.00',
+        finalCapture: false,
+        idempotencyKey: `partial-${id}`,
+      });
       await client.workflow.getHandle(lifecycleWorkflowId(id)).signal(paymentEventSignal, {
         id: `WH-${id}`,
         eventType: 'PAYMENT.CAPTURE.COMPLETED',
@@ -207,7 +207,7 @@ async function main() {
         captureId: partial.id,
         amount: { currency_code: 'USD', value: '4.00' },
       });
-      await noopLifecycles.capture(id, {}, `final-${id}`);
+      await noopLifecycles.capture(id, { idempotencyKey: `final-${id}` });
       await client.workflow.getHandle(lifecycleWorkflowId(id)).result();
       lifecycleEvents.push(await eventsOf(lifecycleWorkflowId(id)));
       const trivial = await client.workflow.start('trivialWorkflow', {
@@ -246,7 +246,7 @@ async function main() {
     const viaApi = await sample((id) =>
       api.post(`/v1/lifecycles/${id}/capture`, {}, { headers: { 'idempotency-key': `floor-${id}` } }),
     );
-    const viaClient = await sample((id) => lifecycles.capture(id, {}, `floor-${id}`), count);
+    const viaClient = await sample((id) => lifecycles.capture(id, { idempotencyKey: `floor-${id}` }), count);
     const direct = await directCaptures(count, concurrency);
     const at = (q: number) => (samples: number[]) => percentile(samples, q);
     const [p50, p99] = [at(50), at(99)];

@@ -60,11 +60,11 @@ export function createPaymentsActivities(client: PaymentsClient) {
       );
     },
 
-    /** `requestId` (absent only in calls scheduled before it existed) makes every retry void at most once. */
+    /** With `requestId`, every retry voids at most once (some recorded histories schedule it without one). */
     voidAuthorization: (authorizationId: string, requestId?: string): Promise<Authorization> =>
       callProvider(() => client.voidAuthorization(authorizationId, requestId), 'void', 'voids'),
 
-    /** `requestId` (absent only in calls scheduled before it existed) makes every retry hold at most once. */
+    /** With `requestId`, every retry holds at most once (some recorded histories schedule it without one). */
     reauthorizeAuthorization: (input: {
       authorizationId: string;
       amount: { currency: string; total: string };

@@ -54,6 +54,14 @@ async function bodyRequired(request: FastifyRequest): Promise<void> {
   }
 }
 
+/** A command's request: its body with the caller's Idempotency-Key, which travels in it from here on. */
+function keyedRequest<Body extends object | undefined>(request: {
+  body: Body;
+  headers: { 'idempotency-key'?: string };
+}) {
+  return { ...request.body, idempotencyKey: request.headers['idempotency-key'] };
+}
+
 /** A command on one lifecycle: the authorization in the path, an optional Idempotency-Key, a body. */
 function commandSchema<Body extends z.ZodType, Answer extends z.ZodType>(body: Body, answer: Answer) {
   return {
@@ -116,14 +124,13 @@ export const lifecycleRoutes: FastifyPluginAsyncZod<LifecycleRoutesOptions> = as
       preValidation: absentBodyIsEmpty,
       schema: commandSchema(captureBody.default({}), paymentCaptureSchema),
     },
-    async (request) =>
-      lifecycles.capture(request.params.authorizationId, request.body, request.headers['idempotency-key']),
+    async (request) => lifecycles.capture(request.params.authorizationId, keyedRequest(request)),
   );
 
   app.post(
     '/v1/lifecycles/:authorizationId/void',
     { preValidation: absentBodyIsEmpty, schema: commandSchema(voidBody, authorizationSchema.nullable()) },
-    async (request) => lifecycles.void(request.params.authorizationId, request.headers['idempotency-key']),
+    async (request) => lifecycles.void(request.params.authorizationId, keyedRequest(request)),
   );
 
   app.post(
@@ -132,12 +139,7 @@ export const lifecycleRoutes: FastifyPluginAsyncZod<LifecycleRoutesOptions> = as
       preValidation: absentBodyIsEmpty,
       schema: commandSchema(reauthorizeBody.default({}), authorizationSchema),
     },
-    async (request) =>
-      lifecycles.reauthorize(
-        request.params.authorizationId,
-        request.body,
-        request.headers['idempotency-key'],
-      ),
+    async (request) => lifecycles.reauthorize(request.params.authorizationId, keyedRequest(request)),
   );
 
   app.post(
@@ -147,11 +149,6 @@ export const lifecycleRoutes: FastifyPluginAsyncZod<LifecycleRoutesOptions> = as
       schema: { ...commandSchema(refundBody.default({}), refundSchema), params: captureParams },
     },
     async (request) =>
-      lifecycles.refund(
-        request.params.authorizationId,
-        request.params.captureId,
-        request.body,
-        request.headers['idempotency-key'],
-      ),
+      lifecycles.refund(request.params.authorizationId, request.params.captureId, keyedRequest(request)),
   );
 };

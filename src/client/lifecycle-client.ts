@@ -10,14 +10,12 @@ import {
 import { WorkflowNotFoundError, type UpdateDefinition } from '@temporalio/common';
 import {
   captureUpdate,
-  keyReuseConflict,
+  keyedAnswerQuery,
   lifecycleSummary,
   lifecycleWorkflowId,
   lifecycleWorkflowType,
   reauthorizeUpdate,
   refundUpdate,
-  rememberedAnswer,
-  requestFingerprint,
   startedUpdate,
   stateQuery,
   terminalStatuses,
@@ -28,6 +26,7 @@ import {
   type LifecycleState,
   type ReauthorizeInput,
   type RefundInput,
+  type VoidInput,
 } from '../workflows/lifecycle/definitions';
 import type { authorizationLifecycle } from '../workflows/lifecycle/workflow';
 import type { Authorization, PaymentCapture, Refund } from '../payments/schemas';
@@ -144,39 +143,36 @@ export class LifecycleClient {
     }
   }
 
-  capture(authorizationId: string, input: CaptureInput, idempotencyKey?: string): Promise<PaymentCapture> {
-    return this.update(authorizationId, 'capture', captureUpdate, input, idempotencyKey);
+  /** Captures some or all of what remains, once per `request.idempotencyKey`. */
+  capture(authorizationId: string, request: CaptureInput): Promise<PaymentCapture> {
+    return this.update(authorizationId, 'capture', captureUpdate, request);
   }
 
-  void(authorizationId: string, idempotencyKey?: string): Promise<Authorization | null> {
-    return this.update(authorizationId, 'void', voidUpdate, {}, idempotencyKey);
+  void(authorizationId: string, request: VoidInput = {}): Promise<Authorization | null> {
+    return this.update(authorizationId, 'void', voidUpdate, request);
   }
 
-  reauthorize(
-    authorizationId: string,
-    input: ReauthorizeInput,
-    idempotencyKey?: string,
-  ): Promise<Authorization> {
-    return this.update(authorizationId, 'reauthorize', reauthorizeUpdate, input, idempotencyKey);
+  reauthorize(authorizationId: string, request: ReauthorizeInput): Promise<Authorization> {
+    return this.update(authorizationId, 'reauthorize', reauthorizeUpdate, request);
   }
 
   /**
    * Refunds one of the lifecycle's captures, in part (`amount`) or in full (no amount), idempotently under
-   * the key. Refunds come days or weeks after the capture, when the lifecycle may have closed: then it is
-   * reopened for the refund (see {@link reopenForRefund}), so the refund is still one durable Update.
+   * `request.idempotencyKey`. Refunds come days or weeks after the capture, when the lifecycle may have
+   * closed: then it is reopened for the refund (see {@link reopenForRefund}), so the refund is still one
+   * durable Update.
    */
   async refund(
     authorizationId: string,
     captureId: string,
-    input: Omit<RefundInput, 'captureId' | 'idempotencyKey'>,
-    idempotencyKey?: string,
+    request: Omit<RefundInput, 'captureId'>,
   ): Promise<Refund> {
-    const request: RefundInput = { ...input, captureId };
+    const refund: RefundInput = { ...request, captureId };
     try {
-      return await this.update(authorizationId, 'refund', refundUpdate, request, idempotencyKey);
+      return await this.update(authorizationId, 'refund', refundUpdate, refund);
     } catch (error) {
       if (!(error instanceof LifecycleEndedError)) throw error;
-      return this.reopenForRefund(error.state, request, idempotencyKey);
+      return this.reopenForRefund(error.state, refund);
     }
   }
 
@@ -186,11 +182,7 @@ export class LifecycleClient {
    * request (update-with-start). Concurrent refunds join that one run, where the key decides as usual; the
    * run stays open for another late-event window to record the provider's REFUNDED event, then closes.
    */
-  private async reopenForRefund(
-    state: LifecycleState,
-    request: RefundInput,
-    idempotencyKey: string | undefined,
-  ): Promise<Refund> {
+  private async reopenForRefund(state: LifecycleState, request: RefundInput): Promise<Refund> {
     if (!terminalStatuses.includes(state.status)) throw new LifecycleEndedError(state);
     const startWorkflowOperation = new WithStartWorkflowOperation<typeof authorizationLifecycle>(
       lifecycleWorkflowType,
@@ -210,37 +202,49 @@ export class LifecycleClient {
       },
     );
     return await this.client.workflow.executeUpdateWithStart(refundUpdate, {
-      args: [{ ...request, idempotencyKey }],
+      args: [request],
       startWorkflowOperation,
     });
   }
 
   /**
    * Each attempt is its own Update (the SDK gives it a fresh id), so a retry after a failed attempt reaches
-   * the lifecycle again; the key travels in the input, where the lifecycle remembers answers under it.
-   * A retried request whose first attempt ended the lifecycle (e.g. the final capture) meets a closed
-   * workflow; the answer it is owed is in the final state, remembered under its key.
+   * the lifecycle again; the key travels in the request, where the lifecycle remembers answers under it.
    */
-  private async update<T, Input extends { idempotencyKey?: string }>(
+  private async update<T, Request extends CaptureInput | VoidInput | ReauthorizeInput | RefundInput>(
     authorizationId: string,
     operation: LifecycleOperation,
-    definition: UpdateDefinition<T, [Input]>,
-    input: Input,
-    key: string | undefined,
+    definition: UpdateDefinition<T, [Request]>,
+    request: Request,
   ): Promise<T> {
     try {
-      return await this.handle(authorizationId).executeUpdate(definition, {
-        args: [{ ...input, idempotencyKey: key }],
-      });
+      return await this.handle(authorizationId).executeUpdate(definition, { args: [request] });
     } catch (error) {
       if (!(error instanceof WorkflowNotFoundError)) throw error;
-      const state = await this.state(authorizationId).catch(() => null);
-      if (!state) throw error;
-      const remembered = key ? rememberedAnswer(state, key, Date.now()) : undefined;
-      if (!remembered) throw new LifecycleEndedError(state);
-      const conflict = keyReuseConflict(remembered, operation, requestFingerprint(input, state.currency));
-      if (conflict) throw new IdempotencyKeyReusedError(conflict);
-      return remembered.answer as T;
+      return this.closedAnswer(authorizationId, operation, request, error);
     }
+  }
+
+  /**
+   * A retried request whose first attempt ended the lifecycle (e.g. the final capture) meets a closed
+   * workflow: the lifecycle answers, under the key and at this caller's time, what it remembered.
+   */
+  private async closedAnswer<T>(
+    authorizationId: string,
+    operation: LifecycleOperation,
+    request: CaptureInput | VoidInput | ReauthorizeInput | RefundInput,
+    notFound: WorkflowNotFoundError,
+  ): Promise<T> {
+    const { idempotencyKey } = request;
+    const keyed = idempotencyKey
+      ? await this.handle(authorizationId)
+          .query(keyedAnswerQuery, { operation, idempotencyKey, request, at: Date.now() })
+          .catch(() => null)
+      : null;
+    if (keyed && 'conflict' in keyed) throw new IdempotencyKeyReusedError(keyed.conflict);
+    if (keyed) return keyed.answer as T;
+    const state = await this.state(authorizationId).catch(() => null);
+    if (!state) throw notFound;
+    throw new LifecycleEndedError(state);
   }
 }

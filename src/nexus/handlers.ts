@@ -69,6 +69,14 @@ function syncOperation<Schema extends z.ZodType, O>(
   };
 }
 
+/** The caller's idempotency key or, without one, the operation's request id (Temporal's retries repeat it). */
+function withKey<Request extends { idempotencyKey?: string }>(
+  request: Request,
+  ctx: nexus.StartOperationContext,
+): Request {
+  return { ...request, idempotencyKey: request.idempotencyKey ?? ctx.requestId };
+}
+
 /** The payments service's handlers: each is the call the HTTP API makes, through the same LifecycleClient. */
 export function paymentsServiceHandler(options: PaymentsHandlerOptions) {
   const lifecycles = () => new LifecycleClient(getClient(), options.taskQueue);
@@ -77,14 +85,14 @@ export function paymentsServiceHandler(options: PaymentsHandlerOptions) {
       const started = await lifecycles().start({ ...options.defaults, ...input });
       return { ...started, state: paymentState(started.state) };
     }),
-    capture: syncOperation(captureInput, ({ authorizationId, idempotencyKey, ...request }, ctx) =>
-      lifecycles().capture(authorizationId, request, idempotencyKey ?? ctx.requestId),
+    capture: syncOperation(captureInput, ({ authorizationId, ...request }, ctx) =>
+      lifecycles().capture(authorizationId, withKey(request, ctx)),
     ),
-    void: syncOperation(voidInput, ({ authorizationId, idempotencyKey }, ctx) =>
-      lifecycles().void(authorizationId, idempotencyKey ?? ctx.requestId),
+    void: syncOperation(voidInput, ({ authorizationId, ...request }, ctx) =>
+      lifecycles().void(authorizationId, withKey(request, ctx)),
     ),
-    reauthorize: syncOperation(reauthorizeInput, ({ authorizationId, idempotencyKey, ...request }, ctx) =>
-      lifecycles().reauthorize(authorizationId, request, idempotencyKey ?? ctx.requestId),
+    reauthorize: syncOperation(reauthorizeInput, ({ authorizationId, ...request }, ctx) =>
+      lifecycles().reauthorize(authorizationId, withKey(request, ctx)),
     ),
     state: syncOperation(lifecycleRefInput, async ({ authorizationId }) => {
       const state = await lifecycles().state(authorizationId);

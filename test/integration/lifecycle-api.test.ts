@@ -113,6 +113,13 @@ describe('capture', () => {
     const retriedAfterClose = await captureOnce();
     expect(retriedAfterClose.status).toBe(200);
     expect(retriedAfterClose.data.id).toBe(capture.data.id);
+    const reusedAfterClose = await stack.api.post(
+      `/v1/lifecycles/${authorizationId}/capture`,
+      { amount: '1.00' },
+      { headers: { 'idempotency-key': key } },
+    );
+    expect(reusedAfterClose.status).toBe(422);
+    expect(reusedAfterClose.data.error.code).toBe('IDEMPOTENCY_KEY_REUSED');
     expect(await stack.capturesAtProvider(authorizationId)).toHaveLength(1);
 
     // Starting it again answers the lifecycle as it ended; no second run reads the captured authorization.

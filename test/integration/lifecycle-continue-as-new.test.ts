@@ -82,7 +82,10 @@ it('carries state, answers and the late-event window across continue-as-new', as
   const provider = axios.create({ baseURL: sandbox.url, validateStatus: () => true });
   const { id: authorizationId } = await createSandboxAuthorization(provider, '100.00');
   await lifecycles.start({ authorizationId, lateEventWindow: '15 seconds' });
-  const first = await lifecycles.capture(authorizationId, { amount: '40.00' }, 'first-capture');
+  const first = await lifecycles.capture(authorizationId, {
+    amount: '40.00',
+    idempotencyKey: 'first-capture',
+  });
 
   await sendEvents(authorizationId, SUGGEST_AFTER_EVENTS);
   await eventually(
@@ -95,8 +98,10 @@ it('carries state, answers and the late-event window across continue-as-new', as
   expect(carried.seenEventIds.length).toBeGreaterThanOrEqual(SUGGEST_AFTER_EVENTS - 10);
 
   // In a later run, the key answered in the first run gets its first answer; nothing is captured again.
-  expect(await lifecycles.capture(authorizationId, { amount: '40.00' }, 'first-capture')).toEqual(first);
-  await lifecycles.capture(authorizationId, {}, 'final-capture');
+  expect(
+    await lifecycles.capture(authorizationId, { amount: '40.00', idempotencyKey: 'first-capture' }),
+  ).toEqual(first);
+  await lifecycles.capture(authorizationId, { idempotencyKey: 'final-capture' });
   const ended = (await lifecycles.state(authorizationId)) as LifecycleState;
   expect(ended).toMatchObject({ status: 'CAPTURED', capturedAmount: '100.00', nextTimer: { kind: 'close' } });
   const closeAt = Date.parse(ended.nextTimer!.at);
@@ -110,7 +115,7 @@ it('carries state, answers and the late-event window across continue-as-new', as
     { what: 'a run continued during the window' },
   );
   expect((await lifecycles.state(authorizationId))?.nextTimer).toEqual(ended.nextTimer);
-  expect(await lifecycles.capture(authorizationId, {}, 'final-capture')).toMatchObject({
+  expect(await lifecycles.capture(authorizationId, { idempotencyKey: 'final-capture' })).toMatchObject({
     status: 'COMPLETED',
   });
 

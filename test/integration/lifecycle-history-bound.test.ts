@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { HISTORY_EVENTS_PER_RUN } from '../../src/workflows/lifecycle/continue-as-new';
+import { HISTORY_EVENTS_PER_RUN } from '../../src/workflows/lifecycle/workflow';
 import {
   lifecycleWorkflowId,
   paymentEventSignal,
@@ -56,7 +56,7 @@ it('continues as new before a run holds more than the bound of history events', 
   expect(state.status).toBe('AUTHORIZED');
   // Events from both runs are remembered: none is lost at the change of run.
   expect(state.seenEventIds).toEqual(expect.arrayContaining([sent[0], sent.at(-1)]));
-  expect(await stack.lifecycles.capture(authorizationId, {}, 'after-runs')).toMatchObject({
+  expect(await stack.lifecycles.capture(authorizationId, { idempotencyKey: 'after-runs' })).toMatchObject({
     status: 'COMPLETED',
   });
 });

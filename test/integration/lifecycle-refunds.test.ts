@@ -172,14 +172,12 @@ describe('a refund after the lifecycle has closed', () => {
     });
 
     // The retry, through the typed client, answers the same refund; another key refunds the rest.
-    const retried = await stack.lifecycles.refund(
-      authorizationId,
-      captureId,
-      { amount: '15' },
+    const retried = await stack.lifecycles.refund(authorizationId, captureId, {
+      amount: '15',
       idempotencyKey,
-    );
+    });
     expect(retried).toEqual(first.data);
-    const rest = await stack.lifecycles.refund(authorizationId, captureId, {}, key());
+    const rest = await stack.lifecycles.refund(authorizationId, captureId, { idempotencyKey: key() });
     expect(rest.amount).toEqual({ currency_code: 'USD', value: '45.00' });
     expect(await refundsAtProvider(captureId)).toHaveLength(2);
     const state = await lifecycleState(authorizationId);

@@ -1,5 +1,5 @@
 import { lifecycleSummary } from '../../src/workflows/lifecycle/definitions';
-import { lifecycleDetails } from '../../src/workflows/lifecycle/details';
+import { lifecycleDetails } from '../../src/workflows/lifecycle/visibility';
 import { applyCapture, applyReauthorization, initialState } from '../../src/workflows/lifecycle/state';
 
 const usd = (value: string) => ({ currency_code: 'USD', value });

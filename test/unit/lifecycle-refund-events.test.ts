@@ -1,5 +1,5 @@
 import { parsePaymentEvent } from '../../src/webhooks/payment-event';
-import { lifecycleDetails } from '../../src/workflows/lifecycle/details';
+import { lifecycleDetails } from '../../src/workflows/lifecycle/visibility';
 import type { LifecycleState, PaymentEvent } from '../../src/workflows/lifecycle/definitions';
 import { applyCapture, applyEvent, applyRefund, initialState } from '../../src/workflows/lifecycle/state';
 

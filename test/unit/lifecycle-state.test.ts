@@ -1,4 +1,4 @@
-import { formatMinorUnits, toMinorUnits } from '../../src/workflows/lifecycle/amounts';
+import { formatMinorUnits, toMinorUnits } from '../../src/currency-decimals';
 import type { LifecycleState } from '../../src/workflows/lifecycle/definitions';
 import {
   applyCapture,

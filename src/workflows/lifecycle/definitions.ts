@@ -1,7 +1,6 @@
 import type { Duration } from '@temporalio/common';
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { Authorization, CaptureStatus, Money, PaymentCapture, Refund } from '../../payments/schemas';
-import { formatMinorUnits, toMinorUnits } from './amounts';
 
 // The lifecycle's public contract, shared by the workflow, the API and the typed client library.
 
@@ -133,7 +132,7 @@ export type LifecycleState = {
   /** The next thing the lifecycle's timer does; `close` ends the run after its late-event window. */
   nextTimer?: { kind: 'reauthorize' | 'expiryPolicy' | 'close'; at: string };
   captures: CaptureRecord[];
-  /** Absent in states carried over from runs before refunds. */
+  /** Absent until the lifecycle records its first refund or reversal. */
   refunds?: RefundRecord[];
   /** The sum of every capture's refundedAmount; absent while nothing was refunded. */
   refundedAmount?: string;
@@ -158,9 +157,9 @@ export type RequestFingerprint = Record<string, string | boolean>;
 
 export type KeyedAnswer = {
   key: string;
-  /** Absent on answers carried over from runs that kept no fingerprints. */
+  /** Absent on answers carried over without an operation. */
   operation?: LifecycleOperation;
-  /** Absent on answers remembered before fingerprints were kept: any retry of the key matches them. */
+  /** Absent on answers carried over without a fingerprint: any retry of the key matches them. */
   request?: RequestFingerprint;
   answer: unknown;
   /** End of the retention: a retry after it is a new request. */
@@ -173,17 +172,22 @@ export type CaptureInput = {
   finalCapture?: boolean;
   invoiceId?: string;
   noteToPayer?: string;
-  /** The caller's Idempotency-Key: names the remembered answer and becomes the capture's Service-Request-Id. */
+  /**
+   * The caller's Idempotency-Key: names the remembered answer; the capture's request id to the provider is
+   * derived from it and the authorization id.
+   */
   idempotencyKey?: string;
 };
 
 export type ReauthorizeInput = {
   /** Decimal string; omitted means what remains to capture. */
   amount?: string;
+  /** The caller's Idempotency-Key; the request id is derived from it and the authorization id. */
   idempotencyKey?: string;
 };
 
 export type VoidInput = {
+  /** The caller's Idempotency-Key: names the remembered answer (a void has one request id). */
   idempotencyKey?: string;
 };
 
@@ -194,54 +198,12 @@ export type RefundInput = {
   amount?: string;
   invoiceId?: string;
   noteToPayer?: string;
-  /** The caller's Idempotency-Key: names the remembered answer and becomes the refund's request id. */
+  /**
+   * The caller's Idempotency-Key: names the remembered answer; the refund's request id to the provider is
+   * derived from it and the capture id.
+   */
   idempotencyKey?: string;
 };
-
-/** The request as a retry must repeat it: the fields given, amounts with the currency's decimals. */
-export function requestFingerprint(
-  request: CaptureInput | ReauthorizeInput | VoidInput | RefundInput,
-  currency: string,
-): RequestFingerprint {
-  const { idempotencyKey: _key, ...fields } = request as CaptureInput;
-  const fingerprint: RequestFingerprint = {};
-  for (const [name, value] of Object.entries(fields)) {
-    if (value === undefined) continue;
-    const minorUnits = name === 'amount' ? toMinorUnits(String(value), currency) : undefined;
-    fingerprint[name] = minorUnits === undefined ? value : formatMinorUnits(minorUnits, currency);
-  }
-  return fingerprint;
-}
-
-/** Why a retry under a remembered key is not the same request (naming the field), or undefined if it is. */
-export function keyReuseConflict(
-  first: Pick<KeyedAnswer, 'key' | 'operation' | 'request'>,
-  operation: LifecycleOperation,
-  request: RequestFingerprint,
-): string | undefined {
-  const reused = `Idempotency-Key "${first.key}" was first used`;
-  if (first.operation && first.operation !== operation)
-    return `${reused} for a ${first.operation}, not a ${operation}`;
-  if (!first.request) return undefined;
-  for (const field of new Set([...Object.keys(first.request), ...Object.keys(request)])) {
-    const before = first.request[field];
-    const now = request[field];
-    if (before !== now) {
-      const shown = (value: unknown) => (value === undefined ? 'not given' : JSON.stringify(value));
-      return `${reused} with ${field} ${shown(before)}; this request has ${field} ${shown(now)}`;
-    }
-  }
-  return undefined;
-}
-
-/** The answer remembered under a key, while its retention lasts. */
-export function rememberedAnswer(
-  state: Pick<LifecycleState, 'keyedAnswers'>,
-  key: string,
-  now: number,
-): KeyedAnswer | undefined {
-  return state.keyedAnswers.find((entry) => entry.key === key && Date.parse(entry.keptUntil) > now);
-}
 
 /** The summary a lifecycle starts with, shown in the Web UI's list and header. */
 export function lifecycleSummary(authorizationId: string, orderId?: string): string {
@@ -260,6 +222,21 @@ export const startedUpdate = defineUpdate<{ state: LifecycleState; startRequestI
 export const paymentEventSignal = defineSignal<[PaymentEvent]>('paymentEvent');
 /** The lifecycle's state; null while it is still reading the authorization at start. */
 export const stateQuery = defineQuery<LifecycleState | null>('state');
+
+/** A retry's question to a lifecycle that has closed: its request under its key, at the caller's time. */
+export type KeyedAnswerQuestion = {
+  operation: LifecycleOperation;
+  idempotencyKey: string;
+  request: CaptureInput | VoidInput | ReauthorizeInput | RefundInput;
+  /** The caller's clock (milliseconds since the epoch): retention is judged at it. */
+  at: number;
+};
+
+/** The answer remembered under the key, why this request is not the one it answered, or null for none. */
+export type KeyedAnswerLookup = { answer: unknown } | { conflict: string } | null;
+
+/** Answers a request the lifecycle answered before, under its key (see LifecycleClient for closed ones). */
+export const keyedAnswerQuery = defineQuery<KeyedAnswerLookup, [KeyedAnswerQuestion]>('keyedAnswer');
 
 /** Failure types the lifecycle raises itself; the provider's own issues pass through unchanged. */
 export const LifecycleFailure = {

@@ -1,25 +1,73 @@
+import { formatMinorUnits, toMinorUnits } from '../../currency-decimals';
 import {
   LifecycleFailure,
-  keyReuseConflict,
-  rememberedAnswer,
+  type CaptureInput,
   type KeyedAnswer,
+  type KeyedAnswerLookup,
+  type KeyedAnswerQuestion,
   type LifecycleOperation,
   type LifecycleState,
+  type ReauthorizeInput,
+  type RefundInput,
   type RequestFingerprint,
+  type VoidInput,
 } from './definitions';
 import { refuse } from './validation';
+
+// Answers kept under the caller's Idempotency-Key, as Stripe keeps them: a retry within the retention gets
+// the first answer, a key reused for another request is refused, a failed attempt is forgotten.
 
 // Bounds the answers a lifecycle remembers, whatever their retention.
 const KEYED_ANSWERS = 500;
 
-/** One provider call at a time, so a timer's reauthorization never races a capture. */
-export class SerialQueue {
-  private tail: Promise<unknown> = Promise.resolve();
-  run<T>(work: () => Promise<T>): Promise<T> {
-    const next = this.tail.then(work, work);
-    this.tail = next.catch(() => undefined);
-    return next;
+/** The request as a retry must repeat it: the fields given, amounts with the currency's decimals. */
+export function requestFingerprint(
+  request: CaptureInput | ReauthorizeInput | VoidInput | RefundInput,
+  currency: string,
+): RequestFingerprint {
+  const { idempotencyKey: _key, ...fields } = request as CaptureInput;
+  const fingerprint: RequestFingerprint = {};
+  for (const [name, value] of Object.entries(fields)) {
+    if (value === undefined) continue;
+    const minorUnits = name === 'amount' ? toMinorUnits(String(value), currency) : undefined;
+    fingerprint[name] = minorUnits === undefined ? value : formatMinorUnits(minorUnits, currency);
   }
+  return fingerprint;
+}
+
+/** Why a retry under a remembered key is not the same request (naming the field), or undefined if it is. */
+function keyReuseConflict(
+  first: Pick<KeyedAnswer, 'key' | 'operation' | 'request'>,
+  operation: LifecycleOperation,
+  request: RequestFingerprint,
+): string | undefined {
+  const reused = `Idempotency-Key "${first.key}" was first used`;
+  if (first.operation && first.operation !== operation)
+    return `${reused} for a ${first.operation}, not a ${operation}`;
+  if (!first.request) return undefined;
+  for (const field of new Set([...Object.keys(first.request), ...Object.keys(request)])) {
+    const before = first.request[field];
+    const now = request[field];
+    if (before !== now) {
+      const shown = (value: unknown) => (value === undefined ? 'not given' : JSON.stringify(value));
+      return `${reused} with ${field} ${shown(before)}; this request has ${field} ${shown(now)}`;
+    }
+  }
+  return undefined;
+}
+
+/** The answer remembered under a key, while its retention lasts at `now`. */
+function rememberedAnswer(state: LifecycleState, key: string, now: number): KeyedAnswer | undefined {
+  return state.keyedAnswers.find((entry) => entry.key === key && Date.parse(entry.keptUntil) > now);
+}
+
+/** The query's answer: what the lifecycle remembers under the question's key, judged at the caller's time. */
+export function keyedAnswer(state: LifecycleState, question: KeyedAnswerQuestion): KeyedAnswerLookup {
+  const remembered = rememberedAnswer(state, question.idempotencyKey, question.at);
+  if (!remembered) return null;
+  const request = requestFingerprint(question.request, state.currency);
+  const conflict = keyReuseConflict(remembered, question.operation, request);
+  return conflict ? { conflict } : { answer: remembered.answer };
 }
 
 type Running = Pick<KeyedAnswer, 'key' | 'operation' | 'request'> & { answer: Promise<unknown> };
@@ -28,7 +76,7 @@ type Running = Pick<KeyedAnswer, 'key' | 'operation' | 'request'> & { answer: Pr
  * Payment-grade idempotency under the caller's key. Each attempt is its own Update; the key names the
  * answer. A key answered within its retention gets that answer; a key still running makes the retry wait
  * for the same answer; a key reused with other parameters is refused; a failed attempt is forgotten, so its
- * retry reaches the provider again (under the same Service-Request-Id).
+ * retry reaches the provider again (under the same request id).
  */
 export class KeyedRequests {
   private readonly running = new Map<string, Running>();
@@ -36,7 +84,6 @@ export class KeyedRequests {
   constructor(
     private readonly state: LifecycleState,
     private readonly retentionMs: number,
-    private readonly queue: SerialQueue,
   ) {}
 
   /**
@@ -52,19 +99,20 @@ export class KeyedRequests {
     return true;
   }
 
+  /** Runs `work` once per key: a retry gets the remembered or running answer. Without a key, it runs. */
   async once<T>(
     operation: LifecycleOperation,
     key: string | undefined,
     request: RequestFingerprint,
     work: () => Promise<T>,
   ): Promise<T> {
-    if (!key) return this.queue.run(work);
+    if (!key) return work();
     const remembered = rememberedAnswer(this.state, key, Date.now());
     if (remembered) return remembered.answer as T;
     const running = this.running.get(key);
     if (running) return running.answer as Promise<T>;
 
-    const answer = this.queue.run(work);
+    const answer = work();
     this.running.set(key, { key, operation, request, answer });
     try {
       const answered = await answer;

@@ -1,4 +1,4 @@
-import { formatMinorUnits, toMinorUnits } from './amounts';
+import { formatMinorUnits, toMinorUnits } from '../../currency-decimals';
 import type { CaptureRecord, LifecycleState, RefundRecord } from './definitions';
 
 // Refund arithmetic, in minor units of the lifecycle's currency: the one place refunds add and compare money.

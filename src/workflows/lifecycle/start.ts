@@ -1,10 +1,30 @@
-import type { LifecycleInput, LifecycleState } from './definitions';
-import { LifecycleFailure } from './definitions';
+import type { Duration } from '@temporalio/common';
+import { toMinorUnits } from '../../currency-decimals';
+import { durationMilliseconds } from '../../duration-bounds';
 import { startCalls } from './activity-options';
-import { toMinorUnits } from './amounts';
-import { defaults, millisecondsOf } from './durations';
+import { LifecycleFailure, type LifecycleInput, type LifecycleState } from './definitions';
 import { canManage, initialState } from './state';
 import { refuse } from './validation';
+
+const DAY = 24 * 60 * 60 * 1000;
+
+/** What a start leaves out of its input, in milliseconds. */
+export const defaults = {
+  reauthorizeAfter: 3 * DAY,
+  expiryPolicyAfter: 29 * DAY - 60 * 60 * 1000,
+  // PayPal redelivers an unacknowledged webhook for up to 3 days.
+  lateEventWindow: 3 * DAY,
+  idempotencyKeyRetention: DAY,
+  timerCallTimeout: 60 * 60 * 1000,
+} as const;
+
+/** Milliseconds of a Temporal duration ("3 days", "90s" or a number of ms); the default when not given. */
+export function millisecondsOf(duration: Duration | undefined, fallback: number): number {
+  if (duration === undefined) return fallback;
+  const millis = durationMilliseconds(duration);
+  if (Number.isNaN(millis)) throw new TypeError(`not a duration: "${duration}"`);
+  return millis;
+}
 
 /** Reads the authorization and sets the deadlines, measured from when it was made. */
 export async function startState(workflowId: string, input: LifecycleInput): Promise<LifecycleState> {
@@ -45,7 +65,7 @@ export async function startState(workflowId: string, input: LifecycleInput): Pro
   );
 }
 
-/** State carried over continue-as-new; runs before fingerprints carried answers in a plain object. */
+/** State carried over continue-as-new; answers in a plain object (`answeredKeys`) become keyed answers. */
 export function carriedOver(state: LifecycleState, retentionMs: number, now: number): LifecycleState {
   if (state.keyedAnswers) return state;
   const { answeredKeys, ...rest } = state as LifecycleState & { answeredKeys?: Record<string, unknown> };

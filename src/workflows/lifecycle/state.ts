@@ -1,5 +1,5 @@
 import type { Authorization, Money, PaymentCapture } from '../../payments/schemas';
-import { formatMinorUnits, toMinorUnits } from './amounts';
+import { formatMinorUnits, toMinorUnits } from '../../currency-decimals';
 import {
   captureStatusByEvent,
   terminalStatuses,

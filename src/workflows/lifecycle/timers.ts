@@ -2,8 +2,8 @@ import { CancellationScope, isCancellation, log, sleep } from '@temporalio/workf
 import type { Authorization } from '../../payments/schemas';
 import { timerCalls, type PaymentsCalls } from './activity-options';
 import type { LifecycleInput, LifecycleState } from './definitions';
-import { defaults, millisecondsOf } from './durations';
 import { reauthorizeRequestId, voidRequestId } from './request-ids';
+import { defaults, millisecondsOf } from './start';
 import { amountOf, applyReauthorization, isTerminal, markEnded, minorUnitsOf } from './state';
 
 export type TimerKind = 'reauthorize' | 'expiryPolicy';

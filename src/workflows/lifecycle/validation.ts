@@ -93,7 +93,7 @@ export function capturePlan(
 /**
  * A capture the provider made that no request of this lifecycle has claimed (learnt from a webhook), and that
  * fits the request: the first attempt of a keyed request whose answer was lost with a crashed worker. Its
- * retry may reach the provider again, whose Service-Request-Id idempotency answers that first capture.
+ * retry may reach the provider again, whose request-id idempotency answers that first capture.
  */
 function unclaimedCapture(state: LifecycleState, request: CaptureInput): CaptureRecord | undefined {
   if (!request.idempotencyKey) return undefined;

@@ -10,11 +10,13 @@ import {
 } from '../search-attributes';
 import type { LifecycleState } from './definitions';
 
+// What operators see of a lifecycle: the search attributes they filter on and the details they read.
+
 /** What operators filter on, upserted only when it changes: each upsert is a history event and a write. */
 export class LifecycleVisibility {
   private shown = '';
   private shownFailure?: string;
-  /** Whether this run lists CaptureIds: asked once it has a capture, so runs recorded before replay as they ran. */
+  /** Whether this run lists CaptureIds: asked once it has a capture (a history without the patch has none). */
   private listsCaptures?: boolean;
 
   /** `recordedBeforeChecks`: the run may predate upserting only changes (it asks its patch). */
@@ -36,7 +38,7 @@ export class LifecycleVisibility {
     const failure = this.state.reauthorizationFailure?.reason;
     const captureIds = this.captureIds();
     const next = [this.state.status, failure ?? '', ...heldIds, ...(captureIds ?? [])].join(' ');
-    // Runs recorded before this check upserted on every change; they replay that way.
+    // A history without this patch upserts on every change.
     const onlyChanges = !this.recordedBeforeChecks || patched('publish-only-changes');
     if (next === this.shown && alsoSet.length === 0 && onlyChanges) return;
     const failureChanged = failure !== this.shownFailure;
@@ -60,4 +62,21 @@ export class LifecycleVisibility {
 
 function heldAuthorizationIds(state: LifecycleState): string[] {
   return [state.authorizationId, ...state.reauthorizations.map((record) => record.toAuthorizationId)];
+}
+
+const timerNames = { reauthorize: 'reauthorization', expiryPolicy: 'expiry policy', close: 'close' } as const;
+
+/** What the lifecycle is doing, for the Web UI's "current details" (markdown; decrypted by the codec server). */
+export function lifecycleDetails(state: LifecycleState): string {
+  const lines = [
+    `**${state.status}**: captured ${state.capturedAmount} of ${state.authorizedAmount} ${state.currency}, ` +
+      `${state.remainingAmount} remaining` +
+      (state.refundedAmount ? `, ${state.refundedAmount} refunded` : ''),
+    `Authorization ${state.currentAuthorizationId}` +
+      (state.currentAuthorizationId !== state.authorizationId
+        ? ` (reauthorized from ${state.authorizationId})`
+        : ''),
+  ];
+  if (state.nextTimer) lines.push(`Next timer: ${timerNames[state.nextTimer.kind]} at ${state.nextTimer.at}`);
+  return lines.join('\n\n');
 }

@@ -1,0 +1,201 @@
+import { log, setCurrentDetails, workflowInfo } from '@temporalio/workflow';
+import type { Authorization, PaymentCapture, Refund } from '../../payments/schemas';
+import { orderSystemCalls } from './activity-options';
+import type {
+  CaptureInput,
+  KeyedAnswerLookup,
+  KeyedAnswerQuestion,
+  LifecycleInput,
+  LifecycleOperation,
+  LifecycleState,
+  PaymentEvent,
+  ReauthorizeInput,
+  RefundInput,
+  RequestFingerprint,
+  VoidInput,
+} from './definitions';
+import { KeyedRequests, keyedAnswer, requestFingerprint } from './idempotency';
+import { captureRequestId, refundRequestId, voidRequestId } from './request-ids';
+import { applyCapture, applyEvent, applyRefund, markEnded } from './state';
+import { fireTimer, reauthorize, type TimerKind } from './timers';
+import { assertOpen, capturePlan, reauthorizeAmount, refundPlan } from './validation';
+import { lifecycleDetails, type LifecycleVisibility } from './visibility';
+
+/** One provider call at a time, so a timer's reauthorization never races a capture. */
+class SerialQueue {
+  private tail: Promise<unknown> = Promise.resolve();
+  run<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.tail.then(work, work);
+    this.tail = next.catch(() => undefined);
+    return next;
+  }
+}
+
+/**
+ * The lifecycle's state and what changes it: the order system's commands (capture, void, reauthorize,
+ * refund), each with its validator, the provider's events and the timer's deadlines. Each command is
+ * answered once per Idempotency-Key; its validator refuses, before anything enters history, a request the
+ * state does not allow (unless its key was answered already).
+ */
+export class LifecycleCommands {
+  private readonly workflowId = workflowInfo().workflowId;
+  private readonly queue = new SerialQueue();
+  private readonly keyed: KeyedRequests;
+  private changeCount = 0;
+
+  constructor(
+    private readonly state: LifecycleState,
+    retentionMs: number,
+    private readonly visibility: LifecycleVisibility,
+  ) {
+    this.keyed = new KeyedRequests(state, retentionMs);
+  }
+
+  /** How many times the state changed: the main loop wakes when it moves. */
+  get changes(): number {
+    return this.changeCount;
+  }
+
+  validateCapture(request: CaptureInput): void {
+    if (!this.keyed.isKnown('capture', request.idempotencyKey, this.fingerprint(request)))
+      capturePlan(this.state, request);
+  }
+
+  capture(request: CaptureInput): Promise<PaymentCapture> {
+    return this.once('capture', request.idempotencyKey, this.fingerprint(request), async () => {
+      const state = this.state;
+      const plan = capturePlan(state, request);
+      const amount = { currency_code: state.currency, value: plan.amount };
+      state.captureSequence += 1;
+      const requestId = captureRequestId(state, this.workflowId, request.idempotencyKey);
+      const finalCapture = request.finalCapture ?? plan.finalCapture ?? plan.amount === state.remainingAmount;
+      const capture = await orderSystemCalls.captureAuthorization({
+        authorizationId: state.currentAuthorizationId,
+        requestId,
+        request: {
+          amount,
+          final_capture: finalCapture,
+          ...(request.invoiceId ? { invoice_id: request.invoiceId } : {}),
+          ...(request.noteToPayer ? { note_to_payer: request.noteToPayer } : {}),
+        },
+      });
+      applyCapture(state, capture, { amount, finalCapture, requestId });
+      this.stateChanged();
+      return capture;
+    });
+  }
+
+  validateVoid(request: VoidInput): void {
+    if (!this.keyed.isKnown('void', request.idempotencyKey, {})) assertOpen(this.state, 'void');
+  }
+
+  void(request: VoidInput): Promise<Authorization | null> {
+    return this.once('void', request.idempotencyKey, {}, async () => {
+      assertOpen(this.state, 'void');
+      // As at PayPal, a reauthorization cannot be voided itself: voiding the original voids both.
+      const voided = await orderSystemCalls.voidAuthorization(
+        this.state.authorizationId,
+        voidRequestId(this.state),
+      );
+      markEnded(this.state, 'VOIDED');
+      this.stateChanged();
+      return voided;
+    });
+  }
+
+  validateReauthorize(request: ReauthorizeInput): void {
+    if (!this.keyed.isKnown('reauthorize', request.idempotencyKey, this.fingerprint(request)))
+      reauthorizeAmount(this.state, request);
+  }
+
+  reauthorize(request: ReauthorizeInput): Promise<Authorization> {
+    return this.once('reauthorize', request.idempotencyKey, this.fingerprint(request), async () => {
+      const total = reauthorizeAmount(this.state, request);
+      const authorization = await reauthorize(
+        this.state,
+        orderSystemCalls,
+        total,
+        'request',
+        request.idempotencyKey,
+      );
+      this.stateChanged();
+      return authorization;
+    });
+  }
+
+  validateRefund(request: RefundInput): void {
+    if (!this.keyed.isKnown('refund', request.idempotencyKey, this.fingerprint(request)))
+      refundPlan(this.state, request);
+  }
+
+  /** Taken also after the lifecycle ended: its captures stay refundable for months. */
+  refund(request: RefundInput): Promise<Refund> {
+    return this.once('refund', request.idempotencyKey, this.fingerprint(request), async () => {
+      const state = this.state;
+      const plan = refundPlan(state, request);
+      const amount = { currency_code: state.currency, value: plan.amount };
+      state.refundSequence = (state.refundSequence ?? 0) + 1;
+      const requestId = refundRequestId(state, this.workflowId, request);
+      const refund = await orderSystemCalls.refundCapture({
+        captureId: request.captureId,
+        requestId,
+        request: {
+          amount,
+          ...(request.invoiceId ? { invoice_id: request.invoiceId } : {}),
+          ...(request.noteToPayer ? { note_to_payer: request.noteToPayer } : {}),
+        },
+      });
+      applyRefund(state, {
+        id: refund.id,
+        captureId: request.captureId,
+        kind: 'refund',
+        status: refund.status,
+        amount: refund.amount
+          ? { currency_code: refund.amount.currency_code, value: refund.amount.value }
+          : amount,
+        requestId,
+        createTime: refund.create_time,
+      });
+      this.stateChanged();
+      return refund;
+    });
+  }
+
+  /** A verified provider event: applied, or recorded with why not. */
+  recordEvent(event: PaymentEvent): void {
+    const recorded = applyEvent(this.state, event, new Date().toISOString());
+    if (!recorded.applied) log.info('payment event recorded, not applied', { ...recorded });
+    this.stateChanged();
+  }
+
+  /** A deadline's timer fired: reauthorize or apply the expiry policy, after any provider call running. */
+  async deadlineReached(kind: TimerKind, input: LifecycleInput): Promise<void> {
+    await this.queue.run(() => fireTimer(this.state, kind, input));
+    this.stateChanged();
+  }
+
+  keyedAnswer(question: KeyedAnswerQuestion): KeyedAnswerLookup {
+    return keyedAnswer(this.state, question);
+  }
+
+  /** Wakes the main loop and shows operators the new state. */
+  private stateChanged(): void {
+    this.changeCount += 1;
+    setCurrentDetails(lifecycleDetails(this.state));
+    this.visibility.show();
+  }
+
+  private fingerprint(request: CaptureInput | ReauthorizeInput | RefundInput): RequestFingerprint {
+    return requestFingerprint(request, this.state.currency);
+  }
+
+  /** The work once per key, one provider call at a time. */
+  private once<T>(
+    operation: LifecycleOperation,
+    key: string | undefined,
+    request: RequestFingerprint,
+    work: () => Promise<T>,
+  ): Promise<T> {
+    return this.keyed.once(operation, key, request, () => this.queue.run(work));
+  }
+}
