@@ -1,4 +1,4 @@
-import { log, setCurrentDetails, workflowInfo } from '@temporalio/workflow';
+import { log, setCurrentDetails } from '@temporalio/workflow';
 import type { Authorization, PaymentCapture, Refund } from '../../payments/schemas';
 import { orderSystemCalls } from './activity-options';
 import type {
@@ -38,7 +38,6 @@ class SerialQueue {
  * state does not allow (unless its key was answered already).
  */
 export class LifecycleCommands {
-  private readonly workflowId = workflowInfo().workflowId;
   private readonly queue = new SerialQueue();
   private readonly keyed: KeyedRequests;
   private changeCount = 0;
@@ -67,7 +66,7 @@ export class LifecycleCommands {
       const plan = capturePlan(state, request);
       const amount = { currency_code: state.currency, value: plan.amount };
       state.captureSequence += 1;
-      const requestId = captureRequestId(state, this.workflowId, request.idempotencyKey);
+      const requestId = captureRequestId(state, request.idempotencyKey);
       const finalCapture = request.finalCapture ?? plan.finalCapture ?? plan.amount === state.remainingAmount;
       const capture = await orderSystemCalls.captureAuthorization({
         authorizationId: state.currentAuthorizationId,
@@ -135,7 +134,7 @@ export class LifecycleCommands {
       const plan = refundPlan(state, request);
       const amount = { currency_code: state.currency, value: plan.amount };
       state.refundSequence = (state.refundSequence ?? 0) + 1;
-      const requestId = refundRequestId(state, this.workflowId, request);
+      const requestId = refundRequestId(state, request);
       const refund = await orderSystemCalls.refundCapture({
         captureId: request.captureId,
         requestId,

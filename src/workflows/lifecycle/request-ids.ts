@@ -6,15 +6,15 @@ import type { LifecycleState, RefundInput } from './definitions';
 // instead of acting twice.
 
 /** The authorization id and the key; without a key, the workflow and the capture's number. */
-export function captureRequestId(state: LifecycleState, workflowId: string, idempotencyKey?: string): string {
+export function captureRequestId(state: LifecycleState, idempotencyKey?: string): string {
   if (idempotencyKey) return `${state.authorizationId}-${idempotencyKey}`;
-  return `${workflowId}-capture-${state.captureSequence}`;
+  return `${state.workflowId}-capture-${state.captureSequence}`;
 }
 
 /** The capture id and the key; without a key, the workflow and the refund's number. */
-export function refundRequestId(state: LifecycleState, workflowId: string, request: RefundInput): string {
+export function refundRequestId(state: LifecycleState, request: RefundInput): string {
   if (request.idempotencyKey) return `${request.captureId}-${request.idempotencyKey}`;
-  return `${workflowId}-refund-${state.refundSequence}`;
+  return `${state.workflowId}-refund-${state.refundSequence}`;
 }
 
 /** One per authorization: a void can only happen once, and a refused void stays refused. */

@@ -34,7 +34,7 @@ import { LifecycleVisibility, lifecycleDetails } from './visibility';
 /**
  * A run continues as new once its history is this long, well before the server suggests it (4 Ki events):
  * a worker that evicted the run replays its whole history on the next task, so a lifecycle that receives
- * many provider events keeps its workflow tasks short (see README "Performance").
+ * many provider events keeps its workflow tasks short (see docs/performance.md).
  */
 export const HISTORY_EVENTS_PER_RUN = 250;
 
