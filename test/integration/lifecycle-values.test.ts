@@ -7,7 +7,7 @@ import { startLifecycleStack, type LifecycleStack } from '../helpers/lifecycle-s
 import { respondJson, startRecordingProvider } from '../helpers/recording-provider';
 import { uniqueTaskQueue, withWorker } from '../helpers/temporal';
 
-// Values at the edges of what the workflow can hold: durations no timer can hold, amounts beyond a JavaScript number,
+// Values at the edges: durations no timer can hold, amounts beyond a JavaScript number,
 // amounts with more decimals than their currency has.
 
 let stack: LifecycleStack;
