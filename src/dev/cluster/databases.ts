@@ -111,3 +111,15 @@ export async function prepareDatabases(
     log(`Database ${database}: schema ${version?.curr_version ?? '?'}`);
   }
 }
+
+/**
+ * Forgets the service hosts an earlier run of the stack registered. The stack starts every service of the
+ * cluster itself, so no row names a live host; a recent row of a stopped or killed process would make ringpop
+ * try to join it until its join time-out, and the service exits ("failed to start ringpop").
+ */
+export async function forgetClusterMembers(
+  server: PostgresServer,
+  databases: TemporalDatabases,
+): Promise<void> {
+  await query(server, databases.temporal, 'DELETE FROM cluster_membership');
+}

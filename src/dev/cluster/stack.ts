@@ -5,7 +5,7 @@ import { setUpPaymentsNexus } from '../../nexus/endpoint';
 import { runCommand, runService, waitForHttp, type ServiceProcess } from '../child-process';
 import { assertPortFree, findFreePort } from '../ports';
 import { resolveClusterBinaries } from './binaries';
-import { postgresServer, prepareDatabases, temporalDatabases } from './databases';
+import { forgetClusterMembers, postgresServer, prepareDatabases, temporalDatabases } from './databases';
 import { serverPortsFrom, writeServerConfig, type ServerPorts } from './server-config';
 import { startServiceProcesses, type ServiceProcesses, type ServiceWiring } from './service-processes';
 import { startTemporalCluster, type TemporalCluster } from './temporal-cluster';
@@ -132,6 +132,7 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
     const postgres = postgresServer(options.databaseUrl);
     const databases = temporalDatabases(options.databasePrefix);
     await prepareDatabases(binaries.sql, postgres, databases, progress);
+    await forgetClusterMembers(postgres, databases);
     const configFile = writeServerConfig({
       serverModuleDir: binaries.serverModuleDir,
       postgres,
