@@ -7,7 +7,7 @@ import {
   type WorkflowHandle,
   type WorkflowHandleWithFirstExecutionRunId,
 } from '@temporalio/client';
-import { WorkflowNotFoundError, type UpdateDefinition } from '@temporalio/common';
+import { WorkflowNotFoundError, type UpdateDefinition, type WorkflowIdReusePolicy } from '@temporalio/common';
 import {
   captureUpdate,
   keyedAnswerQuery,
@@ -78,6 +78,21 @@ export class LifecycleClient {
   }
 
   /**
+   * Starts a run with `input` or joins the one that is open (update-with-start); `reusePolicy` says whether a
+   * closed lifecycle may run again. The summary is shown in the Web UI (encrypted; the codec server decrypts it).
+   */
+  private startOperation(input: LifecycleInput, reusePolicy: WorkflowIdReusePolicy) {
+    return new WithStartWorkflowOperation<typeof authorizationLifecycle>(lifecycleWorkflowType, {
+      workflowId: lifecycleWorkflowId(input.authorizationId),
+      taskQueue: this.taskQueue,
+      args: [input],
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      workflowIdReusePolicy: reusePolicy,
+      staticSummary: lifecycleSummary(input.authorizationId, input.orderId),
+    });
+  }
+
+  /**
    * Starts the lifecycle of an authorization, or returns the one that exists, in one call: update-with-start
    * sends the `started` update with the start, and it answers once the lifecycle has read the authorization.
    * A lifecycle that failed may be started again; one that ended otherwise is returned as it ended.
@@ -85,17 +100,9 @@ export class LifecycleClient {
   async start(input: LifecycleInput): Promise<StartedLifecycle> {
     const workflowId = lifecycleWorkflowId(input.authorizationId);
     const startRequestId = randomUUID();
-    const startWorkflowOperation = new WithStartWorkflowOperation<typeof authorizationLifecycle>(
-      lifecycleWorkflowType,
-      {
-        workflowId,
-        taskQueue: this.taskQueue,
-        args: [{ ...input, startRequestId }],
-        workflowIdConflictPolicy: 'USE_EXISTING',
-        workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
-        // Shown in the Web UI (encrypted like every payload; the codec server decrypts it).
-        staticSummary: lifecycleSummary(input.authorizationId, input.orderId),
-      },
+    const startWorkflowOperation = this.startOperation(
+      { ...input, startRequestId },
+      'ALLOW_DUPLICATE_FAILED_ONLY',
     );
     try {
       const started = await this.client.workflow.executeUpdateWithStart(startedUpdate, {
@@ -184,22 +191,13 @@ export class LifecycleClient {
    */
   private async reopenForRefund(state: LifecycleState, request: RefundInput): Promise<Refund> {
     if (!terminalStatuses.includes(state.status)) throw new LifecycleEndedError(state);
-    const startWorkflowOperation = new WithStartWorkflowOperation<typeof authorizationLifecycle>(
-      lifecycleWorkflowType,
+    const startWorkflowOperation = this.startOperation(
       {
-        workflowId: lifecycleWorkflowId(state.authorizationId),
-        taskQueue: this.taskQueue,
-        args: [
-          {
-            authorizationId: state.authorizationId,
-            orderId: state.orderId,
-            carriedState: { ...state, nextTimer: undefined },
-          },
-        ],
-        workflowIdConflictPolicy: 'USE_EXISTING',
-        workflowIdReusePolicy: 'ALLOW_DUPLICATE',
-        staticSummary: lifecycleSummary(state.authorizationId, state.orderId),
+        authorizationId: state.authorizationId,
+        orderId: state.orderId,
+        carriedState: { ...state, nextTimer: undefined },
       },
+      'ALLOW_DUPLICATE',
     );
     return await this.client.workflow.executeUpdateWithStart(refundUpdate, {
       args: [request],

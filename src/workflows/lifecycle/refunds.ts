@@ -17,11 +17,6 @@ export function refundableAmount(state: LifecycleState, capture: CaptureRecord):
   return decimal(state, left > 0n ? left : 0n);
 }
 
-/** Whether `amount` (a decimal in the lifecycle's currency) is more than `limit`. */
-export function isMoreThan(state: LifecycleState, amount: string, limit: string): boolean {
-  return minorUnits(state, amount) > minorUnits(state, limit);
-}
-
 /** Whether some of the capture's money was given back. */
 export function hasRefunds(state: LifecycleState, capture: CaptureRecord): boolean {
   return minorUnits(state, capture.refundedAmount) > 0n;

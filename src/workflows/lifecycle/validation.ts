@@ -11,7 +11,7 @@ import {
   type RefundInput,
   type RefundRecord,
 } from './definitions';
-import { isMoreThan, refundableAmount } from './refunds';
+import { refundableAmount } from './refunds';
 import { amountOf, holdsMoney, isTerminal, minorUnitsOf } from './state';
 
 // Checks a request against the state before anything enters history; each refusal names what was wrong.
@@ -116,19 +116,20 @@ function refundAmount(state: LifecycleState, request: RefundInput): string {
     );
   }
   const refundable = refundableAmount(state, capture);
+  const left = minorUnitsOf(state, refundable) ?? 0n;
   const refundableStatus = capture.status === 'COMPLETED' || capture.status === 'PARTIALLY_REFUNDED';
-  if (!refundableStatus || minorUnitsOf(state, refundable) === 0n) {
+  if (!refundableStatus || left === 0n) {
     refuse(LifecycleFailure.stateForbids, `cannot refund: capture ${capture.id} is ${capture.status}`);
   }
   if (request.amount === undefined) return refundable;
-  const wanted = amountOf(state, positiveAmount(state, request.amount)).value;
-  if (isMoreThan(state, wanted, refundable)) {
+  const wanted = positiveAmount(state, request.amount);
+  if (wanted > left) {
     refuse(
       LifecycleFailure.stateForbids,
       `amount: ${request.amount} ${state.currency} is more than the ${refundable} capture ${capture.id} has not had refunded`,
     );
   }
-  return wanted;
+  return amountOf(state, wanted).value;
 }
 
 /**
