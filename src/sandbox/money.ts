@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { currencyDecimals } from '../currency-decimals';
+import { currencyDecimals, formatMinorUnits, toMinorUnits } from '../currency-decimals';
 import { refusal } from './errors';
 
 /** The currencies PayPal accepts for payments, with the decimals of the shared table (HUF, JPY and TWD have none). */
@@ -33,18 +33,15 @@ export type MoneyWire = z.infer<typeof moneySchema>;
 export function parseMoney({ currency_code, value }: MoneyWire): Money {
   const exponent = exponentOf(currency_code);
   if (exponent === undefined) throw refusal('INVALID_CURRENCY_CODE');
-  const negative = value.startsWith('-');
-  const [whole = '0', fraction = ''] = (negative ? value.slice(1) : value).split('.');
+  const fraction = value.split('.')[1] ?? '';
   if (fraction.length > exponent)
     throw refusal(exponent === 0 ? 'DECIMALS_NOT_SUPPORTED' : 'DECIMAL_PRECISION');
-  const minor = BigInt(whole + fraction.padEnd(exponent, '0'));
-  if (negative || minor === 0n) throw refusal('CANNOT_BE_ZERO_OR_NEGATIVE');
+  // The shared conversion takes no sign: a negative amount is refused as zero is.
+  const minor = value.startsWith('-') ? 0n : (toMinorUnits(value, currency_code) ?? 0n);
+  if (minor === 0n) throw refusal('CANNOT_BE_ZERO_OR_NEGATIVE');
   return { currency: currency_code, minor };
 }
 
 export function formatMoney({ currency, minor }: Money): MoneyWire {
-  const exponent = exponentOf(currency) ?? 2;
-  const digits = minor.toString().padStart(exponent + 1, '0');
-  const value = exponent === 0 ? digits : `${digits.slice(0, -exponent)}.${digits.slice(-exponent)}`;
-  return { currency_code: currency, value };
+  return { currency_code: currency, value: formatMinorUnits(minor, currency) };
 }

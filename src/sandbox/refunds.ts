@@ -1,6 +1,6 @@
 import { refusal, resourceNotFound } from './errors';
 import { resourceId } from './ids';
-import type { AuthorizationLedger, LedgerEvent } from './ledger';
+import type { AuthorizationLedger, CaptureRecord, LedgerEvent } from './ledger';
 import type { Money } from './money';
 
 export interface RefundRecord {
@@ -34,8 +34,8 @@ export interface RefundInstruction {
  */
 export class RefundLedger {
   private readonly refunds = new Map<string, RefundRecord>();
-  private readonly refundedMinor = new Map<string, bigint>();
-  private readonly reversed = new Set<string>();
+  /** Each capture's refunds and reversal, oldest first; the latest holds what it has had refunded to date. */
+  private readonly byCapture = new Map<string, RefundRecord[]>();
 
   constructor(
     private readonly ledger: AuthorizationLedger,
@@ -50,7 +50,7 @@ export class RefundLedger {
 
   refundsOf(captureId: string): RefundRecord[] {
     this.ledger.capture(captureId);
-    return [...this.refunds.values()].filter((refund) => refund.captureId === captureId);
+    return [...(this.byCapture.get(captureId) ?? [])];
   }
 
   refundCapture(captureId: string, instruction: RefundInstruction): RefundRecord {
@@ -58,7 +58,7 @@ export class RefundLedger {
       throw resourceNotFound(`${captureId} is a refund; only a capture can be refunded.`);
     }
     const capture = this.ledger.capture(captureId);
-    if (this.reversed.has(captureId)) throw refusal('REFUND_NOT_PERMITTED_DUE_TO_CHARGEBACK');
+    if (this.reversed(captureId)) throw refusal('REFUND_NOT_PERMITTED_DUE_TO_CHARGEBACK');
     if (capture.status === 'PENDING') throw refusal('PENDING_CAPTURE');
     if (capture.status === 'REFUNDED') throw refusal('CAPTURE_FULLY_REFUNDED');
     if (capture.status !== 'COMPLETED' && capture.status !== 'PARTIALLY_REFUNDED') {
@@ -70,7 +70,7 @@ export class RefundLedger {
     const left = capture.amount.minor - this.refundedOf(captureId);
     const amount = instruction.amount?.minor ?? left;
     if (amount > left) throw refusal('REFUND_AMOUNT_EXCEEDED');
-    return this.record(captureId, 'refund', amount, instruction);
+    return this.record(capture, 'refund', amount, instruction);
   }
 
   /** Control: the payer's bank reverses what is left of a completed capture (a chargeback). */
@@ -79,22 +79,25 @@ export class RefundLedger {
     if (capture.status !== 'COMPLETED' && capture.status !== 'PARTIALLY_REFUNDED') {
       throw refusal('REFUND_NOT_ALLOWED');
     }
-    if (this.reversed.has(captureId)) throw refusal('REFUND_NOT_PERMITTED_DUE_TO_CHARGEBACK');
-    this.reversed.add(captureId);
-    return this.record(captureId, 'reversal', capture.amount.minor - this.refundedOf(captureId), {});
+    if (this.reversed(captureId)) throw refusal('REFUND_NOT_PERMITTED_DUE_TO_CHARGEBACK');
+    return this.record(capture, 'reversal', capture.amount.minor - this.refundedOf(captureId), {});
   }
 
   private refundedOf(captureId: string): bigint {
-    return this.refundedMinor.get(captureId) ?? 0n;
+    return this.byCapture.get(captureId)?.at(-1)?.totalRefunded.minor ?? 0n;
+  }
+
+  private reversed(captureId: string): boolean {
+    return this.byCapture.get(captureId)?.some((refund) => refund.kind === 'reversal') ?? false;
   }
 
   private record(
-    captureId: string,
+    capture: CaptureRecord,
     kind: RefundRecord['kind'],
     minor: bigint,
     instruction: RefundInstruction,
   ): RefundRecord {
-    const capture = this.ledger.capture(captureId);
+    const captureId = capture.id;
     const total = this.refundedOf(captureId) + minor;
     const now = this.options.now();
     const refund: RefundRecord = {
@@ -111,7 +114,7 @@ export class RefundLedger {
       updateTime: now,
     };
     this.refunds.set(refund.id, refund);
-    this.refundedMinor.set(captureId, total);
+    this.byCapture.set(captureId, [...(this.byCapture.get(captureId) ?? []), refund]);
     if (kind === 'refund') {
       capture.status = total === capture.amount.minor ? 'REFUNDED' : 'PARTIALLY_REFUNDED';
       capture.updateTime = now;

@@ -43,9 +43,16 @@ export function answersMinimal(request: FastifyRequest, mode: SandboxMode): bool
   return mode === 'paypal' ? !/return=representation/i.test(prefer) : /return=minimal/i.test(prefer);
 }
 
-/** What `Prefer: return=minimal` answers for a write: id, status and links. */
-export function minimal(resource: { id: string; status: string; links: unknown }) {
-  return { id: resource.id, status: resource.status, links: resource.links };
+/** A write's 201: the whole resource, or only its id, status and links when the write answers minimal. */
+export function createdAnswer(
+  request: FastifyRequest,
+  mode: SandboxMode,
+  resource: { id: string; status: string; links: unknown },
+): ProviderAnswer {
+  const body = answersMinimal(request, mode)
+    ? { id: resource.id, status: resource.status, links: resource.links }
+    : resource;
+  return { statusCode: 201, body };
 }
 
 /**

@@ -4,7 +4,7 @@ import type { SandboxContext } from './context';
 import { parseRequest } from './errors';
 import type { ProviderAnswer } from './idempotency';
 import { currencyCodeSchema, decimalValueSchema, moneySchema, parseMoney, type MoneyWire } from './money';
-import { answer, answersMinimal, minimal, requestId } from './replies';
+import { answer, answersMinimal, createdAnswer, requestId } from './replies';
 import { authorizationResource, captureResource } from './resources';
 
 const captureRequestSchema = z.object({
@@ -70,10 +70,7 @@ export function registerAuthorizationRoutes(app: FastifyInstance, context: Sandb
           softDescriptor: body.soft_descriptor,
         });
         const resource = captureResource(capture, ledger.authorization(id), context.baseUrl());
-        return {
-          statusCode: 201,
-          body: answersMinimal(request, context.mode) ? minimal(resource) : resource,
-        };
+        return createdAnswer(request, context.mode, resource);
       }),
     );
   });
@@ -101,10 +98,7 @@ export function registerAuthorizationRoutes(app: FastifyInstance, context: Sandb
       idempotency.run(key && `reauthorize:${id}:${key}`, (): ProviderAnswer => {
         const reauthorization = ledger.reauthorize(id, amount && parseMoney(amount));
         const resource = authorizationResource(reauthorization, context.baseUrl(), context.mode);
-        return {
-          statusCode: 201,
-          body: answersMinimal(request, context.mode) ? minimal(resource) : resource,
-        };
+        return createdAnswer(request, context.mode, resource);
       }),
     );
   });

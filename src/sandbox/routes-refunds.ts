@@ -4,7 +4,7 @@ import type { SandboxContext } from './context';
 import { parseRequest } from './errors';
 import type { ProviderAnswer } from './idempotency';
 import { moneySchema, parseMoney } from './money';
-import { answer, answersMinimal, minimal, requestId } from './replies';
+import { answer, createdAnswer, requestId } from './replies';
 import { refundResource } from './resources';
 
 /**
@@ -44,10 +44,7 @@ export function registerRefundRoutes(app: FastifyInstance, context: SandboxConte
           noteToPayer: body.note_to_payer,
         });
         const resource = refundResource(refund, context.baseUrl());
-        return {
-          statusCode: 201,
-          body: answersMinimal(request, context.mode) ? minimal(resource) : resource,
-        };
+        return createdAnswer(request, context.mode, resource);
       }),
     );
   });

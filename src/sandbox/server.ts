@@ -15,7 +15,7 @@ import { ProviderError, debugId, malformedRequestJson } from './errors';
 import { webhookEvent } from './events';
 import { FaultInjector } from './faults';
 import { RequestIdempotency } from './idempotency';
-import { AuthorizationLedger } from './ledger';
+import { AuthorizationLedger, type LedgerEvent } from './ledger';
 import { RefundLedger } from './refunds';
 import { registerAuthorizationRoutes } from './routes-authorizations';
 import { registerControlRoutes } from './routes-control';
@@ -152,18 +152,18 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     now,
     log,
   });
+  /** Authorizations, captures and refunds all publish their events as webhook deliveries. */
+  const publish = (event: LedgerEvent) =>
+    deliveries.publish(webhookEvent(event, ledger, baseUrl, now(), mode));
   const ledger: AuthorizationLedger = new AuthorizationLedger({
     validityDays: options.authorizationValidityDays ?? 29,
     now,
-    onEvent: (event) => deliveries.publish(webhookEvent(event, ledger, baseUrl, now(), mode)),
+    onEvent: publish,
   });
   const context: SandboxContext = {
     mode,
     ledger,
-    refunds: new RefundLedger(ledger, {
-      now,
-      onEvent: (event) => deliveries.publish(webhookEvent(event, ledger, baseUrl, now(), mode)),
-    }),
+    refunds: new RefundLedger(ledger, { now, onEvent: publish }),
     webhooks,
     deliveries,
     faults: new FaultInjector(),
