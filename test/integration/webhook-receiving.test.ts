@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import axios from 'axios';
-import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
+import { Client, Connection } from '@temporalio/client';
 import { buildApi } from '../../src/api/server';
 import { apiConnectionOptions } from '../../src/api/temporal-connection';
 import { LifecycleClient } from '../../src/client/lifecycle-client';
@@ -18,7 +17,12 @@ import { createPaymentsActivities } from '../../src/activities/payments';
 import { createWebhookActivities } from '../../src/activities/webhooks';
 import { WEBHOOK_ROUTE } from '../../src/webhooks/listener-url';
 import { uniqueTaskQueue, withWorker } from '../helpers/temporal';
-import { BODY_LIMIT_BYTES, startWebhookStack, type WebhookStack } from '../helpers/webhook-stack';
+import {
+  BODY_LIMIT_BYTES,
+  startWebhookStack,
+  voidedEvent,
+  type WebhookStack,
+} from '../helpers/webhook-stack';
 
 let stack: WebhookStack;
 
@@ -28,27 +32,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.close();
 });
-
-const voidedEvent = (authorizationId: string, eventId = `WH-${randomUUID()}`) =>
-  JSON.stringify({
-    id: eventId,
-    event_version: '1.0',
-    create_time: '2026-05-01T12:00:00Z',
-    resource_type: 'authorization',
-    event_type: 'PAYMENT.AUTHORIZATION.VOIDED',
-    summary: 'A payment authorization was voided',
-    resource: { id: authorizationId, status: 'VOIDED', amount: { currency_code: 'USD', value: '10.00' } },
-  });
-
-async function verificationExists(transmissionId: string): Promise<boolean> {
-  try {
-    await stack.client.workflow.getHandle(webhookVerificationWorkflowId(transmissionId)).describe();
-    return true;
-  } catch (error) {
-    if (error instanceof WorkflowNotFoundError) return false;
-    throw error;
-  }
-}
 
 async function lifecycleState(authorizationId: string): Promise<LifecycleState> {
   return (await stack.api.get(`/v1/lifecycles/${authorizationId}`)).data;
@@ -63,7 +46,7 @@ describe('POST /webhooks/payments refuses what cannot be verified, and starts no
       code: 'WEBHOOK_DELIVERY_INVALID',
       message: EMPTY_DELIVERY_BODY_MESSAGE,
     });
-    expect(await verificationExists(delivery.transmissionId)).toBe(false);
+    expect(await stack.verificationExists(delivery.transmissionId)).toBe(false);
   });
 
   it('answers malformed JSON with 400', async () => {
@@ -71,7 +54,7 @@ describe('POST /webhooks/payments refuses what cannot be verified, and starts no
     const response = await stack.deliver(delivery);
     expect(response.status).toBe(400);
     expect(response.data.error.message).toContain('not well-formed JSON');
-    expect(await verificationExists(delivery.transmissionId)).toBe(false);
+    expect(await stack.verificationExists(delivery.transmissionId)).toBe(false);
   });
 
   it('answers a body over the limit with 413', async () => {
@@ -79,7 +62,7 @@ describe('POST /webhooks/payments refuses what cannot be verified, and starts no
     const response = await stack.deliver(delivery);
     expect(response.status).toBe(413);
     expect(response.data.error.code).toBe('PAYLOAD_TOO_LARGE');
-    expect(await verificationExists(delivery.transmissionId)).toBe(false);
+    expect(await stack.verificationExists(delivery.transmissionId)).toBe(false);
   });
 
   it('answers missing SERVICE-* headers with 400 naming them', async () => {
@@ -94,7 +77,7 @@ describe('POST /webhooks/payments refuses what cannot be verified, and starts no
     expect(response.data.error.details).toEqual({
       missing: ['SERVICE-CERT-URL', 'SERVICE-TRANSMISSION-SIG'],
     });
-    expect(await verificationExists(delivery.transmissionId)).toBe(false);
+    expect(await stack.verificationExists(delivery.transmissionId)).toBe(false);
   });
 
   it('answers 503 when Temporal cannot be reached, so the provider delivers again', async () => {
