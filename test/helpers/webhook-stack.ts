@@ -16,7 +16,7 @@ import { startSandbox, type Sandbox } from '../../src/sandbox/server';
 import { ensureSubscription } from '../../src/webhooks/ensure-subscription';
 import { WEBHOOK_ROUTE } from '../../src/webhooks/listener-url';
 import { VerificationStarter } from '../../src/webhooks/verification-starter';
-import { lifecycleWorkflowId } from '../../src/workflows/lifecycle/definitions';
+import { lifecycleWorkflowId, type LifecycleState } from '../../src/workflows/lifecycle/definitions';
 import {
   WEBHOOK_DELIVERY_REJECTED,
   webhookVerificationWorkflowId,
@@ -71,6 +71,8 @@ export interface WebhookStack {
   startApi(options?: { taskQueue?: string; limits?: ApiLimits }): ReturnType<typeof startTestApi>;
   /** Starts a lifecycle through the API; answers the authorization id. */
   startLifecycle(value?: string, extra?: Record<string, unknown>): Promise<string>;
+  /** The lifecycle's state as the API answers it (GET /v1/lifecycles/:authorizationId). */
+  lifecycleState(authorizationId: string): Promise<LifecycleState>;
   /** A delivery signed as the sandbox signs, for `body` exactly as given. */
   sign(
     body: string,
@@ -154,6 +156,9 @@ export async function startWebhookStack(options: { mode?: PaymentsDialectName } 
       const response = await apiMode.http.post('/v1/lifecycles', { authorizationId: authorization.id });
       if (response.status !== 201) throw new Error(`lifecycle not started: ${JSON.stringify(response.data)}`);
       return authorization.id;
+    },
+    async lifecycleState(authorizationId) {
+      return (await apiMode.http.get(`/v1/lifecycles/${authorizationId}`)).data as LifecycleState;
     },
     sign(body, options = {}) {
       const transmissionId = options.transmissionId ?? randomUUID();

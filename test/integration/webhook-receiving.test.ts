@@ -11,7 +11,6 @@ import {
   webhookVerificationWorkflowId,
   type WebhookVerificationResult,
 } from '../../src/workflows/webhooks/definitions';
-import type { LifecycleState } from '../../src/workflows/lifecycle/definitions';
 import { PaymentEventRoutingKey, WebhookVerificationKey } from '../../src/workflows/search-attributes';
 import { createPaymentsActivities } from '../../src/activities/payments';
 import { createWebhookActivities } from '../../src/activities/webhooks';
@@ -32,10 +31,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.close();
 });
-
-async function lifecycleState(authorizationId: string): Promise<LifecycleState> {
-  return (await stack.api.get(`/v1/lifecycles/${authorizationId}`)).data;
-}
 
 describe('POST /webhooks/payments refuses what cannot be verified, and starts nothing', () => {
   it('answers an empty body with 400 and the spec message', async () => {
@@ -140,7 +135,7 @@ describe('provider deliveries reach the lifecycles, verified', () => {
       lifecycleWorkflowId: `authorization-${authorizationId}`,
       event: { id: delivery!.eventId, authorizationId, captureId: capture.data.id },
     });
-    const state = await lifecycleState(authorizationId);
+    const state = await stack.lifecycleState(authorizationId);
     expect(state.captures).toEqual([expect.objectContaining({ id: capture.data.id, status: 'COMPLETED' })]);
     expect(state.status).toBe('PARTIALLY_CAPTURED');
     expect(state.recentEvents).toContainEqual(
@@ -168,7 +163,7 @@ describe('provider deliveries reach the lifecycles, verified', () => {
       .describe();
     expect(described.typedSearchAttributes.get(WebhookVerificationKey)).toBe('FAILURE');
     expect(await stack.signalsTo(authorizationId)).toBe(0);
-    expect((await lifecycleState(authorizationId)).status).toBe('AUTHORIZED');
+    expect((await stack.lifecycleState(authorizationId)).status).toBe('AUTHORIZED');
 
     // The same event, signed as sent, is applied: the rejection above was the signature's doing.
     const honest = stack.sign(genuine.body);
@@ -186,7 +181,7 @@ describe('provider deliveries reach the lifecycles, verified', () => {
     expect([first.status, second.status]).toEqual([202, 202]);
     expect([first.data.status, second.data.status]).toEqual(['accepted', 'duplicate']);
     expect(await stack.signalsTo(authorizationId)).toBe(1);
-    expect(await lifecycleState(authorizationId)).toMatchObject({
+    expect(await stack.lifecycleState(authorizationId)).toMatchObject({
       status: 'VOIDED',
       nextTimer: { kind: 'close' },
     });
@@ -201,7 +196,7 @@ describe('provider deliveries reach the lifecycles, verified', () => {
       expect(await stack.verification(delivery.transmissionId)).toMatchObject({ outcome: 'delivered' });
     }
     expect(await stack.signalsTo(authorizationId)).toBe(2);
-    const state = await lifecycleState(authorizationId);
+    const state = await stack.lifecycleState(authorizationId);
     expect(state.status).toBe('VOIDED');
     expect(state.recentEvents.filter((event) => event.id === eventId)).toEqual([
       expect.objectContaining({ applied: true }),
@@ -212,7 +207,7 @@ describe('provider deliveries reach the lifecycles, verified', () => {
     const authorizationId = await stack.startLifecycle('20.00');
     const capture = await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, {});
     expect(capture.status).toBe(200);
-    expect((await lifecycleState(authorizationId)).status).toBe('CAPTURED');
+    expect((await stack.lifecycleState(authorizationId)).status).toBe('CAPTURED');
 
     // The provider's PAYMENT.CAPTURE.COMPLETED for the capture that ended the lifecycle arrives afterwards.
     await stack.sandbox.deliveriesSettled();
@@ -225,7 +220,7 @@ describe('provider deliveries reach the lifecycles, verified', () => {
     expect(routed).toEqual([
       expect.objectContaining({ lifecycleWorkflowId: `authorization-${authorizationId}` }),
     ]);
-    const state = await lifecycleState(authorizationId);
+    const state = await stack.lifecycleState(authorizationId);
     expect(state.recentEvents).toContainEqual(
       expect.objectContaining({ eventType: 'PAYMENT.CAPTURE.COMPLETED', authorizationId }),
     );
@@ -239,7 +234,7 @@ describe('provider deliveries reach the lifecycles, verified', () => {
     expect((await stack.deliver(stale)).status).toBe(202);
     expect(await stack.verification(stale.transmissionId)).toMatchObject({ outcome: 'delivered' });
 
-    const state = await lifecycleState(authorizationId);
+    const state = await stack.lifecycleState(authorizationId);
     expect(state.status).toBe('AUTHORIZED');
     expect(state.currentAuthorizationId).toBe(reauthorized.data.id);
     expect(state.recentEvents).toContainEqual(
@@ -269,7 +264,7 @@ describe('provider deliveries reach the lifecycles, verified', () => {
       lifecycleWorkflowId: `authorization-${authorizationId}`,
       event: { authorizationId: reauthorized.data.id },
     });
-    const state = await lifecycleState(authorizationId);
+    const state = await stack.lifecycleState(authorizationId);
     expect(state.recentEvents).toContainEqual(
       expect.objectContaining({
         eventType: 'PAYMENT.CAPTURE.COMPLETED',
@@ -305,7 +300,7 @@ describe('nothing is lost while the service restarts or the provider falters', (
         transformRequest: (data: unknown) => data,
       });
       expect(response.status).toBe(202);
-      expect((await lifecycleState(authorizationId)).status).toBe('AUTHORIZED');
+      expect((await stack.lifecycleState(authorizationId)).status).toBe('AUTHORIZED');
 
       const result = await withWorker(
         {
@@ -318,7 +313,7 @@ describe('nothing is lost while the service restarts or the provider falters', (
         () => stack.verification(delivery.transmissionId),
       );
       expect(result).toMatchObject({ outcome: 'delivered' });
-      expect((await lifecycleState(authorizationId)).status).toBe('VOIDED');
+      expect((await stack.lifecycleState(authorizationId)).status).toBe('VOIDED');
     } finally {
       await api.app.close();
     }
@@ -335,6 +330,6 @@ describe('nothing is lost while the service restarts or the provider falters', (
     expect((await stack.deliver(delivery)).status).toBe(202);
     expect(await stack.verification(delivery.transmissionId)).toMatchObject({ outcome: 'delivered' });
     expect((await stack.provider.get('/sandbox/faults')).data).toEqual({ faults: [] });
-    expect((await lifecycleState(authorizationId)).status).toBe('VOIDED');
+    expect((await stack.lifecycleState(authorizationId)).status).toBe('VOIDED');
   });
 });
