@@ -14,9 +14,14 @@ const commaList = z
   )
   .pipe(z.array(z.string().min(1)));
 
+/** A WEBHOOK_CERT_HOSTS entry as a URL: `host` means https on its default port. Throws when it is no URL. */
+export function certificateOriginUrl(entry: string): URL {
+  return new URL(entry.includes('://') ? entry : `https://${entry}`);
+}
+
 function isCertificateOrigin(entry: string): boolean {
   try {
-    const url = new URL(entry.includes('://') ? entry : `https://${entry}`);
+    const url = certificateOriginUrl(entry);
     return (url.protocol === 'https:' || url.protocol === 'http:') && url.pathname === '/' && !url.search;
   } catch {
     return false;

@@ -2,19 +2,25 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from './errors';
 
-/** Compares in constant time, so the answer's timing does not reveal how much of a key was right. */
-export function sameKey(given: string, known: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(known);
-  return a.length === b.length && timingSafeEqual(a, b);
+/**
+ * Whether an Authorization header is `Bearer <one of keys>`. The keys' bytes are made once; each comparison
+ * takes constant time, so the answer's timing does not reveal how much of a key was right.
+ */
+export function bearerKeyCheck(keys: readonly string[]): (authorization: string | undefined) => boolean {
+  const known = keys.map((key) => Buffer.from(key));
+  return (authorization) => {
+    const given = /^Bearer (.+)$/i.exec(authorization ?? '')?.[1];
+    if (!given) return false;
+    const bytes = Buffer.from(given);
+    return known.some((key) => key.length === bytes.length && timingSafeEqual(key, bytes));
+  };
 }
 
-/** A preHandler that admits only `Authorization: Bearer <one of the configured API keys>`. */
+/** A request hook that admits only `Authorization: Bearer <one of the configured API keys>`. */
 export function requireApiKey(keys: readonly string[]) {
+  const isKnownKey = bearerKeyCheck(keys);
   return async (request: FastifyRequest): Promise<void> => {
-    const header = request.headers.authorization ?? '';
-    const match = /^Bearer (.+)$/i.exec(header);
-    if (!match?.[1] || !keys.some((key) => sameKey(match[1] as string, key))) {
+    if (!isKnownKey(request.headers.authorization)) {
       throw new ApiError('UNAUTHORIZED', 'a valid API key is required: Authorization: Bearer <key>');
     }
   };

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Kind, OperationTypeNode } from 'graphql';
-import { sameKey } from '../api/api-keys';
+import { bearerKeyCheck } from '../api/api-keys';
 import { ConfigError, type Config } from '../config';
 import { GraphQLRequestError } from './request-errors';
 
@@ -25,14 +25,14 @@ export function charactersApiKeys(
  * `Authorization: Bearer <one of keys>`. Queries stay open: they change nothing.
  */
 export function requireKeyForMutations(app: FastifyInstance, keys: readonly string[]): void {
+  const isKnownKey = bearerKeyCheck(keys);
   app.graphql.addHook('preExecution', async (_schema, document, context) => {
     const mutates = document.definitions.some(
       (definition) =>
         definition.kind === Kind.OPERATION_DEFINITION && definition.operation === OperationTypeNode.MUTATION,
     );
     if (!mutates) return;
-    const given = /^Bearer (.+)$/i.exec(context.reply.request.headers.authorization ?? '')?.[1];
-    if (given && keys.some((key) => sameKey(given, key))) return;
+    if (isKnownKey(context.reply.request.headers.authorization)) return;
     throw new GraphQLRequestError(401, 'upsertCharacter needs a valid key: Authorization: Bearer <key>');
   });
 }

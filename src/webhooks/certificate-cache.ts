@@ -1,5 +1,6 @@
 import { X509Certificate } from 'node:crypto';
 import axios from 'axios';
+import { certificateOriginUrl } from '../config';
 
 export type CertificateLookup = { pem: string } | { refused: string };
 
@@ -32,7 +33,7 @@ export class CertificateCache {
   private readonly allowedOrigins: Set<string>;
 
   constructor(private readonly options: CertificateCacheOptions) {
-    this.allowedOrigins = new Set(options.allowedHosts.map(allowedOrigin));
+    this.allowedOrigins = new Set(options.allowedHosts.map((entry) => certificateOriginUrl(entry).origin));
   }
 
   /** Rejects only on a transient failure (network, 408, 429, 5xx): the caller retries. */
@@ -101,10 +102,4 @@ export class CertificateCache {
     }
     return { pem: response.data };
   }
-}
-
-/** `host` means https on its default port; an entry with a scheme names its origin exactly. */
-function allowedOrigin(entry: string): string {
-  const text = entry.includes('://') ? entry : `https://${entry}`;
-  return new URL(text.toLowerCase()).origin;
 }

@@ -134,13 +134,18 @@ function amountOf(money: z.infer<typeof moneySchema> | undefined): PaymentEvent[
   return money && { currency_code: money.currency_code, value: money.value };
 }
 
+const upLinkPatterns = {
+  authorizations: /\/authorizations\/([^/?#]+)\/?(?:[?#].*)?$/,
+  captures: /\/captures\/([^/?#]+)\/?(?:[?#].*)?$/,
+};
+
 /**
  * The id at the end of a resource's `up` link when it names a `kind`: …/v2/payments/authorizations/<id> for
  * a capture, …/v2/payments/captures/<id> for a refund.
  */
-function upLinkId(links: unknown, kind: 'authorizations' | 'captures'): string | undefined {
+function upLinkId(links: unknown, kind: keyof typeof upLinkPatterns): string | undefined {
   const parsed = linksSchema.safeParse(links);
   const up = parsed.success ? parsed.data?.find((link) => link.rel === 'up')?.href : undefined;
-  const match = up ? new RegExp(`/${kind}/([^/?#]+)/?(?:[?#].*)?$`).exec(up) : null;
+  const match = up ? upLinkPatterns[kind].exec(up) : null;
   return match?.[1] ? decodeURIComponent(match[1]) : undefined;
 }

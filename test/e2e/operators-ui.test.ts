@@ -11,6 +11,7 @@ import {
   rawHistoryWithoutSearchAttributes,
 } from '../helpers/history-payloads';
 import { historyToJson } from '../helpers/history-json';
+import { sampleTotal, scrapeMetrics } from '../helpers/prometheus-text';
 import { promtoolFindings, promtoolInstalled } from '../helpers/promtool';
 import { startOperatorStack, type OperatorStack } from '../helpers/operator-stack';
 import { testCodec } from '../helpers/temporal';
@@ -182,34 +183,23 @@ it('encrypts failure messages too: the API reads the provider’s refusal, the r
   }
 });
 
-/** The value of one Prometheus sample whose labels include all of `labels`. */
-function sample(metrics: string, name: string, labels: Record<string, string>): number | undefined {
-  for (const line of metrics.split('\n')) {
-    if (!line.startsWith(`${name}{`)) continue;
-    if (Object.entries(labels).every(([key, value]) => line.includes(`${key}="${value}"`))) {
-      return Number(line.slice(line.lastIndexOf(' ') + 1));
-    }
-  }
-  return undefined;
-}
-
 it('counts captures, provider refusals and API requests on the worker and API Prometheus endpoints', async () => {
-  const worker = await (await fetch(stack.workerMetricsUrl)).text();
-  expect(sample(worker, 'payment_captures_total', { outcome: 'succeeded' })).toBe(1);
-  expect(sample(worker, 'payment_captures_total', { outcome: 'refused' })).toBe(1);
+  const worker = await scrapeMetrics(stack.workerMetricsUrl);
+  expect(sampleTotal(worker, 'payment_captures_total', { outcome: 'succeeded' })).toBe(1);
+  expect(sampleTotal(worker, 'payment_captures_total', { outcome: 'refused' })).toBe(1);
   expect(
-    sample(worker, 'payment_provider_refusals_total', {
+    sampleTotal(worker, 'payment_provider_refusals_total', {
       issue: 'ACTION_DOES_NOT_MATCH_INTENT',
       operation: 'capture',
     }),
   ).toBe(1);
 
-  const api = await (await fetch(`${stack.apiUrl}/metrics`)).text();
+  const api = await scrapeMetrics(`${stack.apiUrl}/metrics`);
   const captures = { route: '/v1/lifecycles/:authorizationId/capture', method: 'POST' };
-  expect(sample(api, 'api_request_duration_seconds_count', { ...captures, status_code: '200' })).toBe(1);
-  expect(sample(api, 'api_request_duration_seconds_count', { ...captures, status_code: '422' })).toBe(1);
+  expect(sampleTotal(api, 'api_request_duration_seconds_count', { ...captures, status_code: '200' })).toBe(1);
+  expect(sampleTotal(api, 'api_request_duration_seconds_count', { ...captures, status_code: '422' })).toBe(1);
   expect(
-    sample(api, 'api_request_duration_seconds_count', { route: '/codec/decode', status_code: '200' }),
+    sampleTotal(api, 'api_request_duration_seconds_count', { route: '/codec/decode', status_code: '200' }),
   ).toBeGreaterThan(0);
   // Prometheus naming of our own metrics on both real endpoints; the SDK's and prom-client's are left alone.
   if (promtoolInstalled) {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import axios, { type AxiosInstance, type AxiosResponse } from 'axios';
-import { WorkflowFailedError, type Client } from '@temporalio/client';
+import { WorkflowFailedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { createPaymentsActivities } from '../../src/activities/payments';
 import { createWebhookActivities } from '../../src/activities/webhooks';
@@ -16,7 +16,7 @@ import { startSandbox, type Sandbox } from '../../src/sandbox/server';
 import { ensureSubscription } from '../../src/webhooks/ensure-subscription';
 import { WEBHOOK_ROUTE } from '../../src/webhooks/listener-url';
 import { VerificationStarter } from '../../src/webhooks/verification-starter';
-import { lifecycleWorkflowId } from '../../src/workflows/lifecycle/definitions';
+import { lifecycleWorkflowId, type LifecycleState } from '../../src/workflows/lifecycle/definitions';
 import {
   WEBHOOK_DELIVERY_REJECTED,
   webhookVerificationWorkflowId,
@@ -27,6 +27,18 @@ import { createSandboxAuthorization, sandboxPaymentsClient, startTestApi } from 
 import { connectClient, createTestWorker, uniqueTaskQueue } from './temporal';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
+
+/** The body of a PAYMENT.AUTHORIZATION.VOIDED delivery for `authorizationId`, as the provider sends it. */
+export const voidedEvent = (authorizationId: string, eventId = `WH-${randomUUID()}`) =>
+  JSON.stringify({
+    id: eventId,
+    event_version: '1.0',
+    create_time: '2026-05-01T12:00:00Z',
+    resource_type: 'authorization',
+    event_type: 'PAYMENT.AUTHORIZATION.VOIDED',
+    summary: 'A payment authorization was voided',
+    resource: { id: authorizationId, status: 'VOIDED', amount: { currency_code: 'USD', value: '10.00' } },
+  });
 
 /** A delivery signed as the sandbox signs, with its transmission id; each header has one value. */
 export interface SignedDelivery extends WebhookDelivery<string> {
@@ -59,6 +71,8 @@ export interface WebhookStack {
   startApi(options?: { taskQueue?: string; limits?: ApiLimits }): ReturnType<typeof startTestApi>;
   /** Starts a lifecycle through the API; answers the authorization id. */
   startLifecycle(value?: string, extra?: Record<string, unknown>): Promise<string>;
+  /** The lifecycle's state as the API answers it (GET /v1/lifecycles/:authorizationId). */
+  lifecycleState(authorizationId: string): Promise<LifecycleState>;
   /** A delivery signed as the sandbox signs, for `body` exactly as given. */
   sign(
     body: string,
@@ -66,6 +80,8 @@ export interface WebhookStack {
   ): SignedDelivery;
   deliver(delivery: SignedDelivery, mode?: WebhookVerifyMode): Promise<AxiosResponse>;
   verification(transmissionId: string): Promise<WebhookVerificationResult>;
+  /** Whether the transmission has a verification run: false when the listener refused it before starting one. */
+  verificationExists(transmissionId: string): Promise<boolean>;
   /** How many signals the lifecycle of the authorization has received. */
   signalsTo(authorizationId: string): Promise<number>;
   close(): Promise<void>;
@@ -141,6 +157,9 @@ export async function startWebhookStack(options: { mode?: PaymentsDialectName } 
       if (response.status !== 201) throw new Error(`lifecycle not started: ${JSON.stringify(response.data)}`);
       return authorization.id;
     },
+    async lifecycleState(authorizationId) {
+      return (await apiMode.http.get(`/v1/lifecycles/${authorizationId}`)).data as LifecycleState;
+    },
     sign(body, options = {}) {
       const transmissionId = options.transmissionId ?? randomUUID();
       const transmissionTime = (options.transmissionTime ?? new Date()).toISOString();
@@ -173,6 +192,15 @@ export async function startWebhookStack(options: { mode?: PaymentsDialectName } 
     },
     verification(transmissionId) {
       return verificationResult(client, transmissionId);
+    },
+    async verificationExists(transmissionId) {
+      try {
+        await client.workflow.getHandle(webhookVerificationWorkflowId(transmissionId)).describe();
+        return true;
+      } catch (error) {
+        if (error instanceof WorkflowNotFoundError) return false;
+        throw error;
+      }
     },
     async signalsTo(authorizationId) {
       const history = await client.workflow.getHandle(lifecycleWorkflowId(authorizationId)).fetchHistory();

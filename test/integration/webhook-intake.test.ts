@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { crc32 } from 'node:zlib';
-import { WorkflowNotFoundError } from '@temporalio/client';
 import { createPaymentsActivities } from '../../src/activities/payments';
 import { createWebhookActivities } from '../../src/activities/webhooks';
 import { defaultApiLimits, type ApiLimits } from '../../src/api/limits';
@@ -10,11 +9,10 @@ import { PaymentsClient } from '../../src/payments/client';
 import { CERTIFICATE_PATH } from '../../src/sandbox/certificate';
 import { WEBHOOK_ROUTE } from '../../src/webhooks/listener-url';
 import { VerificationStarter } from '../../src/webhooks/verification-starter';
-import { webhookVerificationWorkflowId } from '../../src/workflows/webhooks/definitions';
 import { withCrc32 } from '../helpers/crc32-collision';
 import { respondJson, startRecordingProvider } from '../helpers/recording-provider';
 import { uniqueTaskQueue, withWorker } from '../helpers/temporal';
-import { startWebhookStack, type WebhookStack } from '../helpers/webhook-stack';
+import { startWebhookStack, voidedEvent, type WebhookStack } from '../helpers/webhook-stack';
 
 let stack: WebhookStack;
 
@@ -26,28 +24,8 @@ afterAll(async () => {
 });
 
 const minutes = (count: number) => count * 60_000;
-const voidedEvent = (authorizationId: string) =>
-  JSON.stringify({
-    id: `WH-${randomUUID()}`,
-    event_version: '1.0',
-    create_time: '2026-05-01T12:00:00Z',
-    resource_type: 'authorization',
-    event_type: 'PAYMENT.AUTHORIZATION.VOIDED',
-    summary: 'A payment authorization was voided',
-    resource: { id: authorizationId, status: 'VOIDED', amount: { currency_code: 'USD', value: '10.00' } },
-  });
 const unroutedEvent = () =>
   JSON.stringify({ id: `WH-${randomUUID()}`, event_type: 'PAYMENT.SALE.COMPLETED' });
-
-async function verificationExists(transmissionId: string): Promise<boolean> {
-  try {
-    await stack.client.workflow.getHandle(webhookVerificationWorkflowId(transmissionId)).describe();
-    return true;
-  } catch (error) {
-    if (error instanceof WorkflowNotFoundError) return false;
-    throw error;
-  }
-}
 
 /** An API on a free port starting runs on `taskQueue` (the stack's worker by default), with the limits given. */
 async function apiWith(limits: Partial<ApiLimits>, taskQueue = stack.taskQueue) {
@@ -87,7 +65,7 @@ describe('every unauthenticated route is rate-limited and time-limited', () => {
       const statuses: number[] = [];
       for (const delivery of deliveries) statuses.push((await post(delivery)).status);
       expect(statuses).toEqual([202, 202, 202, 429]);
-      expect(await verificationExists(deliveries[3]!.transmissionId)).toBe(false);
+      expect(await stack.verificationExists(deliveries[3]!.transmissionId)).toBe(false);
 
       for (const path of ['/health', '/no-such-route']) {
         const refused = await api.http.get(path);
@@ -136,7 +114,7 @@ describe('a transmission outside the time tolerance is refused before any run st
       expect(response.data.error.message).toMatch(
         /^SERVICE-TRANSMISSION-TIME: \d+ s (ago|ahead), outside the tolerance of 600 s$/,
       );
-      expect(await verificationExists(delivery.transmissionId)).toBe(false);
+      expect(await stack.verificationExists(delivery.transmissionId)).toBe(false);
     }
     const recent = stack.sign(unroutedEvent(), { transmissionTime: new Date(Date.now() - minutes(9)) });
     expect((await stack.deliver(recent)).status).toBe(202);
@@ -179,7 +157,7 @@ describe('a captured signature reused on another body with the same CRC-32', () 
     const refused = await stack.deliver(forged);
     expect(refused.status).toBe(400);
     expect(refused.data.error.message).toContain('outside the tolerance');
-    expect(await verificationExists(forged.transmissionId)).toBe(false);
+    expect(await stack.verificationExists(forged.transmissionId)).toBe(false);
 
     // Within the tolerance the transmission id is already taken by the genuine delivery, verified and kept.
     const fresh = stack.sign(genuineBody);

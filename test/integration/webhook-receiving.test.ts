@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import axios from 'axios';
-import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
+import { Client, Connection } from '@temporalio/client';
 import { buildApi } from '../../src/api/server';
 import { apiConnectionOptions } from '../../src/api/temporal-connection';
 import { LifecycleClient } from '../../src/client/lifecycle-client';
@@ -12,13 +11,17 @@ import {
   webhookVerificationWorkflowId,
   type WebhookVerificationResult,
 } from '../../src/workflows/webhooks/definitions';
-import type { LifecycleState } from '../../src/workflows/lifecycle/definitions';
 import { PaymentEventRoutingKey, WebhookVerificationKey } from '../../src/workflows/search-attributes';
 import { createPaymentsActivities } from '../../src/activities/payments';
 import { createWebhookActivities } from '../../src/activities/webhooks';
 import { WEBHOOK_ROUTE } from '../../src/webhooks/listener-url';
 import { uniqueTaskQueue, withWorker } from '../helpers/temporal';
-import { BODY_LIMIT_BYTES, startWebhookStack, type WebhookStack } from '../helpers/webhook-stack';
+import {
+  BODY_LIMIT_BYTES,
+  startWebhookStack,
+  voidedEvent,
+  type WebhookStack,
+} from '../helpers/webhook-stack';
 
 let stack: WebhookStack;
 
@@ -29,31 +32,6 @@ afterAll(async () => {
   await stack?.close();
 });
 
-const voidedEvent = (authorizationId: string, eventId = `WH-${randomUUID()}`) =>
-  JSON.stringify({
-    id: eventId,
-    event_version: '1.0',
-    create_time: '2026-05-01T12:00:00Z',
-    resource_type: 'authorization',
-    event_type: 'PAYMENT.AUTHORIZATION.VOIDED',
-    summary: 'A payment authorization was voided',
-    resource: { id: authorizationId, status: 'VOIDED', amount: { currency_code: 'USD', value: '10.00' } },
-  });
-
-async function verificationExists(transmissionId: string): Promise<boolean> {
-  try {
-    await stack.client.workflow.getHandle(webhookVerificationWorkflowId(transmissionId)).describe();
-    return true;
-  } catch (error) {
-    if (error instanceof WorkflowNotFoundError) return false;
-    throw error;
-  }
-}
-
-async function lifecycleState(authorizationId: string): Promise<LifecycleState> {
-  return (await stack.api.get(`/v1/lifecycles/${authorizationId}`)).data;
-}
-
 describe('POST /webhooks/payments refuses what cannot be verified, and starts nothing', () => {
   it('answers an empty body with 400 and the spec message', async () => {
     const delivery = { ...stack.sign('{}'), body: '' };
@@ -63,7 +41,7 @@ describe('POST /webhooks/payments refuses what cannot be verified, and starts no
       code: 'WEBHOOK_DELIVERY_INVALID',
       message: EMPTY_DELIVERY_BODY_MESSAGE,
     });
-    expect(await verificationExists(delivery.transmissionId)).toBe(false);
+    expect(await stack.verificationExists(delivery.transmissionId)).toBe(false);
   });
 
   it('answers malformed JSON with 400', async () => {
@@ -71,7 +49,7 @@ describe('POST /webhooks/payments refuses what cannot be verified, and starts no
     const response = await stack.deliver(delivery);
     expect(response.status).toBe(400);
     expect(response.data.error.message).toContain('not well-formed JSON');
-    expect(await verificationExists(delivery.transmissionId)).toBe(false);
+    expect(await stack.verificationExists(delivery.transmissionId)).toBe(false);
   });
 
   it('answers a body over the limit with 413', async () => {
@@ -79,7 +57,7 @@ describe('POST /webhooks/payments refuses what cannot be verified, and starts no
     const response = await stack.deliver(delivery);
     expect(response.status).toBe(413);
     expect(response.data.error.code).toBe('PAYLOAD_TOO_LARGE');
-    expect(await verificationExists(delivery.transmissionId)).toBe(false);
+    expect(await stack.verificationExists(delivery.transmissionId)).toBe(false);
   });
 
   it('answers missing SERVICE-* headers with 400 naming them', async () => {
@@ -94,7 +72,7 @@ describe('POST /webhooks/payments refuses what cannot be verified, and starts no
     expect(response.data.error.details).toEqual({
       missing: ['SERVICE-CERT-URL', 'SERVICE-TRANSMISSION-SIG'],
     });
-    expect(await verificationExists(delivery.transmissionId)).toBe(false);
+    expect(await stack.verificationExists(delivery.transmissionId)).toBe(false);
   });
 
   it('answers 503 when Temporal cannot be reached, so the provider delivers again', async () => {
@@ -157,7 +135,7 @@ describe('provider deliveries reach the lifecycles, verified', () => {
       lifecycleWorkflowId: `authorization-${authorizationId}`,
       event: { id: delivery!.eventId, authorizationId, captureId: capture.data.id },
     });
-    const state = await lifecycleState(authorizationId);
+    const state = await stack.lifecycleState(authorizationId);
     expect(state.captures).toEqual([expect.objectContaining({ id: capture.data.id, status: 'COMPLETED' })]);
     expect(state.status).toBe('PARTIALLY_CAPTURED');
     expect(state.recentEvents).toContainEqual(
@@ -185,7 +163,7 @@ describe('provider deliveries reach the lifecycles, verified', () => {
       .describe();
     expect(described.typedSearchAttributes.get(WebhookVerificationKey)).toBe('FAILURE');
     expect(await stack.signalsTo(authorizationId)).toBe(0);
-    expect((await lifecycleState(authorizationId)).status).toBe('AUTHORIZED');
+    expect((await stack.lifecycleState(authorizationId)).status).toBe('AUTHORIZED');
 
     // The same event, signed as sent, is applied: the rejection above was the signature's doing.
     const honest = stack.sign(genuine.body);
@@ -203,7 +181,7 @@ describe('provider deliveries reach the lifecycles, verified', () => {
     expect([first.status, second.status]).toEqual([202, 202]);
     expect([first.data.status, second.data.status]).toEqual(['accepted', 'duplicate']);
     expect(await stack.signalsTo(authorizationId)).toBe(1);
-    expect(await lifecycleState(authorizationId)).toMatchObject({
+    expect(await stack.lifecycleState(authorizationId)).toMatchObject({
       status: 'VOIDED',
       nextTimer: { kind: 'close' },
     });
@@ -218,7 +196,7 @@ describe('provider deliveries reach the lifecycles, verified', () => {
       expect(await stack.verification(delivery.transmissionId)).toMatchObject({ outcome: 'delivered' });
     }
     expect(await stack.signalsTo(authorizationId)).toBe(2);
-    const state = await lifecycleState(authorizationId);
+    const state = await stack.lifecycleState(authorizationId);
     expect(state.status).toBe('VOIDED');
     expect(state.recentEvents.filter((event) => event.id === eventId)).toEqual([
       expect.objectContaining({ applied: true }),
@@ -229,7 +207,7 @@ describe('provider deliveries reach the lifecycles, verified', () => {
     const authorizationId = await stack.startLifecycle('20.00');
     const capture = await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, {});
     expect(capture.status).toBe(200);
-    expect((await lifecycleState(authorizationId)).status).toBe('CAPTURED');
+    expect((await stack.lifecycleState(authorizationId)).status).toBe('CAPTURED');
 
     // The provider's PAYMENT.CAPTURE.COMPLETED for the capture that ended the lifecycle arrives afterwards.
     await stack.sandbox.deliveriesSettled();
@@ -242,7 +220,7 @@ describe('provider deliveries reach the lifecycles, verified', () => {
     expect(routed).toEqual([
       expect.objectContaining({ lifecycleWorkflowId: `authorization-${authorizationId}` }),
     ]);
-    const state = await lifecycleState(authorizationId);
+    const state = await stack.lifecycleState(authorizationId);
     expect(state.recentEvents).toContainEqual(
       expect.objectContaining({ eventType: 'PAYMENT.CAPTURE.COMPLETED', authorizationId }),
     );
@@ -256,7 +234,7 @@ describe('provider deliveries reach the lifecycles, verified', () => {
     expect((await stack.deliver(stale)).status).toBe(202);
     expect(await stack.verification(stale.transmissionId)).toMatchObject({ outcome: 'delivered' });
 
-    const state = await lifecycleState(authorizationId);
+    const state = await stack.lifecycleState(authorizationId);
     expect(state.status).toBe('AUTHORIZED');
     expect(state.currentAuthorizationId).toBe(reauthorized.data.id);
     expect(state.recentEvents).toContainEqual(
@@ -286,7 +264,7 @@ describe('provider deliveries reach the lifecycles, verified', () => {
       lifecycleWorkflowId: `authorization-${authorizationId}`,
       event: { authorizationId: reauthorized.data.id },
     });
-    const state = await lifecycleState(authorizationId);
+    const state = await stack.lifecycleState(authorizationId);
     expect(state.recentEvents).toContainEqual(
       expect.objectContaining({
         eventType: 'PAYMENT.CAPTURE.COMPLETED',
@@ -322,7 +300,7 @@ describe('nothing is lost while the service restarts or the provider falters', (
         transformRequest: (data: unknown) => data,
       });
       expect(response.status).toBe(202);
-      expect((await lifecycleState(authorizationId)).status).toBe('AUTHORIZED');
+      expect((await stack.lifecycleState(authorizationId)).status).toBe('AUTHORIZED');
 
       const result = await withWorker(
         {
@@ -335,7 +313,7 @@ describe('nothing is lost while the service restarts or the provider falters', (
         () => stack.verification(delivery.transmissionId),
       );
       expect(result).toMatchObject({ outcome: 'delivered' });
-      expect((await lifecycleState(authorizationId)).status).toBe('VOIDED');
+      expect((await stack.lifecycleState(authorizationId)).status).toBe('VOIDED');
     } finally {
       await api.app.close();
     }
@@ -352,6 +330,6 @@ describe('nothing is lost while the service restarts or the provider falters', (
     expect((await stack.deliver(delivery)).status).toBe(202);
     expect(await stack.verification(delivery.transmissionId)).toMatchObject({ outcome: 'delivered' });
     expect((await stack.provider.get('/sandbox/faults')).data).toEqual({ faults: [] });
-    expect((await lifecycleState(authorizationId)).status).toBe('VOIDED');
+    expect((await stack.lifecycleState(authorizationId)).status).toBe('VOIDED');
   });
 });

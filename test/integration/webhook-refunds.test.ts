@@ -1,6 +1,5 @@
 import { eventually } from '../helpers/eventually';
 import { startWebhookStack, type WebhookStack } from '../helpers/webhook-stack';
-import type { LifecycleState } from '../../src/workflows/lifecycle/definitions';
 import type { WebhookVerificationResult } from '../../src/workflows/webhooks/definitions';
 
 // PAYMENT.CAPTURE.REFUNDED and REVERSED carry a refund whose `up` link names the capture: the sandbox delivers
@@ -13,10 +12,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.close();
 });
-
-async function lifecycleState(authorizationId: string): Promise<LifecycleState> {
-  return (await stack.api.get(`/v1/lifecycles/${authorizationId}`)).data;
-}
 
 /** The verification result of the delivery of `eventType` whose resource is `refundId`. */
 async function routedDelivery(eventType: string, refundId: string): Promise<WebhookVerificationResult> {
@@ -60,7 +55,7 @@ describe('refund and reversal events reach the lifecycle through the capture id'
       event: { eventType: 'PAYMENT.CAPTURE.REFUNDED', captureId, refundId: refund.id },
     });
     const state = await eventually(
-      () => lifecycleState(authorizationId),
+      () => stack.lifecycleState(authorizationId),
       (current) => current.status === 'PARTIALLY_REFUNDED',
       { what: 'the lifecycle to record the refund' },
     );
@@ -83,7 +78,7 @@ describe('refund and reversal events reach the lifecycle through the capture id'
     expect(refund.status).toBe(200);
     const result = await routedDelivery('PAYMENT.CAPTURE.REFUNDED', refund.data.id);
     expect(result).toMatchObject({ outcome: 'delivered' });
-    const state = await lifecycleState(authorizationId);
+    const state = await stack.lifecycleState(authorizationId);
     expect(state).toMatchObject({ status: 'REFUNDED', refundedAmount: '30.00' });
     expect(state.refunds).toHaveLength(1);
     expect(state.recentEvents).toContainEqual(
@@ -103,7 +98,7 @@ describe('refund and reversal events reach the lifecycle through the capture id'
       event: { captureId, refundId: reversal.data.id },
     });
     const state = await eventually(
-      () => lifecycleState(authorizationId),
+      () => stack.lifecycleState(authorizationId),
       (current) => current.status === 'REVERSED',
       { what: 'the lifecycle to record the reversal' },
     );
