@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import axios from 'axios';
 import type { Client } from '@temporalio/client';
-import type { Worker } from '@temporalio/worker';
 import { createPaymentsActivities } from '../../src/activities/payments';
 import { createWebhookActivities } from '../../src/activities/webhooks';
 import { LifecycleClient } from '../../src/client/lifecycle-client';
@@ -18,7 +17,7 @@ import { createSandboxAuthorization, sandboxPaymentsClient, startTestApi } from 
 import {
   TEST_CODEC_KEYS_ENV,
   connectClient,
-  createTestWorker,
+  runTestWorker,
   temporalAddress,
   uniqueTaskQueue,
 } from '../helpers/temporal';
@@ -31,7 +30,7 @@ let client: Client;
 let closeClient: () => Promise<void>;
 let api: Awaited<ReturnType<typeof startTestApi>>;
 let workerProcess: ServiceProcess | undefined;
-let worker: { worker: Worker; done: Promise<void>; close: () => Promise<void> } | undefined;
+let worker: { stop: () => Promise<void> } | undefined;
 const taskQueue = uniqueTaskQueue('crash');
 
 beforeAll(async () => {
@@ -66,11 +65,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await workerProcess?.stop();
-  if (worker) {
-    worker.worker.shutdown();
-    await worker.done;
-    await worker.close();
-  }
+  await worker?.stop();
   await api?.app.close();
   await closeClient?.();
   await sandbox?.close();
@@ -78,14 +73,13 @@ afterAll(async () => {
 
 async function startInProcessWorker(listenerUrl: string) {
   const payments = sandboxPaymentsClient(sandbox);
-  const { worker: started, close } = await createTestWorker({
+  worker = await runTestWorker({
     taskQueue,
     activities: {
       ...createPaymentsActivities(payments),
       ...createWebhookActivities({ payments, certificateHosts: ['localhost', '127.0.0.1'], listenerUrl }),
     },
   });
-  worker = { worker: started, done: started.run(), close };
 }
 
 it('answers the retried capture with the capture its lost first attempt made, captured once', async () => {

@@ -1,5 +1,4 @@
 import axios, { type AxiosInstance } from 'axios';
-import type { Worker } from '@temporalio/worker';
 import { runService, waitForLine, type ServiceProcess } from '../../src/dev/child-process';
 import { findFreePort } from '../../src/dev/ports';
 import type { PaymentCapture } from '../../src/payments/schemas';
@@ -7,7 +6,7 @@ import { startSandbox, type Sandbox } from '../../src/sandbox/server';
 import { eventually } from '../helpers/eventually';
 import { createSandboxAuthorization, sandboxPaymentsClient } from '../helpers/lifecycle-stack';
 import { handlerWorkerOptions, startOrdersSide, type OrdersSide } from '../helpers/nexus-stack';
-import { TEST_CODEC_KEYS_ENV, createTestWorker, temporalAddress, uniqueTaskQueue } from '../helpers/temporal';
+import { TEST_CODEC_KEYS_ENV, runTestWorker, temporalAddress, uniqueTaskQueue } from '../helpers/temporal';
 
 // The worker hosting the Nexus handlers is killed with kill -9 while a capture operation is in flight; the
 // caller's operation, retried by Temporal under the same request id, completes with the one capture made.
@@ -16,7 +15,7 @@ let sandbox: Sandbox;
 let provider: AxiosInstance;
 let orders: OrdersSide;
 let workerProcess: ServiceProcess | undefined;
-let worker: { worker: Worker; done: Promise<void>; close: () => Promise<void> } | undefined;
+let worker: { stop: () => Promise<void> } | undefined;
 const taskQueue = uniqueTaskQueue('nexus-crash');
 
 beforeAll(async () => {
@@ -38,11 +37,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await workerProcess?.stop();
   await orders?.close();
-  if (worker) {
-    worker.worker.shutdown();
-    await worker.done;
-    await worker.close();
-  }
+  await worker?.stop();
   await sandbox?.close();
 });
 
@@ -71,10 +66,7 @@ it('completes the caller’s capture operation with one capture at the provider 
   await workerProcess?.exited;
   workerProcess = undefined;
 
-  const { worker: restarted, close } = await createTestWorker(
-    handlerWorkerOptions(taskQueue, sandboxPaymentsClient(sandbox)),
-  );
-  worker = { worker: restarted, done: restarted.run(), close };
+  worker = await runTestWorker(handlerWorkerOptions(taskQueue, sandboxPaymentsClient(sandbox)));
 
   const { result, failure } = await operation;
   expect(failure).toBeUndefined();

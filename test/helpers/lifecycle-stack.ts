@@ -1,6 +1,5 @@
 import axios, { type AxiosInstance } from 'axios';
 import type { Client } from '@temporalio/client';
-import type { Worker } from '@temporalio/worker';
 import { createPaymentsActivities } from '../../src/activities/payments';
 import { defaultApiLimits, type ApiLimits } from '../../src/api/limits';
 import { buildApi, type ApiOptions } from '../../src/api/server';
@@ -9,7 +8,7 @@ import { PaymentsClient } from '../../src/payments/client';
 import type { PaymentsDialectName } from '../../src/payments/dialects';
 import type { Authorization } from '../../src/payments/schemas';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server';
-import { connectClient, createTestWorker, uniqueTaskQueue } from './temporal';
+import { connectClient, runTestWorker, uniqueTaskQueue } from './temporal';
 
 export const API_KEY = 'test-api-key';
 
@@ -107,19 +106,12 @@ export async function startLifecycleStack(
   const { app, http: api } = await startTestApi({ lifecycles });
   const provider = axios.create({ baseURL: sandbox.url, validateStatus: () => true });
 
-  let running: { worker: Worker; done: Promise<void>; close: () => Promise<void> } | undefined;
+  let running: { stop: () => Promise<void> } | undefined;
   const startWorker = async () => {
-    const { worker, close } = await createTestWorker({
-      taskQueue,
-      activities: createPaymentsActivities(payments),
-    });
-    running = { worker, done: worker.run(), close };
+    running = await runTestWorker({ taskQueue, activities: createPaymentsActivities(payments) });
   };
   const stopWorker = async () => {
-    if (!running) return;
-    running.worker.shutdown();
-    await running.done;
-    await running.close();
+    await running?.stop();
     running = undefined;
   };
   await startWorker();

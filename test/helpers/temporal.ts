@@ -56,6 +56,22 @@ export async function createTestWorker(
   return { worker, close: () => connection.close() };
 }
 
+/** Creates a worker as `createTestWorker` does and runs it until `stop`, which also closes its connection. */
+export async function runTestWorker(
+  options: Omit<WorkerOptions, 'connection' | 'workflowBundle' | 'workflowsPath'>,
+  address = temporalAddress(),
+): Promise<{ stop: () => Promise<void> }> {
+  const { worker, close } = await createTestWorker(options, address);
+  const done = worker.run();
+  return {
+    async stop() {
+      worker.shutdown();
+      await done;
+      await close();
+    },
+  };
+}
+
 /** Runs `body` while a worker polls `taskQueue`, then shuts the worker down. */
 export async function withWorker<T>(
   options: Omit<WorkerOptions, 'connection' | 'workflowBundle' | 'workflowsPath'>,

@@ -1,7 +1,6 @@
 import axios, { type AxiosInstance } from 'axios';
 import type { Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import type { Worker } from '@temporalio/worker';
 import { LifecycleClient } from '../../src/client/lifecycle-client';
 import { PaymentsFailure, type PaymentState } from '../../src/nexus/service';
 import type { PaymentCapture } from '../../src/payments/schemas';
@@ -9,7 +8,7 @@ import { startSandbox, type Sandbox } from '../../src/sandbox/server';
 import type { OrderPaymentResult } from '../../examples/orders/workflows';
 import { createSandboxAuthorization, sandboxPaymentsClient, startTestApi } from '../helpers/lifecycle-stack';
 import { handlerWorkerOptions, startOrdersSide, type OrdersSide } from '../helpers/nexus-stack';
-import { connectClient, createTestWorker, uniqueTaskQueue } from '../helpers/temporal';
+import { connectClient, runTestWorker, uniqueTaskQueue } from '../helpers/temporal';
 
 // Order workflows in the `orders` namespace call payments through a Nexus endpoint on the real dev server;
 // our handlers run in a worker of the `default` namespace, against the real sandbox.
@@ -19,7 +18,7 @@ let provider: AxiosInstance;
 let client: Client;
 let closeClient: () => Promise<void>;
 let api: Awaited<ReturnType<typeof startTestApi>>;
-let handler: { worker: Worker; done: Promise<void>; close: () => Promise<void> };
+let handler: { stop: () => Promise<void> };
 let orders: OrdersSide;
 const taskQueue = uniqueTaskQueue('nexus');
 
@@ -29,20 +28,13 @@ beforeAll(async () => {
   ({ client, close: closeClient } = await connectClient());
   api = await startTestApi({ lifecycles: new LifecycleClient(client, taskQueue) });
   // The provider may stall longer than a Nexus request lasts: the capture activity waits for it.
-  const { worker, close } = await createTestWorker(
-    handlerWorkerOptions(taskQueue, sandboxPaymentsClient(sandbox, 20_000)),
-  );
-  handler = { worker, done: worker.run(), close };
+  handler = await runTestWorker(handlerWorkerOptions(taskQueue, sandboxPaymentsClient(sandbox, 20_000)));
   orders = await startOrdersSide(taskQueue);
 });
 
 afterAll(async () => {
   await orders?.close();
-  if (handler) {
-    handler.worker.shutdown();
-    await handler.done;
-    await handler.close();
-  }
+  await handler?.stop();
   await api?.app.close();
   await closeClient?.();
   await sandbox?.close();
