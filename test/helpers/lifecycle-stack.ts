@@ -8,7 +8,7 @@ import { PaymentsClient } from '../../src/payments/client';
 import type { PaymentsDialectName } from '../../src/payments/dialects';
 import type { Authorization } from '../../src/payments/schemas';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server';
-import { connectClient, runTestWorker, uniqueTaskQueue } from './temporal';
+import { connectClient, runTestWorker, uniqueTaskQueue, type TestWorkerOptions } from './temporal';
 
 export const API_KEY = 'test-api-key';
 
@@ -82,17 +82,18 @@ export async function startTestApi(options: Pick<ApiOptions, 'lifecycles' | 'web
   return { app, url, http };
 }
 
-/**
- * `mode` is the sandbox's, and the client speaks the same dialect. With `through`, the worker's client
- * reaches the sandbox through the proxy it starts.
- */
-export async function startLifecycleStack(
-  options: {
-    timeoutMs?: number;
-    mode?: PaymentsDialectName;
-    through?: (sandboxUrl: string) => Promise<{ url: string; close(): Promise<void> }>;
-  } = {},
-): Promise<LifecycleStack> {
+export interface LifecycleStackOptions {
+  /** The worker's payments client's time-out. */
+  timeoutMs?: number;
+  /** The sandbox's mode; the client speaks the same dialect. */
+  mode?: PaymentsDialectName;
+  /** A proxy it starts, through which the worker's client reaches the sandbox. */
+  through?: (sandboxUrl: string) => Promise<{ url: string; close(): Promise<void> }>;
+  /** The worker's options; by default the payments activities on the stack's task queue. */
+  worker?: (taskQueue: string, payments: PaymentsClient) => TestWorkerOptions;
+}
+
+export async function startLifecycleStack(options: LifecycleStackOptions = {}): Promise<LifecycleStack> {
   const sandbox = await startSandbox({ port: 0, logger: false, mode: options.mode });
   const proxy = await options.through?.(sandbox.url);
   const payments = sandboxPaymentsClient(
@@ -108,7 +109,9 @@ export async function startLifecycleStack(
 
   let running: { stop: () => Promise<void> } | undefined;
   const startWorker = async () => {
-    running = await runTestWorker({ taskQueue, activities: createPaymentsActivities(payments) });
+    running = await runTestWorker(
+      options.worker?.(taskQueue, payments) ?? { taskQueue, activities: createPaymentsActivities(payments) },
+    );
   };
   const stopWorker = async () => {
     await running?.stop();
@@ -144,4 +147,24 @@ export async function startLifecycleStack(
       await sandbox.close();
     },
   };
+}
+
+/**
+ * The stack of a test file: started before its first test, closed after its last; faults armed at the sandbox
+ * are cleared after each test. The object answered is filled in when the stack has started.
+ */
+export function useLifecycleStack(options: LifecycleStackOptions = {}): LifecycleStack {
+  const stack = {} as LifecycleStack;
+  let started: LifecycleStack | undefined;
+  beforeAll(async () => {
+    started = await startLifecycleStack(options);
+    Object.assign(stack, started);
+  });
+  afterEach(async () => {
+    await started?.provider.delete('/sandbox/faults');
+  });
+  afterAll(async () => {
+    await started?.close();
+  });
+  return stack;
 }

@@ -38,9 +38,12 @@ export function uniqueTaskQueue(prefix = 'test'): string {
   return `${prefix}-${randomUUID()}`;
 }
 
+/** A test worker's options: everything but its connection and its workflow code (the shared bundle). */
+export type TestWorkerOptions = Omit<WorkerOptions, 'connection' | 'workflowBundle' | 'workflowsPath'>;
+
 /** Creates a worker on the shared bundle (bundled once per run) and a native connection to a dev server. */
 export async function createTestWorker(
-  options: Omit<WorkerOptions, 'connection' | 'workflowBundle' | 'workflowsPath'>,
+  options: TestWorkerOptions,
   address = temporalAddress(),
 ): Promise<{ worker: Worker; close: () => Promise<void> }> {
   const codePath = process.env.TEST_WORKFLOW_BUNDLE;
@@ -58,7 +61,7 @@ export async function createTestWorker(
 
 /** Creates a worker as `createTestWorker` does and runs it until `stop`, which also closes its connection. */
 export async function runTestWorker(
-  options: Omit<WorkerOptions, 'connection' | 'workflowBundle' | 'workflowsPath'>,
+  options: TestWorkerOptions,
   address = temporalAddress(),
 ): Promise<{ stop: () => Promise<void> }> {
   const { worker, close } = await createTestWorker(options, address);
@@ -73,10 +76,7 @@ export async function runTestWorker(
 }
 
 /** Runs `body` while a worker polls `taskQueue`, then shuts the worker down. */
-export async function withWorker<T>(
-  options: Omit<WorkerOptions, 'connection' | 'workflowBundle' | 'workflowsPath'>,
-  body: () => Promise<T>,
-): Promise<T> {
+export async function withWorker<T>(options: TestWorkerOptions, body: () => Promise<T>): Promise<T> {
   const { worker, close } = await createTestWorker(options);
   try {
     return await worker.runUntil(body);

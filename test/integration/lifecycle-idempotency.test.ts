@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { eventually } from '../helpers/eventually';
-import { sandboxPaymentsClient, startLifecycleStack, type LifecycleStack } from '../helpers/lifecycle-stack';
+import { sandboxPaymentsClient, useLifecycleStack } from '../helpers/lifecycle-stack';
 import {
   lifecycleWorkflowId,
   paymentEventSignal,
@@ -9,17 +9,7 @@ import {
 
 // Payment-grade idempotency under the caller's Idempotency-Key, over real HTTP, on the dev server and sandbox.
 
-let stack: LifecycleStack;
-
-beforeAll(async () => {
-  stack = await startLifecycleStack();
-});
-afterAll(async () => {
-  await stack?.close();
-});
-afterEach(async () => {
-  await stack.provider.delete('/sandbox/faults');
-});
+const stack = useLifecycleStack();
 
 function capture(authorizationId: string, key: string, body: Record<string, unknown> = {}) {
   return stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, body, {
