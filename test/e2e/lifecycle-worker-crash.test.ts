@@ -97,7 +97,11 @@ it('answers the retried capture with the capture its lost first attempt made, ca
       { headers: { 'idempotency-key': key } },
     );
   const firstAttempt = capture();
-  await new Promise((resolve) => setTimeout(resolve, 700));
+  await eventually(
+    async () => (await provider.get('/sandbox/faults')).data.faults as unknown[],
+    (armed) => armed.length === 0,
+    { what: 'the capture to reach the provider' },
+  );
   workerProcess?.child.kill('SIGKILL');
   await workerProcess?.exited;
   workerProcess = undefined;

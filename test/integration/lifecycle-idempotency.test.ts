@@ -17,6 +17,10 @@ function capture(authorizationId: string, key: string, body: Record<string, unkn
   });
 }
 
+async function armedFaults() {
+  return (await stack.provider.get('/sandbox/faults')).data.faults as Array<{ mode: string }>;
+}
+
 function lifecycleState(authorizationId: string) {
   return stack.client.workflow.getHandle(lifecycleWorkflowId(authorizationId)).query(stateQuery);
 }
@@ -65,13 +69,14 @@ describe('an Idempotency-Key', () => {
     await stack.provider.post('/sandbox/faults', { operation: 'capture', mode: 'http500', count: 1 });
     const key = randomUUID();
     const first = capture(authorizationId, key, { amount: '20.00' });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await eventually(armedFaults, (armed) => armed.length === 1, {
+      what: 'the first call to take up the stall at the provider',
+    });
     const [one, two] = await Promise.all([first, capture(authorizationId, key, { amount: '20.00' })]);
     expect(one.status).toBe(200);
     expect(two.status).toBe(200);
     expect(two.data.id).toBe(one.data.id);
-    const armed = (await stack.provider.get('/sandbox/faults')).data.faults as Array<{ mode: string }>;
-    expect(armed.map((fault) => fault.mode)).toEqual(['http500']);
+    expect((await armedFaults()).map((fault) => fault.mode)).toEqual(['http500']);
     expect(await stack.capturesAtProvider(authorizationId)).toHaveLength(1);
   });
 

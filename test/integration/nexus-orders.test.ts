@@ -2,6 +2,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { PaymentsFailure, type PaymentState } from '../../src/nexus/service';
 import type { PaymentCapture } from '../../src/payments/schemas';
 import type { OrderPaymentResult } from '../../examples/orders/workflows';
+import { eventually } from '../helpers/eventually';
 import { useLifecycleStack } from '../helpers/lifecycle-stack';
 import { handlerWorkerOptions, startOrdersSide, type OrdersSide } from '../helpers/nexus-stack';
 
@@ -33,6 +34,16 @@ async function startedLifecycle(value: string): Promise<string> {
 function failureOf(run: { failure?: Error }): ApplicationFailure | undefined {
   const cause = run.failure?.cause;
   return cause instanceof ApplicationFailure ? cause : undefined;
+}
+
+/** The attempt of the waiting workflow's read of the outcome (2 once a read found the lifecycle open); 0 before. */
+async function outcomeReadAttempts(authorizationId: string): Promise<number> {
+  const query = `WorkflowType = 'paymentOutcome' AND WorkflowId STARTS_WITH 'payment-outcome-${authorizationId}-'`;
+  for await (const run of stack.client.workflow.list({ query })) {
+    const { raw } = await stack.client.workflow.getHandle(run.workflowId, run.runId).describe();
+    return raw.pendingActivities?.[0]?.attempt ?? 0;
+  }
+  return 0;
 }
 
 /** Every message down the cause chain, with handler error types. */
@@ -133,8 +144,12 @@ it('completes the awaited outcome when the lifecycle is voided through the HTTP 
     workflowId: `await-${authorizationId}`,
     args: [orders.endpoint, 'awaitOutcome', { authorizationId }],
   });
-  // The waiting workflow is polling the lifecycle before the void.
-  await new Promise((resolve) => setTimeout(resolve, 2_000));
+  // The waiting workflow is polling the lifecycle before the void: its read found it not yet terminal.
+  await eventually(
+    () => outcomeReadAttempts(authorizationId),
+    (attempts) => attempts > 1,
+    { what: 'the waiting workflow to read the lifecycle' },
+  );
   expect((await stack.api.post(`/v1/lifecycles/${authorizationId}/void`, {})).status).toBe(200);
   const outcome = (await handle.result()) as PaymentState;
   expect(outcome.status).toBe('VOIDED');
