@@ -4,8 +4,7 @@ import type { Client } from '@temporalio/client';
 import { createPaymentsActivities } from '../../src/activities/payments';
 import { createWebhookActivities } from '../../src/activities/webhooks';
 import { LifecycleClient } from '../../src/client/lifecycle-client';
-import { runService, waitForLine, type ServiceProcess } from '../../src/dev/child-process';
-import { findFreePort } from '../../src/dev/ports';
+import type { ServiceProcess } from '../../src/dev/child-process';
 import { specDialect } from '../../src/payments/dialects';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server';
 import { ensureSubscription } from '../../src/webhooks/ensure-subscription';
@@ -14,13 +13,7 @@ import { VerificationStarter } from '../../src/webhooks/verification-starter';
 import { lifecycleWorkflowId, stateQuery } from '../../src/workflows/lifecycle/definitions';
 import { eventually } from '../helpers/eventually';
 import { createSandboxAuthorization, sandboxPaymentsClient, startTestApi } from '../helpers/lifecycle-stack';
-import {
-  TEST_CODEC_KEYS_ENV,
-  connectClient,
-  runTestWorker,
-  temporalAddress,
-  uniqueTaskQueue,
-} from '../helpers/temporal';
+import { connectClient, runTestWorker, startWorkerProcess, uniqueTaskQueue } from '../helpers/temporal';
 
 // A worker process killed with kill -9 while a capture is in flight; the provider's webhook for that capture
 // reaches the lifecycle before the order system retries with its key.
@@ -49,17 +42,7 @@ beforeAll(async () => {
     },
   });
   const listenerUrl = `${api.url}${WEBHOOK_ROUTE}`;
-  workerProcess = runService('worker', 'src/workers/main.ts', {
-    TEMPORAL_ADDRESS: temporalAddress(),
-    TEMPORAL_TASK_QUEUE: taskQueue,
-    PAYMENTS_BASE_URL: sandbox.url,
-    WORKFLOW_BUNDLE_PATH: process.env.TEST_WORKFLOW_BUNDLE,
-    WORKER_METRICS_PORT: String(await findFreePort()),
-    WEBHOOK_LISTENER_URL: listenerUrl,
-    LOG_LEVEL: 'info',
-    PAYLOAD_CODEC_KEYS: TEST_CODEC_KEYS_ENV,
-  });
-  await waitForLine(workerProcess, 'worker polling');
+  workerProcess = await startWorkerProcess(taskQueue, sandbox.url, { WEBHOOK_LISTENER_URL: listenerUrl });
   await ensureSubscription(client, taskQueue, { listenerUrl });
 });
 

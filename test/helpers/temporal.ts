@@ -3,6 +3,8 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { encryptingDataConverter } from '../../src/codec/data-converter';
 import { EncryptionCodec, type CodecKey } from '../../src/codec/payload-encryption';
+import { runService, waitForLine, type ServiceProcess } from '../../src/dev/child-process';
+import { findFreePort } from '../../src/dev/ports';
 
 /**
  * The key every test client and worker encrypts payloads with, so the whole suite runs on encrypted
@@ -83,4 +85,32 @@ export async function withWorker<T>(options: TestWorkerOptions, body: () => Prom
   } finally {
     await close();
   }
+}
+
+/**
+ * The service's own worker process (src/workers/main.ts) on the dev server, the shared bundle and the test
+ * key, polling `taskQueue` once answered; `env` adds to its environment.
+ */
+export async function startWorkerProcess(
+  taskQueue: string,
+  paymentsBaseUrl: string,
+  env: Record<string, string> = {},
+): Promise<ServiceProcess> {
+  const worker = runService('worker', 'src/workers/main.ts', {
+    TEMPORAL_ADDRESS: temporalAddress(),
+    TEMPORAL_TASK_QUEUE: taskQueue,
+    PAYMENTS_BASE_URL: paymentsBaseUrl,
+    WORKFLOW_BUNDLE_PATH: process.env.TEST_WORKFLOW_BUNDLE,
+    WORKER_METRICS_PORT: String(await findFreePort()),
+    LOG_LEVEL: 'info',
+    PAYLOAD_CODEC_KEYS: TEST_CODEC_KEYS_ENV,
+    ...env,
+  });
+  try {
+    await waitForLine(worker, 'worker polling');
+  } catch (error) {
+    await worker.stop();
+    throw error;
+  }
+  return worker;
 }
