@@ -3,14 +3,13 @@
 const base = require('./jest.config');
 
 /**
- * `npm run test:cluster`: the failover suite on a real Temporal cluster (src/dev/cluster), which each file
- * starts itself; no dev server. One file at a time: the cluster takes both cores.
+ * `npm run test:cluster`: the suites in test/cluster on a real Temporal cluster (src/dev/cluster), which each
+ * file starts itself; no dev server. One file at a time: the cluster takes both cores.
  */
 /** @type {import('jest').Config} */
 module.exports = {
   ...base,
   roots: ['<rootDir>/test/cluster'],
-  testPathIgnorePatterns: ['/node_modules/'],
   globalSetup: undefined,
   globalTeardown: undefined,
   testTimeout: 300_000,

@@ -18,8 +18,9 @@ async function main() {
   const dataConverter = dataConverterFromConfig(config);
   const address = temporalAddress(config);
   const taskQueue = 'orders';
+  const nativeConnection = await NativeConnection.connect({ address });
   const worker = await Worker.create({
-    connection: await NativeConnection.connect({ address }),
+    connection: nativeConnection,
     namespace: ORDERS_NAMESPACE,
     taskQueue,
     dataConverter,
@@ -41,6 +42,7 @@ async function main() {
     `  outcome  ${result.outcome.status}, captured ${result.outcome.capturedAmount} ${result.outcome.currency}`,
   );
   await connection.close();
+  await nativeConnection.close();
 }
 
 main().catch((error: unknown) => {

@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import axios from 'axios';
 import type { Client } from '@temporalio/client';
-import type { Worker } from '@temporalio/worker';
 import { createPaymentsActivities } from '../../src/activities/payments';
 import { createWebhookActivities } from '../../src/activities/webhooks';
 import { LifecycleClient } from '../../src/client/lifecycle-client';
-import { runService, waitForLine, type ServiceProcess } from '../../src/dev/child-process';
-import { findFreePort } from '../../src/dev/ports';
+import type { ServiceProcess } from '../../src/dev/child-process';
 import { specDialect } from '../../src/payments/dialects';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server';
 import { ensureSubscription } from '../../src/webhooks/ensure-subscription';
@@ -15,13 +13,7 @@ import { VerificationStarter } from '../../src/webhooks/verification-starter';
 import { lifecycleWorkflowId, stateQuery } from '../../src/workflows/lifecycle/definitions';
 import { eventually } from '../helpers/eventually';
 import { createSandboxAuthorization, sandboxPaymentsClient, startTestApi } from '../helpers/lifecycle-stack';
-import {
-  TEST_CODEC_KEYS_ENV,
-  connectClient,
-  createTestWorker,
-  temporalAddress,
-  uniqueTaskQueue,
-} from '../helpers/temporal';
+import { connectClient, runTestWorker, startWorkerProcess, uniqueTaskQueue } from '../helpers/temporal';
 
 // A worker process killed with kill -9 while a capture is in flight; the provider's webhook for that capture
 // reaches the lifecycle before the order system retries with its key.
@@ -31,7 +23,7 @@ let client: Client;
 let closeClient: () => Promise<void>;
 let api: Awaited<ReturnType<typeof startTestApi>>;
 let workerProcess: ServiceProcess | undefined;
-let worker: { worker: Worker; done: Promise<void>; close: () => Promise<void> } | undefined;
+let worker: { stop: () => Promise<void> } | undefined;
 const taskQueue = uniqueTaskQueue('crash');
 
 beforeAll(async () => {
@@ -50,27 +42,13 @@ beforeAll(async () => {
     },
   });
   const listenerUrl = `${api.url}${WEBHOOK_ROUTE}`;
-  workerProcess = runService('worker', 'src/workers/main.ts', {
-    TEMPORAL_ADDRESS: temporalAddress(),
-    TEMPORAL_TASK_QUEUE: taskQueue,
-    PAYMENTS_BASE_URL: sandbox.url,
-    WORKFLOW_BUNDLE_PATH: process.env.TEST_WORKFLOW_BUNDLE,
-    WORKER_METRICS_PORT: String(await findFreePort()),
-    WEBHOOK_LISTENER_URL: listenerUrl,
-    LOG_LEVEL: 'info',
-    PAYLOAD_CODEC_KEYS: TEST_CODEC_KEYS_ENV,
-  });
-  await waitForLine(workerProcess, 'worker polling');
+  workerProcess = await startWorkerProcess(taskQueue, sandbox.url, { WEBHOOK_LISTENER_URL: listenerUrl });
   await ensureSubscription(client, taskQueue, { listenerUrl });
 });
 
 afterAll(async () => {
   await workerProcess?.stop();
-  if (worker) {
-    worker.worker.shutdown();
-    await worker.done;
-    await worker.close();
-  }
+  await worker?.stop();
   await api?.app.close();
   await closeClient?.();
   await sandbox?.close();
@@ -78,14 +56,13 @@ afterAll(async () => {
 
 async function startInProcessWorker(listenerUrl: string) {
   const payments = sandboxPaymentsClient(sandbox);
-  const { worker: started, close } = await createTestWorker({
+  worker = await runTestWorker({
     taskQueue,
     activities: {
       ...createPaymentsActivities(payments),
       ...createWebhookActivities({ payments, certificateHosts: ['localhost', '127.0.0.1'], listenerUrl }),
     },
   });
-  worker = { worker: started, done: started.run(), close };
 }
 
 it('answers the retried capture with the capture its lost first attempt made, captured once', async () => {
@@ -103,7 +80,11 @@ it('answers the retried capture with the capture its lost first attempt made, ca
       { headers: { 'idempotency-key': key } },
     );
   const firstAttempt = capture();
-  await new Promise((resolve) => setTimeout(resolve, 700));
+  await eventually(
+    async () => (await provider.get('/sandbox/faults')).data.faults as unknown[],
+    (armed) => armed.length === 0,
+    { what: 'the capture to reach the provider' },
+  );
   workerProcess?.child.kill('SIGKILL');
   await workerProcess?.exited;
   workerProcess = undefined;

@@ -1,13 +1,11 @@
 import axios, { type AxiosInstance } from 'axios';
-import type { Worker } from '@temporalio/worker';
-import { runService, waitForLine, type ServiceProcess } from '../../src/dev/child-process';
-import { findFreePort } from '../../src/dev/ports';
+import type { ServiceProcess } from '../../src/dev/child-process';
 import type { PaymentCapture } from '../../src/payments/schemas';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server';
 import { eventually } from '../helpers/eventually';
 import { createSandboxAuthorization, sandboxPaymentsClient } from '../helpers/lifecycle-stack';
 import { handlerWorkerOptions, startOrdersSide, type OrdersSide } from '../helpers/nexus-stack';
-import { TEST_CODEC_KEYS_ENV, createTestWorker, temporalAddress, uniqueTaskQueue } from '../helpers/temporal';
+import { runTestWorker, startWorkerProcess, uniqueTaskQueue } from '../helpers/temporal';
 
 // The worker hosting the Nexus handlers is killed with kill -9 while a capture operation is in flight; the
 // caller's operation, retried by Temporal under the same request id, completes with the one capture made.
@@ -16,33 +14,20 @@ let sandbox: Sandbox;
 let provider: AxiosInstance;
 let orders: OrdersSide;
 let workerProcess: ServiceProcess | undefined;
-let worker: { worker: Worker; done: Promise<void>; close: () => Promise<void> } | undefined;
+let worker: { stop: () => Promise<void> } | undefined;
 const taskQueue = uniqueTaskQueue('nexus-crash');
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, logger: false });
   provider = axios.create({ baseURL: sandbox.url, validateStatus: () => true });
-  workerProcess = runService('worker', 'src/workers/main.ts', {
-    TEMPORAL_ADDRESS: temporalAddress(),
-    TEMPORAL_TASK_QUEUE: taskQueue,
-    PAYMENTS_BASE_URL: sandbox.url,
-    WORKFLOW_BUNDLE_PATH: process.env.TEST_WORKFLOW_BUNDLE,
-    WORKER_METRICS_PORT: String(await findFreePort()),
-    LOG_LEVEL: 'info',
-    PAYLOAD_CODEC_KEYS: TEST_CODEC_KEYS_ENV,
-  });
-  await waitForLine(workerProcess, 'worker polling');
+  workerProcess = await startWorkerProcess(taskQueue, sandbox.url);
   orders = await startOrdersSide(taskQueue);
 });
 
 afterAll(async () => {
   await workerProcess?.stop();
   await orders?.close();
-  if (worker) {
-    worker.worker.shutdown();
-    await worker.done;
-    await worker.close();
-  }
+  await worker?.stop();
   await sandbox?.close();
 });
 
@@ -71,10 +56,7 @@ it('completes the caller’s capture operation with one capture at the provider 
   await workerProcess?.exited;
   workerProcess = undefined;
 
-  const { worker: restarted, close } = await createTestWorker(
-    handlerWorkerOptions(taskQueue, sandboxPaymentsClient(sandbox)),
-  );
-  worker = { worker: restarted, done: restarted.run(), close };
+  worker = await runTestWorker(handlerWorkerOptions(taskQueue, sandboxPaymentsClient(sandbox)));
 
   const { result, failure } = await operation;
   expect(failure).toBeUndefined();

@@ -1,6 +1,5 @@
 import axios, { type AxiosInstance } from 'axios';
 import type { Client } from '@temporalio/client';
-import type { Worker } from '@temporalio/worker';
 import { createPaymentsActivities } from '../../src/activities/payments';
 import { defaultApiLimits, type ApiLimits } from '../../src/api/limits';
 import { buildApi, type ApiOptions } from '../../src/api/server';
@@ -9,7 +8,7 @@ import { PaymentsClient } from '../../src/payments/client';
 import type { PaymentsDialectName } from '../../src/payments/dialects';
 import type { Authorization } from '../../src/payments/schemas';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server';
-import { connectClient, createTestWorker, uniqueTaskQueue } from './temporal';
+import { connectClient, runTestWorker, uniqueTaskQueue, type TestWorkerOptions } from './temporal';
 
 export const API_KEY = 'test-api-key';
 
@@ -63,7 +62,7 @@ export async function createSandboxAuthorization(
 }
 
 /** The suites send many requests from 127.0.0.1: the rate limit is raised; a test that shows it sets its own. */
-export const testApiLimits: ApiLimits = { ...defaultApiLimits, rateLimitMax: 1_000_000 };
+const testApiLimits: ApiLimits = { ...defaultApiLimits, rateLimitMax: 1_000_000 };
 
 /** The HTTP API on a free port with the test key, and an axios instance that sends it. */
 export async function startTestApi(options: Pick<ApiOptions, 'lifecycles' | 'webhooks' | 'limits'>) {
@@ -83,17 +82,18 @@ export async function startTestApi(options: Pick<ApiOptions, 'lifecycles' | 'web
   return { app, url, http };
 }
 
-/**
- * `mode` is the sandbox's, and the client speaks the same dialect. With `through`, the worker's client
- * reaches the sandbox through the proxy it starts.
- */
-export async function startLifecycleStack(
-  options: {
-    timeoutMs?: number;
-    mode?: PaymentsDialectName;
-    through?: (sandboxUrl: string) => Promise<{ url: string; close(): Promise<void> }>;
-  } = {},
-): Promise<LifecycleStack> {
+export interface LifecycleStackOptions {
+  /** The worker's payments client's time-out. */
+  timeoutMs?: number;
+  /** The sandbox's mode; the client speaks the same dialect. */
+  mode?: PaymentsDialectName;
+  /** A proxy it starts, through which the worker's client reaches the sandbox. */
+  through?: (sandboxUrl: string) => Promise<{ url: string; close(): Promise<void> }>;
+  /** The worker's options; by default the payments activities on the stack's task queue. */
+  worker?: (taskQueue: string, payments: PaymentsClient) => TestWorkerOptions;
+}
+
+export async function startLifecycleStack(options: LifecycleStackOptions = {}): Promise<LifecycleStack> {
   const sandbox = await startSandbox({ port: 0, logger: false, mode: options.mode });
   const proxy = await options.through?.(sandbox.url);
   const payments = sandboxPaymentsClient(
@@ -107,19 +107,14 @@ export async function startLifecycleStack(
   const { app, http: api } = await startTestApi({ lifecycles });
   const provider = axios.create({ baseURL: sandbox.url, validateStatus: () => true });
 
-  let running: { worker: Worker; done: Promise<void>; close: () => Promise<void> } | undefined;
+  let running: { stop: () => Promise<void> } | undefined;
   const startWorker = async () => {
-    const { worker, close } = await createTestWorker({
-      taskQueue,
-      activities: createPaymentsActivities(payments),
-    });
-    running = { worker, done: worker.run(), close };
+    running = await runTestWorker(
+      options.worker?.(taskQueue, payments) ?? { taskQueue, activities: createPaymentsActivities(payments) },
+    );
   };
   const stopWorker = async () => {
-    if (!running) return;
-    running.worker.shutdown();
-    await running.done;
-    await running.close();
+    await running?.stop();
     running = undefined;
   };
   await startWorker();
@@ -152,4 +147,24 @@ export async function startLifecycleStack(
       await sandbox.close();
     },
   };
+}
+
+/**
+ * The stack of a test file: started before its first test, closed after its last; faults armed at the sandbox
+ * are cleared after each test. The object answered is filled in when the stack has started.
+ */
+export function useLifecycleStack(options: LifecycleStackOptions = {}): LifecycleStack {
+  const stack = {} as LifecycleStack;
+  let started: LifecycleStack | undefined;
+  beforeAll(async () => {
+    started = await startLifecycleStack(options);
+    Object.assign(stack, started);
+  });
+  afterEach(async () => {
+    await started?.provider.delete('/sandbox/faults');
+  });
+  afterAll(async () => {
+    await started?.close();
+  });
+  return stack;
 }

@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Client, Connection, WorkflowFailedError } from '@temporalio/client';
-import type { Worker } from '@temporalio/worker';
 import { createPaymentsActivities } from '../../src/activities/payments';
 import { ORDERS_NAMESPACE, ensurePaymentsEndpoint } from '../../src/nexus/endpoint';
 import { paymentsServiceHandler } from '../../src/nexus/handlers';
 import { createOutcomeActivities } from '../../src/nexus/outcome-activity';
 import type { PaymentsClient } from '../../src/payments/client';
-import { createTestWorker, temporalAddress, testDataConverter, uniqueTaskQueue } from './temporal';
+import { runTestWorker, temporalAddress, testDataConverter, uniqueTaskQueue } from './temporal';
 
 /** The lifecycle defaults the API tests use too. */
 const defaults = { reauthorizeAfter: '3 days', expiryPolicy: 'void', lateEventWindow: '3 days' } as const;
@@ -40,8 +39,7 @@ export async function startOrdersSide(paymentsTaskQueue: string): Promise<Orders
   });
   const client = new Client({ connection, namespace: ORDERS_NAMESPACE, dataConverter: testDataConverter });
   const taskQueue = uniqueTaskQueue('orders');
-  const { worker, close } = await createTestWorker({ namespace: ORDERS_NAMESPACE, taskQueue });
-  const running: { worker: Worker; done: Promise<void> } = { worker, done: worker.run() };
+  const worker = await runTestWorker({ namespace: ORDERS_NAMESPACE, taskQueue });
   return {
     endpoint,
     client,
@@ -61,9 +59,7 @@ export async function startOrdersSide(paymentsTaskQueue: string): Promise<Orders
       }
     },
     async close() {
-      running.worker.shutdown();
-      await running.done;
-      await close();
+      await worker.stop();
       await connection.close();
     },
   };

@@ -3,6 +3,8 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { encryptingDataConverter } from '../../src/codec/data-converter';
 import { EncryptionCodec, type CodecKey } from '../../src/codec/payload-encryption';
+import { runService, waitForLine, type ServiceProcess } from '../../src/dev/child-process';
+import { findFreePort } from '../../src/dev/ports';
 
 /**
  * The key every test client and worker encrypts payloads with, so the whole suite runs on encrypted
@@ -38,9 +40,12 @@ export function uniqueTaskQueue(prefix = 'test'): string {
   return `${prefix}-${randomUUID()}`;
 }
 
+/** A test worker's options: everything but its connection and its workflow code (the shared bundle). */
+export type TestWorkerOptions = Omit<WorkerOptions, 'connection' | 'workflowBundle' | 'workflowsPath'>;
+
 /** Creates a worker on the shared bundle (bundled once per run) and a native connection to a dev server. */
 export async function createTestWorker(
-  options: Omit<WorkerOptions, 'connection' | 'workflowBundle' | 'workflowsPath'>,
+  options: TestWorkerOptions,
   address = temporalAddress(),
 ): Promise<{ worker: Worker; close: () => Promise<void> }> {
   const codePath = process.env.TEST_WORKFLOW_BUNDLE;
@@ -56,15 +61,56 @@ export async function createTestWorker(
   return { worker, close: () => connection.close() };
 }
 
+/** Creates a worker as `createTestWorker` does and runs it until `stop`, which also closes its connection. */
+export async function runTestWorker(
+  options: TestWorkerOptions,
+  address = temporalAddress(),
+): Promise<{ stop: () => Promise<void> }> {
+  const { worker, close } = await createTestWorker(options, address);
+  const done = worker.run();
+  return {
+    async stop() {
+      worker.shutdown();
+      await done;
+      await close();
+    },
+  };
+}
+
 /** Runs `body` while a worker polls `taskQueue`, then shuts the worker down. */
-export async function withWorker<T>(
-  options: Omit<WorkerOptions, 'connection' | 'workflowBundle' | 'workflowsPath'>,
-  body: () => Promise<T>,
-): Promise<T> {
+export async function withWorker<T>(options: TestWorkerOptions, body: () => Promise<T>): Promise<T> {
   const { worker, close } = await createTestWorker(options);
   try {
     return await worker.runUntil(body);
   } finally {
     await close();
   }
+}
+
+/**
+ * The service's own worker process (src/workers/main.ts) on the dev server, the shared bundle and the test
+ * key, polling `taskQueue` once answered; `env` adds to its environment.
+ */
+export async function startWorkerProcess(
+  taskQueue: string,
+  paymentsBaseUrl: string,
+  env: Record<string, string> = {},
+): Promise<ServiceProcess> {
+  const worker = runService('worker', 'src/workers/main.ts', {
+    TEMPORAL_ADDRESS: temporalAddress(),
+    TEMPORAL_TASK_QUEUE: taskQueue,
+    PAYMENTS_BASE_URL: paymentsBaseUrl,
+    WORKFLOW_BUNDLE_PATH: process.env.TEST_WORKFLOW_BUNDLE,
+    WORKER_METRICS_PORT: String(await findFreePort()),
+    LOG_LEVEL: 'info',
+    PAYLOAD_CODEC_KEYS: TEST_CODEC_KEYS_ENV,
+    ...env,
+  });
+  try {
+    await waitForLine(worker, 'worker polling');
+  } catch (error) {
+    await worker.stop();
+    throw error;
+  }
+  return worker;
 }

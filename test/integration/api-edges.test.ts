@@ -1,24 +1,16 @@
-import { API_KEY, startLifecycleStack, type LifecycleStack } from '../helpers/lifecycle-stack';
+import { API_KEY, useLifecycleStack } from '../helpers/lifecycle-stack';
 import { rawRequest } from '../helpers/raw-http';
 
 // What callers send at the edges of the HTTP API, byte for byte: every bad input is a 4xx naming the problem.
 
-let stack: LifecycleStack;
-let apiUrl: string;
-
-beforeAll(async () => {
-  stack = await startLifecycleStack();
-  apiUrl = stack.api.defaults.baseURL as string;
-});
-afterAll(async () => {
-  await stack?.close();
-});
+const stack = useLifecycleStack();
+const apiUrl = () => stack.api.defaults.baseURL as string;
 
 const auth = { Authorization: `Bearer ${API_KEY}` };
 
 /** What `curl -X POST <url> -H 'authorization: …'` sends: no body, no Content-Length, no Content-Type. */
 function postNothing(path: string) {
-  return rawRequest(`${apiUrl}${path}`, { method: 'POST', headers: auth });
+  return rawRequest(`${apiUrl()}${path}`, { method: 'POST', headers: auth });
 }
 
 describe('commands sent without a body', () => {
@@ -38,7 +30,7 @@ describe('commands sent without a body', () => {
 
   it('reauthorizes with an empty body and no content type, as fetch sends it', async () => {
     const authorizationId = await stack.startLifecycle('30.00');
-    const response = await fetch(`${apiUrl}/v1/lifecycles/${authorizationId}/reauthorize`, {
+    const response = await fetch(`${apiUrl()}/v1/lifecycles/${authorizationId}/reauthorize`, {
       method: 'POST',
       headers: auth,
     });
@@ -70,7 +62,7 @@ describe('bodies that are not JSON', () => {
     ['no content type', undefined, '{"authorizationId":"A1"}', /without a Content-Type/],
   ])('refuses a start sent as %s with 415 naming what was sent and what is accepted', async (...args) => {
     const [, type, body, names] = args;
-    const response = await rawRequest(`${apiUrl}/v1/lifecycles`, {
+    const response = await rawRequest(`${apiUrl()}/v1/lifecycles`, {
       method: 'POST',
       headers: { ...auth, ...(type && { 'Content-Type': type }), 'Content-Length': String(body.length) },
       body,
@@ -94,7 +86,7 @@ describe('bodies that are not JSON', () => {
   });
 
   it('answers a caller without an API key 401 before reading what it sent', async () => {
-    const response = await rawRequest(`${apiUrl}/v1/lifecycles`, {
+    const response = await rawRequest(`${apiUrl()}/v1/lifecycles`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/xml', 'Content-Length': '4' },
       body: '<a/>',

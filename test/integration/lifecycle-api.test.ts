@@ -3,25 +3,10 @@ import { Client, Connection } from '@temporalio/client';
 import { apiConnectionOptions } from '../../src/api/temporal-connection';
 import { LifecycleClient } from '../../src/client/lifecycle-client';
 import { lifecycleWorkflowId, paymentEventSignal } from '../../src/workflows/lifecycle/definitions';
-import {
-  sandboxPaymentsClient,
-  startLifecycleStack,
-  startTestApi,
-  type LifecycleStack,
-} from '../helpers/lifecycle-stack';
+import { sandboxPaymentsClient, startTestApi, useLifecycleStack } from '../helpers/lifecycle-stack';
 import { eventually } from '../helpers/eventually';
 
-let stack: LifecycleStack;
-
-beforeAll(async () => {
-  stack = await startLifecycleStack();
-});
-afterAll(async () => {
-  await stack?.close();
-});
-afterEach(async () => {
-  await stack.provider.delete('/sandbox/faults');
-});
+const stack = useLifecycleStack();
 
 function waitForState(
   authorizationId: string,

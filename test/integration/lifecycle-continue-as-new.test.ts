@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import axios from 'axios';
 import type { Client } from '@temporalio/client';
-import type { Worker } from '@temporalio/worker';
 import { createPaymentsActivities } from '../../src/activities/payments';
 import { LifecycleClient } from '../../src/client/lifecycle-client';
 import { startDevServer, type DevServer } from '../../src/dev/dev-server';
@@ -14,7 +13,7 @@ import {
   type LifecycleState,
 } from '../../src/workflows/lifecycle/definitions';
 import { createSandboxAuthorization, sandboxPaymentsClient } from '../helpers/lifecycle-stack';
-import { connectClient, createTestWorker, uniqueTaskQueue } from '../helpers/temporal';
+import { connectClient, runTestWorker, uniqueTaskQueue } from '../helpers/temporal';
 import { eventually } from '../helpers/eventually';
 
 // A dev server of its own that suggests continue-as-new after 40 history events, so a lifecycle goes through
@@ -25,9 +24,7 @@ const SUGGEST_AFTER_EVENTS = 40;
 let server: DevServer;
 let sandbox: Sandbox;
 let closeClient: () => Promise<void>;
-let closeWorker: () => Promise<void>;
-let worker: Worker;
-let workerDone: Promise<void>;
+let worker: { stop: () => Promise<void> };
 let client: Client;
 let lifecycles: LifecycleClient;
 
@@ -43,17 +40,14 @@ beforeAll(async () => {
   ({ client, close: closeClient } = await connectClient(server.address));
   const taskQueue = uniqueTaskQueue('continue-as-new');
   lifecycles = new LifecycleClient(client, taskQueue);
-  ({ worker, close: closeWorker } = await createTestWorker(
+  worker = await runTestWorker(
     { taskQueue, activities: createPaymentsActivities(sandboxPaymentsClient(sandbox)) },
     server.address,
-  ));
-  workerDone = worker.run();
+  );
 });
 
 afterAll(async () => {
-  worker?.shutdown();
-  await workerDone;
-  await closeWorker?.();
+  await worker?.stop();
   await closeClient?.();
   await sandbox?.close();
   await server?.stop();

@@ -6,21 +6,13 @@ import {
   type LifecycleState,
 } from '../../src/workflows/lifecycle/definitions';
 import { eventually } from '../helpers/eventually';
-import { startLifecycleStack, type LifecycleStack } from '../helpers/lifecycle-stack';
+import { useLifecycleStack } from '../helpers/lifecycle-stack';
 
 // A lifecycle that receives many provider events continues as new at HISTORY_EVENTS_PER_RUN events, on a
 // server that would suggest it only at 4 Ki: no run's history (replayed whole after an eviction) grows past
 // the bound, and the state carries over.
 
-let stack: LifecycleStack;
-
-beforeAll(async () => {
-  stack = await startLifecycleStack();
-});
-
-afterAll(async () => {
-  await stack?.close();
-});
+const stack = useLifecycleStack();
 
 async function runs(authorizationId: string): Promise<Array<{ runId: string; events: number }>> {
   const workflowId = lifecycleWorkflowId(authorizationId);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { eventually } from '../helpers/eventually';
-import { sandboxPaymentsClient, startLifecycleStack, type LifecycleStack } from '../helpers/lifecycle-stack';
+import { sandboxPaymentsClient, useLifecycleStack } from '../helpers/lifecycle-stack';
 import {
   lifecycleWorkflowId,
   paymentEventSignal,
@@ -9,22 +9,16 @@ import {
 
 // Payment-grade idempotency under the caller's Idempotency-Key, over real HTTP, on the dev server and sandbox.
 
-let stack: LifecycleStack;
-
-beforeAll(async () => {
-  stack = await startLifecycleStack();
-});
-afterAll(async () => {
-  await stack?.close();
-});
-afterEach(async () => {
-  await stack.provider.delete('/sandbox/faults');
-});
+const stack = useLifecycleStack();
 
 function capture(authorizationId: string, key: string, body: Record<string, unknown> = {}) {
   return stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, body, {
     headers: { 'idempotency-key': key },
   });
+}
+
+async function armedFaults() {
+  return (await stack.provider.get('/sandbox/faults')).data.faults as Array<{ mode: string }>;
 }
 
 function lifecycleState(authorizationId: string) {
@@ -75,13 +69,14 @@ describe('an Idempotency-Key', () => {
     await stack.provider.post('/sandbox/faults', { operation: 'capture', mode: 'http500', count: 1 });
     const key = randomUUID();
     const first = capture(authorizationId, key, { amount: '20.00' });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await eventually(armedFaults, (armed) => armed.length === 1, {
+      what: 'the first call to take up the stall at the provider',
+    });
     const [one, two] = await Promise.all([first, capture(authorizationId, key, { amount: '20.00' })]);
     expect(one.status).toBe(200);
     expect(two.status).toBe(200);
     expect(two.data.id).toBe(one.data.id);
-    const armed = (await stack.provider.get('/sandbox/faults')).data.faults as Array<{ mode: string }>;
-    expect(armed.map((fault) => fault.mode)).toEqual(['http500']);
+    expect((await armedFaults()).map((fault) => fault.mode)).toEqual(['http500']);
     expect(await stack.capturesAtProvider(authorizationId)).toHaveLength(1);
   });
 

@@ -1,17 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { eventually } from '../helpers/eventually';
-import { startLifecycleStack, type LifecycleStack } from '../helpers/lifecycle-stack';
+import { useLifecycleStack } from '../helpers/lifecycle-stack';
 import { lifecycleWorkflowId } from '../../src/workflows/lifecycle/definitions';
 
 // Refunds through the API and the typed client, on the dev server and the sandbox, over real HTTP.
 
-let stack: LifecycleStack;
-beforeAll(async () => {
-  stack = await startLifecycleStack();
-});
-afterAll(async () => {
-  await stack?.close();
-});
+const stack = useLifecycleStack();
 
 const key = () => `refund-${randomUUID()}`;
 

@@ -3,21 +3,14 @@ import { createPaymentsActivities } from '../../src/activities/payments';
 import { LifecycleClient, LifecycleStartFailedError } from '../../src/client/lifecycle-client';
 import { PaymentsClient } from '../../src/payments/client';
 import type { Authorization } from '../../src/payments/schemas';
-import { startLifecycleStack, type LifecycleStack } from '../helpers/lifecycle-stack';
+import { useLifecycleStack } from '../helpers/lifecycle-stack';
 import { respondJson, startRecordingProvider } from '../helpers/recording-provider';
 import { uniqueTaskQueue, withWorker } from '../helpers/temporal';
 
 // Values at the edges: durations no timer can hold, amounts beyond a JavaScript number,
 // amounts with more decimals than their currency has.
 
-let stack: LifecycleStack;
-
-beforeAll(async () => {
-  stack = await startLifecycleStack();
-});
-afterAll(async () => {
-  await stack?.close();
-});
+const stack = useLifecycleStack();
 
 async function authorize(currency_code: string, value: string): Promise<string> {
   const response = await stack.provider.post<Authorization>('/sandbox/authorizations', {

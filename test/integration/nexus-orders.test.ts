@@ -1,60 +1,27 @@
-import axios, { type AxiosInstance } from 'axios';
-import type { Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import type { Worker } from '@temporalio/worker';
-import { LifecycleClient } from '../../src/client/lifecycle-client';
 import { PaymentsFailure, type PaymentState } from '../../src/nexus/service';
 import type { PaymentCapture } from '../../src/payments/schemas';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server';
 import type { OrderPaymentResult } from '../../examples/orders/workflows';
-import { createSandboxAuthorization, sandboxPaymentsClient, startTestApi } from '../helpers/lifecycle-stack';
+import { eventually } from '../helpers/eventually';
+import { useLifecycleStack } from '../helpers/lifecycle-stack';
 import { handlerWorkerOptions, startOrdersSide, type OrdersSide } from '../helpers/nexus-stack';
-import { connectClient, createTestWorker, uniqueTaskQueue } from '../helpers/temporal';
 
 // Order workflows in the `orders` namespace call payments through a Nexus endpoint on the real dev server;
 // our handlers run in a worker of the `default` namespace, against the real sandbox.
 
-let sandbox: Sandbox;
-let provider: AxiosInstance;
-let client: Client;
-let closeClient: () => Promise<void>;
-let api: Awaited<ReturnType<typeof startTestApi>>;
-let handler: { worker: Worker; done: Promise<void>; close: () => Promise<void> };
+// The provider may stall longer than a Nexus request lasts: the capture activity waits for it.
+const stack = useLifecycleStack({ timeoutMs: 20_000, worker: handlerWorkerOptions });
 let orders: OrdersSide;
-const taskQueue = uniqueTaskQueue('nexus');
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, logger: false });
-  provider = axios.create({ baseURL: sandbox.url, validateStatus: () => true });
-  ({ client, close: closeClient } = await connectClient());
-  api = await startTestApi({ lifecycles: new LifecycleClient(client, taskQueue) });
-  // The provider may stall longer than a Nexus request lasts: the capture activity waits for it.
-  const { worker, close } = await createTestWorker(
-    handlerWorkerOptions(taskQueue, sandboxPaymentsClient(sandbox, 20_000)),
-  );
-  handler = { worker, done: worker.run(), close };
-  orders = await startOrdersSide(taskQueue);
+  orders = await startOrdersSide(stack.taskQueue);
 });
-
 afterAll(async () => {
   await orders?.close();
-  if (handler) {
-    handler.worker.shutdown();
-    await handler.done;
-    await handler.close();
-  }
-  await api?.app.close();
-  await closeClient?.();
-  await sandbox?.close();
 });
 
-async function capturesAtProvider(authorizationId: string) {
-  const response = await provider.get(`/sandbox/authorizations/${authorizationId}/captures`);
-  return (response.data as { captures: Array<{ id: string; amount: { value: string } }> }).captures;
-}
-
 async function startedLifecycle(value: string): Promise<string> {
-  const authorization = await createSandboxAuthorization(provider, value);
+  const authorization = await stack.createAuthorization(value);
   const started = await orders.run('callPayments', [
     orders.endpoint,
     'startLifecycle',
@@ -69,6 +36,16 @@ function failureOf(run: { failure?: Error }): ApplicationFailure | undefined {
   return cause instanceof ApplicationFailure ? cause : undefined;
 }
 
+/** The attempt of the waiting workflow's read of the outcome (2 once a read found the lifecycle open); 0 before. */
+async function outcomeReadAttempts(authorizationId: string): Promise<number> {
+  const query = `WorkflowType = 'paymentOutcome' AND WorkflowId STARTS_WITH 'payment-outcome-${authorizationId}-'`;
+  for await (const run of stack.client.workflow.list({ query })) {
+    const { raw } = await stack.client.workflow.getHandle(run.workflowId, run.runId).describe();
+    return raw.pendingActivities?.[0]?.attempt ?? 0;
+  }
+  return 0;
+}
+
 /** Every message down the cause chain, with handler error types. */
 function causeMessages(error: unknown): string {
   const messages: string[] = [];
@@ -80,7 +57,7 @@ function causeMessages(error: unknown): string {
 }
 
 it('runs the example order workflow: lifecycle, two captures, the outcome; the provider holds both', async () => {
-  const authorization = await createSandboxAuthorization(provider, '100.00');
+  const authorization = await stack.createAuthorization('100.00');
   const { result, failure } = await orders.run<OrderPaymentResult>('orderPayment', [
     {
       orderId: 'order-1001',
@@ -90,7 +67,7 @@ it('runs the example order workflow: lifecycle, two captures, the outcome; the p
     },
   ]);
   expect(failure).toBeUndefined();
-  const captures = await capturesAtProvider(authorization.id);
+  const captures = await stack.capturesAtProvider(authorization.id);
   expect(captures.map((capture) => capture.amount.value).sort()).toEqual(['30.00', '70.00']);
   expect(result?.captureIds.sort()).toEqual(captures.map((capture) => capture.id).sort());
   expect(result?.outcome.status).toBe('CAPTURED');
@@ -113,32 +90,32 @@ it('answers a retry under the same key with the first capture, and refuses the k
   const reused = await capture('20.00');
   expect(failureOf(reused)?.type).toBe(PaymentsFailure.keyReused);
   expect(failureOf(reused)?.message).toMatch(/amount "10.00"; this request has amount "20.00"/);
-  expect(await capturesAtProvider(authorizationId)).toHaveLength(1);
+  expect(await stack.capturesAtProvider(authorizationId)).toHaveLength(1);
 });
 
 it('captures once when the provider outlasts the Nexus request: the retry (same request id) gets that capture', async () => {
   const authorizationId = await startedLifecycle('40.00');
   // Longer than the server's 10 s Nexus request timeout: the first request gives up as UNAVAILABLE.
-  await provider.post('/sandbox/faults', { operation: 'capture', mode: 'stall', stallMs: 12_000 });
+  await stack.provider.post('/sandbox/faults', { operation: 'capture', mode: 'stall', stallMs: 12_000 });
   const { result, failure } = await orders.run<PaymentCapture>('callPayments', [
     orders.endpoint,
     'capture',
     { authorizationId, amount: '15.00' },
   ]);
   expect(failure).toBeUndefined();
-  const captures = await capturesAtProvider(authorizationId);
+  const captures = await stack.capturesAtProvider(authorizationId);
   expect(captures).toHaveLength(1);
   expect(result?.id).toBe(captures[0]?.id);
 }, 60_000);
 
 it('tells a provider refusal and a missing lifecycle apart, without retrying them', async () => {
-  const authorization = await createSandboxAuthorization(provider, '10.00', { intent: 'CAPTURE' });
+  const authorization = await stack.createAuthorization('10.00', { intent: 'CAPTURE' });
   const call = (operation: string, input: unknown) =>
     orders.run('callPayments', [orders.endpoint, operation, input]);
   expect((await call('startLifecycle', { authorizationId: authorization.id })).failure).toBeUndefined();
   const refused = await call('capture', { authorizationId: authorization.id });
   expect(failureOf(refused)?.type).toBe(PaymentsFailure.providerRefused);
-  expect(await capturesAtProvider(authorization.id)).toHaveLength(0);
+  expect(await stack.capturesAtProvider(authorization.id)).toHaveLength(0);
 
   const missing = await call('void', { authorizationId: 'NO-SUCH-AUTHORIZATION' });
   expect(failureOf(missing)?.type).toBe(PaymentsFailure.notFound);
@@ -167,9 +144,13 @@ it('completes the awaited outcome when the lifecycle is voided through the HTTP 
     workflowId: `await-${authorizationId}`,
     args: [orders.endpoint, 'awaitOutcome', { authorizationId }],
   });
-  // The waiting workflow is polling the lifecycle before the void.
-  await new Promise((resolve) => setTimeout(resolve, 2_000));
-  expect((await api.http.post(`/v1/lifecycles/${authorizationId}/void`, {})).status).toBe(200);
+  // The waiting workflow is polling the lifecycle before the void: its read found it not yet terminal.
+  await eventually(
+    () => outcomeReadAttempts(authorizationId),
+    (attempts) => attempts > 1,
+    { what: 'the waiting workflow to read the lifecycle' },
+  );
+  expect((await stack.api.post(`/v1/lifecycles/${authorizationId}/void`, {})).status).toBe(200);
   const outcome = (await handle.result()) as PaymentState;
   expect(outcome.status).toBe('VOIDED');
 });
