@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { codecKeysSchema } from './codec/key-schema';
-import { durationSchema } from './duration';
+import { durationDefault, durationSchema } from './duration';
 
 const port = z.coerce.number().int().min(1).max(65535);
 const optionalUrl = z.url().optional();
@@ -110,13 +110,15 @@ export const configSchema = z.object({
     .optional(),
 
   // Lifecycle defaults
-  REAUTHORIZE_AFTER: durationSchema('reauthorizeAfter').default('3 days'),
+  REAUTHORIZE_AFTER: durationSchema('reauthorizeAfter').default(durationDefault('reauthorizeAfter')),
   EXPIRY_POLICY: z.enum(['void', 'expire']).default('void'),
-  LATE_EVENT_WINDOW: durationSchema('lateEventWindow').default('3 days'),
+  LATE_EVENT_WINDOW: durationSchema('lateEventWindow').default(durationDefault('lateEventWindow')),
   /** How long an answer is remembered under its Idempotency-Key; a retry after it is a new request. */
-  IDEMPOTENCY_KEY_RETENTION: durationSchema('idempotencyKeyRetention').default('24 hours'),
+  IDEMPOTENCY_KEY_RETENTION: durationSchema('idempotencyKeyRetention').default(
+    durationDefault('idempotencyKeyRetention'),
+  ),
   /** How long a timer's provider call (reauthorize, void before expiry) keeps retrying before it fails. */
-  TIMER_CALL_TIMEOUT: durationSchema('timerCallTimeout').default('1 hour'),
+  TIMER_CALL_TIMEOUT: durationSchema('timerCallTimeout').default(durationDefault('timerCallTimeout')),
 
   // Characters service
   CHARACTERS_PORT: port.default(8070),

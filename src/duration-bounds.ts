@@ -1,9 +1,11 @@
 import type { Duration } from '@temporalio/common';
 import ms from 'ms';
 
-// Pure, so the lifecycle workflow checks its input against the same bounds as the API and the config.
+// Pure, so the lifecycle workflow checks its input against the same bounds and defaults as the API and the
+// config.
 
-const DAY = 24 * 60 * 60 * 1000;
+const HOUR = 60 * 60 * 1000;
+const DAY = 24 * HOUR;
 
 /**
  * The longest each lifecycle duration may be: far beyond what an authorization (29 days at PayPal) or a
@@ -19,6 +21,16 @@ export const durationBounds = {
 } as const;
 
 export type DurationField = keyof typeof durationBounds;
+
+/** What a lifecycle start leaves out, in milliseconds: the workflow's defaults, and the config's. */
+export const durationDefaults: Readonly<Record<DurationField, number>> = {
+  reauthorizeAfter: 3 * DAY,
+  expiryPolicyAfter: 29 * DAY - HOUR,
+  // PayPal redelivers an unacknowledged webhook for up to 3 days.
+  lateEventWindow: 3 * DAY,
+  idempotencyKeyRetention: DAY,
+  timerCallTimeout: HOUR,
+};
 
 /** What a duration field accepts, in words, for the refusals of the API, the config and the workflow. */
 export function durationRule(field: DurationField): string {

@@ -1,6 +1,7 @@
 import type { Duration } from '@temporalio/common';
+import ms from 'ms';
 import { z } from 'zod';
-import { durationRule, isWithinBounds, type DurationField } from './duration-bounds';
+import { durationDefaults, durationRule, isWithinBounds, type DurationField } from './duration-bounds';
 
 /**
  * A lifecycle duration written as text ("3 days", "12h", "90s"), checked where it enters (API body, env var)
@@ -11,4 +12,9 @@ export function durationSchema(field: DurationField) {
     .string()
     .refine((value) => isWithinBounds(field, value as Duration), durationRule(field))
     .transform((value) => value as Duration);
+}
+
+/** The field's default as text ("3 days"), for settings that have one. */
+export function durationDefault(field: DurationField): Duration {
+  return ms(durationDefaults[field], { long: true }) as Duration;
 }

@@ -1,26 +1,14 @@
-import type { Duration } from '@temporalio/common';
 import { toMinorUnits } from '../../currency-decimals';
-import { durationMilliseconds } from '../../duration-bounds';
+import { durationDefaults, durationMilliseconds, type DurationField } from '../../duration-bounds';
 import { startCalls } from './activity-options';
 import { LifecycleFailure, type LifecycleInput, type LifecycleState } from './definitions';
 import { canManage, initialState } from './state';
 import { refuse } from './validation';
 
-const DAY = 24 * 60 * 60 * 1000;
-
-/** What a start leaves out of its input, in milliseconds. */
-export const defaults = {
-  reauthorizeAfter: 3 * DAY,
-  expiryPolicyAfter: 29 * DAY - 60 * 60 * 1000,
-  // PayPal redelivers an unacknowledged webhook for up to 3 days.
-  lateEventWindow: 3 * DAY,
-  idempotencyKeyRetention: DAY,
-  timerCallTimeout: 60 * 60 * 1000,
-} as const;
-
-/** Milliseconds of a Temporal duration ("3 days", "90s" or a number of ms); the default when not given. */
-export function millisecondsOf(duration: Duration | undefined, fallback: number): number {
-  if (duration === undefined) return fallback;
+/** A lifecycle duration in milliseconds: the input's, or the default. */
+export function millisecondsOf(input: LifecycleInput, field: DurationField): number {
+  const duration = input[field];
+  if (duration === undefined) return durationDefaults[field];
   const millis = durationMilliseconds(duration);
   if (Number.isNaN(millis)) throw new TypeError(`not a duration: "${duration}"`);
   return millis;
@@ -51,8 +39,8 @@ export async function startState(workflowId: string, input: LifecycleInput): Pro
     );
   }
   const made = authorization.create_time ? Date.parse(authorization.create_time) : Date.now();
-  const reauthorizeAfter = millisecondsOf(input.reauthorizeAfter, defaults.reauthorizeAfter);
-  const expiryAfter = millisecondsOf(input.expiryPolicyAfter, defaults.expiryPolicyAfter);
+  const reauthorizeAfter = millisecondsOf(input, 'reauthorizeAfter');
+  const expiryAfter = millisecondsOf(input, 'expiryPolicyAfter');
   return initialState(
     workflowId,
     authorization,

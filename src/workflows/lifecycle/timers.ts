@@ -3,7 +3,7 @@ import type { Authorization } from '../../payments/schemas';
 import { timerCalls, type PaymentsCalls } from './activity-options';
 import type { LifecycleInput, LifecycleState } from './definitions';
 import { reauthorizeRequestId, voidRequestId } from './request-ids';
-import { defaults, millisecondsOf } from './start';
+import { millisecondsOf } from './start';
 import { amountOf, applyReauthorization, isTerminal, markEnded, minorUnitsOf } from './state';
 
 export type TimerKind = 'reauthorize' | 'expiryPolicy';
@@ -86,7 +86,7 @@ export async function fireTimer(
   input: LifecycleInput,
 ): Promise<void> {
   if (isTerminal(state)) return;
-  const calls = timerCalls(millisecondsOf(input.timerCallTimeout, defaults.timerCallTimeout));
+  const calls = timerCalls(millisecondsOf(input, 'timerCallTimeout'));
   if (kind === 'reauthorize') {
     const remaining = amountOf(state, minorUnitsOf(state, state.remainingAmount) ?? 0n).value;
     try {

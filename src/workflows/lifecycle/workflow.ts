@@ -25,7 +25,7 @@ import {
   type RefundInput,
   type VoidInput,
 } from './definitions';
-import { carriedOver, defaults, millisecondsOf, startState } from './start';
+import { carriedOver, millisecondsOf, startState } from './start';
 import { isTerminal } from './state';
 import { DeadlineTimer, nextDeadline, type Deadline } from './timers';
 import { assertDurationsWithinBounds } from './validation';
@@ -42,7 +42,7 @@ export const HISTORY_EVENTS_PER_RUN = 250;
 export async function authorizationLifecycle(input: LifecycleInput): Promise<LifecycleState> {
   // A run carried over continue-as-new had its input checked by the run that started the lifecycle.
   if (!input.carriedState) assertDurationsWithinBounds(input);
-  const retention = millisecondsOf(input.idempotencyKeyRetention, defaults.idempotencyKeyRetention);
+  const retention = millisecondsOf(input, 'idempotencyKeyRetention');
   // The query answers null until the authorization has been read, so a caller can wait for the start.
   let started = input.carriedState ? carriedOver(input.carriedState, retention, Date.now()) : null;
   setHandler(stateQuery, () => started);
@@ -114,7 +114,7 @@ export async function authorizationLifecycle(input: LifecycleInput): Promise<Lif
  */
 async function lateEventWindow(input: LifecycleInput, state: LifecycleState): Promise<void> {
   if (state.nextTimer?.kind !== 'close') {
-    const window = millisecondsOf(input.lateEventWindow, defaults.lateEventWindow);
+    const window = millisecondsOf(input, 'lateEventWindow');
     state.nextTimer = { kind: 'close', at: new Date(Date.now() + window).toISOString() };
   }
   setCurrentDetails(lifecycleDetails(state));
