@@ -94,7 +94,7 @@ export default tseslint.config(
     },
   },
   {
-    // Workflows call activities through proxies: activity and payments code reaches them as types only.
+    // Workflows call activities through proxies: activity and provider code reaches them as types only.
     files: ['src/workflows/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
@@ -102,9 +102,9 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['**/activities/**', '**/activities', '**/payments/**'],
+              group: ['**/activities/**', '**/activities', '**/providers/**'],
               allowTypeImports: true,
-              message: 'Workflows import activities and payments as types only.',
+              message: 'Workflows import activities and providers as types only.',
             },
           ],
         },

@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import axios from 'axios';
-import type { TransmissionHeaderNames } from '../src/payments/dialects';
-import { signedDeliveryHeaders } from '../src/payments/webhook-signature';
+import type { TransmissionHeaderNames } from '../src/providers/paypal/dialects';
+import { signedDeliveryHeaders } from '../src/providers/paypal/webhook-signature';
 import type { SigningCertificate } from '../src/sandbox/certificate';
 import { WEBHOOK_ROUTE } from '../src/webhooks/listener-url';
-import { parsePaymentEvent } from '../src/webhooks/payment-event';
+import { parsePaymentEvent } from '../src/providers/paypal/payment-event';
 
 /** A capture event the provider delivered, and whether the relay sent it a second time. */
 export interface RelayedEvent {

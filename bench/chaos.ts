@@ -10,9 +10,9 @@ import { startServiceProcesses, type ServiceProcesses } from '../src/dev/cluster
 import { benchEncryption } from './codec';
 import { DEFAULT_CLUSTER_DATABASE_URL, freeClusterPorts, startClusterStack } from '../src/dev/cluster/stack';
 import { resolveTemporalCli } from '../src/dev/temporal-cli';
-import { PaymentsClient } from '../src/payments/client';
-import { paymentsDialect, type PaymentsDialectName } from '../src/payments/dialects';
-import type { Authorization, PaymentCapture } from '../src/payments/schemas';
+import { PaymentsClient } from '../src/providers/paypal/client';
+import { paymentsDialect, type PaymentsDialectName } from '../src/providers/paypal/dialects';
+import type { Authorization, PaymentCapture } from '../src/providers/paypal/schemas';
 import { createSigningCertificate } from '../src/sandbox/certificate';
 import { startSandbox, type Sandbox } from '../src/sandbox/server';
 import { lifecycleWorkflowId, type LifecycleState } from '../src/workflows/lifecycle/definitions';

@@ -1,4 +1,4 @@
-import type { PaymentsClient } from '../payments/client';
+import type { PaymentsClient } from '../providers/paypal/client';
 import { createPaymentsActivities } from './payments';
 import type { CharactersClient } from '../characters/client';
 import { createCharactersActivities } from './characters';

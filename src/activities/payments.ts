@@ -1,7 +1,7 @@
 import { ApplicationFailure } from '@temporalio/common';
-import type { PaymentsClient } from '../payments/client';
+import type { PaymentsClient } from '../providers/paypal/client';
 import { count, type BusinessCounter, type CallOutcome } from './business-metrics';
-import { PaymentsApiError, providerIssue } from '../payments/errors';
+import { PaymentsApiError, providerIssue } from '../providers/paypal/errors';
 import type {
   Authorization,
   CreateWebhookRequest,
@@ -13,7 +13,7 @@ import type {
   WebhookEventTypes,
   WebhookField,
   WebhookList,
-} from '../payments/schemas';
+} from '../providers/paypal/schemas';
 
 export const MISSING_REQUEST_ID = 'MISSING_REQUEST_ID';
 

@@ -1,11 +1,11 @@
 import { Context } from '@temporalio/activity';
 import { WorkflowNotFoundError } from '@temporalio/client';
-import type { PaymentsClient } from '../payments/client';
-import type { VerifyWebhookResponse } from '../payments/schemas';
-import type { WebhookDelivery } from '../payments/webhook-delivery';
-import { CertificateCache } from '../webhooks/certificate-cache';
-import { verifyDeliveryLocally } from '../webhooks/local-verification';
-import { parsePaymentEvent } from '../webhooks/payment-event';
+import type { PaymentsClient } from '../providers/paypal/client';
+import type { VerifyWebhookResponse } from '../providers/paypal/schemas';
+import type { WebhookDelivery } from '../providers/paypal/webhook-delivery';
+import { CertificateCache } from '../providers/paypal/certificate-cache';
+import { verifyDeliveryLocally } from '../providers/paypal/local-verification';
+import { parsePaymentEvent } from '../providers/paypal/payment-event';
 import { paymentEventSignal, type PaymentEvent } from '../workflows/lifecycle/definitions';
 import type { ParsedPaymentEvent, SignatureCheck } from '../workflows/webhooks/definitions';
 import { count } from './business-metrics';

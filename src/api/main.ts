@@ -3,7 +3,7 @@ import { LifecycleClient } from '../client/lifecycle-client';
 import { codecFromConfig, encryptingDataConverter } from '../codec/data-converter';
 import { apiHost, codecCorsOrigins, lifecycleStartDefaults, loadConfig, temporalAddress } from '../config';
 import { createLogger } from '../logger';
-import { paymentsDialect } from '../payments/dialects';
+import { paymentsDialect } from '../providers/paypal/dialects';
 import { VerificationStarter } from '../webhooks/verification-starter';
 import { apiLimits } from './limits';
 import { buildApi } from './server';

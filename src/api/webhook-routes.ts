@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { TransmissionHeaderNames } from '../payments/dialects';
-import { EMPTY_DELIVERY_BODY_MESSAGE } from '../payments/webhook-verification-request';
+import type { TransmissionHeaderNames } from '../providers/paypal/dialects';
+import { EMPTY_DELIVERY_BODY_MESSAGE } from '../providers/paypal/webhook-verification-request';
 import { WEBHOOK_ROUTE } from '../webhooks/listener-url';
 import type { VerificationStarter } from '../webhooks/verification-starter';
 import { ApiError } from './errors';

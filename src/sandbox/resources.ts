@@ -1,4 +1,4 @@
-import type { PaymentsDialectName } from '../payments/dialects';
+import type { PaymentsDialectName } from '../providers/paypal/dialects';
 import type { AuthorizationRecord, CaptureRecord } from './ledger';
 import type { RefundRecord } from './refunds';
 import { formatMoney } from './money';

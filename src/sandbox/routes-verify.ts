@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { verifyTransmission } from '../payments/webhook-signature';
+import { verifyTransmission } from '../providers/paypal/webhook-signature';
 import type { SandboxContext } from './context';
 import { invalidRequest, malformedRequestJson, parseRequest, resourceNotFound } from './errors';
 import { RawJsonError, rawMemberValue } from './raw-json';

@@ -6,7 +6,7 @@ import Fastify, {
   type FastifyRequest,
 } from 'fastify';
 import pino, { type Logger } from 'pino';
-import { paymentsDialect } from '../payments/dialects';
+import { paymentsDialect } from '../providers/paypal/dialects';
 import { AccessTokens } from './access-tokens';
 import { certificateUrl, createSigningCertificate, type SigningCertificate } from './certificate';
 import type { SandboxContext } from './context';

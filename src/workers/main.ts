@@ -12,7 +12,7 @@ import { createLogger } from '../logger';
 import { paymentsServiceHandler } from '../nexus/handlers';
 import { createOutcomeActivities } from '../nexus/outcome-activity';
 import { charactersClientFromConfig } from '../characters/client';
-import { paymentsClientFromConfig } from '../payments/client';
+import { paymentsClientFromConfig } from '../providers/paypal/client';
 import { webhookListenerUrl } from '../webhooks/listener-url';
 
 /**

@@ -5,7 +5,7 @@ import { createPaymentsActivities } from '../../src/activities/payments';
 import { createWebhookActivities } from '../../src/activities/webhooks';
 import { LifecycleClient } from '../../src/client/lifecycle-client';
 import type { ServiceProcess } from '../../src/dev/child-process';
-import { specDialect } from '../../src/payments/dialects';
+import { specDialect } from '../../src/providers/paypal/dialects';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server';
 import { ensureSubscription } from '../../src/webhooks/ensure-subscription';
 import { WEBHOOK_ROUTE } from '../../src/webhooks/listener-url';

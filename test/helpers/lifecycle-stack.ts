@@ -4,9 +4,9 @@ import { createPaymentsActivities } from '../../src/activities/payments';
 import { defaultApiLimits, type ApiLimits } from '../../src/api/limits';
 import { buildApi, type ApiOptions } from '../../src/api/server';
 import { LifecycleClient } from '../../src/client/lifecycle-client';
-import { PaymentsClient } from '../../src/payments/client';
-import type { PaymentsDialectName } from '../../src/payments/dialects';
-import type { Authorization } from '../../src/payments/schemas';
+import { PaymentsClient } from '../../src/providers/paypal/client';
+import type { PaymentsDialectName } from '../../src/providers/paypal/dialects';
+import type { Authorization } from '../../src/providers/paypal/schemas';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server';
 import { connectClient, runTestWorker, uniqueTaskQueue, type TestWorkerOptions } from './temporal';
 

@@ -4,7 +4,7 @@ import { createPaymentsActivities } from '../../src/activities/payments';
 import { ORDERS_NAMESPACE, ensurePaymentsEndpoint } from '../../src/nexus/endpoint';
 import { paymentsServiceHandler } from '../../src/nexus/handlers';
 import { createOutcomeActivities } from '../../src/nexus/outcome-activity';
-import type { PaymentsClient } from '../../src/payments/client';
+import type { PaymentsClient } from '../../src/providers/paypal/client';
 import { runTestWorker, temporalAddress, testDataConverter, uniqueTaskQueue } from './temporal';
 
 /** The lifecycle defaults the API tests use too. */

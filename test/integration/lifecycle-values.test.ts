@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { createPaymentsActivities } from '../../src/activities/payments';
 import { LifecycleClient, LifecycleStartFailedError } from '../../src/client/lifecycle-client';
-import { PaymentsClient } from '../../src/payments/client';
-import type { Authorization } from '../../src/payments/schemas';
+import { PaymentsClient } from '../../src/providers/paypal/client';
+import type { Authorization } from '../../src/providers/paypal/schemas';
 import { useLifecycleStack } from '../helpers/lifecycle-stack';
 import { respondJson, startRecordingProvider } from '../helpers/recording-provider';
 import { uniqueTaskQueue, withWorker } from '../helpers/temporal';

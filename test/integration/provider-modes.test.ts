@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { PaymentsDialectName } from '../../src/payments/dialects';
+import type { PaymentsDialectName } from '../../src/providers/paypal/dialects';
 import type { LifecycleState } from '../../src/workflows/lifecycle/definitions';
 import { eventually } from '../helpers/eventually';
 import { startWebhookStack, type WebhookStack } from '../helpers/webhook-stack';

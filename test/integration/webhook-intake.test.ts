@@ -5,7 +5,7 @@ import { crc32 } from 'node:zlib';
 import { createPaymentsActivities } from '../../src/activities/payments';
 import { createWebhookActivities } from '../../src/activities/webhooks';
 import { defaultApiLimits, type ApiLimits } from '../../src/api/limits';
-import { PaymentsClient } from '../../src/payments/client';
+import { PaymentsClient } from '../../src/providers/paypal/client';
 import { CERTIFICATE_PATH } from '../../src/sandbox/certificate';
 import { WEBHOOK_ROUTE } from '../../src/webhooks/listener-url';
 import { VerificationStarter } from '../../src/webhooks/verification-starter';

@@ -3,8 +3,8 @@ import { Client, Connection } from '@temporalio/client';
 import { buildApi } from '../../src/api/server';
 import { apiConnectionOptions } from '../../src/api/temporal-connection';
 import { LifecycleClient } from '../../src/client/lifecycle-client';
-import { specDialect } from '../../src/payments/dialects';
-import { EMPTY_DELIVERY_BODY_MESSAGE } from '../../src/payments/webhook-verification-request';
+import { specDialect } from '../../src/providers/paypal/dialects';
+import { EMPTY_DELIVERY_BODY_MESSAGE } from '../../src/providers/paypal/webhook-verification-request';
 import { findFreePort } from '../../src/dev/ports';
 import { VerificationStarter } from '../../src/webhooks/verification-starter';
 import {

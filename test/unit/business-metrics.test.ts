@@ -6,7 +6,7 @@ import { createPaymentsActivities } from '../../src/activities/payments';
 import { createWebhookActivities } from '../../src/activities/webhooks';
 import { registerApiMetrics } from '../../src/api/metrics';
 import { findFreePort } from '../../src/dev/ports';
-import { PaymentsClient } from '../../src/payments/client';
+import { PaymentsClient } from '../../src/providers/paypal/client';
 import type { SignatureCheck } from '../../src/workflows/webhooks/definitions';
 import { scrapeMetrics, sampleTotal } from '../helpers/prometheus-text';
 import { promtoolFindings, promtoolInstalled } from '../helpers/promtool';

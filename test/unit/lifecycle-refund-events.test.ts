@@ -1,4 +1,4 @@
-import { parsePaymentEvent } from '../../src/webhooks/payment-event';
+import { parsePaymentEvent } from '../../src/providers/paypal/payment-event';
 import { lifecycleDetails } from '../../src/workflows/lifecycle/visibility';
 import type { LifecycleState, PaymentEvent } from '../../src/workflows/lifecycle/definitions';
 import { applyCapture, applyEvent, applyRefund, initialState } from '../../src/workflows/lifecycle/state';

@@ -5,7 +5,7 @@ import {
   paymentsFailure,
   type PaymentsActivities,
 } from '../../src/activities/payments';
-import { PaymentsClient } from '../../src/payments/client';
+import { PaymentsClient } from '../../src/providers/paypal/client';
 import {
   authorizationBody,
   respondJson,

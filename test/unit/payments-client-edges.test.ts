@@ -1,10 +1,10 @@
-import { PaymentsClient } from '../../src/payments/client';
-import { specDialect } from '../../src/payments/dialects';
-import { parseRetryAfterMs, PaymentsApiError } from '../../src/payments/errors';
-import type { WebhookDelivery } from '../../src/payments/webhook-delivery';
-import { EMPTY_DELIVERY_BODY_MESSAGE } from '../../src/payments/webhook-verification-request';
-import type { CertificateCache } from '../../src/webhooks/certificate-cache';
-import { verifyDeliveryLocally } from '../../src/webhooks/local-verification';
+import { PaymentsClient } from '../../src/providers/paypal/client';
+import { specDialect } from '../../src/providers/paypal/dialects';
+import { parseRetryAfterMs, PaymentsApiError } from '../../src/providers/paypal/errors';
+import type { WebhookDelivery } from '../../src/providers/paypal/webhook-delivery';
+import { EMPTY_DELIVERY_BODY_MESSAGE } from '../../src/providers/paypal/webhook-verification-request';
+import type { CertificateCache } from '../../src/providers/paypal/certificate-cache';
+import { verifyDeliveryLocally } from '../../src/providers/paypal/local-verification';
 import {
   respondJson,
   startRecordingProvider,

@@ -1,5 +1,5 @@
-import { PaymentsClient, type PaymentsClientOptions } from '../../src/payments/client';
-import type { PaymentsDialectName } from '../../src/payments/dialects';
+import { PaymentsClient, type PaymentsClientOptions } from '../../src/providers/paypal/client';
+import type { PaymentsDialectName } from '../../src/providers/paypal/dialects';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server';
 import {
   authorizationBody,

@@ -1,5 +1,5 @@
-import { PaymentsClient } from '../../src/payments/client';
-import { PaymentsApiError } from '../../src/payments/errors';
+import { PaymentsClient } from '../../src/providers/paypal/client';
+import { PaymentsApiError } from '../../src/providers/paypal/errors';
 import {
   respondJson,
   startRecordingProvider,

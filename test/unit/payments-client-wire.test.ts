@@ -4,9 +4,9 @@ import {
   PaymentsClient,
   paymentsClientFromConfig,
   type PaymentsClientOptions,
-} from '../../src/payments/client';
-import { PaymentsApiError, providerIssue } from '../../src/payments/errors';
-import type { WebhookDelivery } from '../../src/payments/webhook-delivery';
+} from '../../src/providers/paypal/client';
+import { PaymentsApiError, providerIssue } from '../../src/providers/paypal/errors';
+import type { WebhookDelivery } from '../../src/providers/paypal/webhook-delivery';
 import {
   authorizationBody,
   respondJson,

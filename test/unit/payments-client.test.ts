@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { PaymentsClient, type PaymentsClientOptions } from '../../src/payments/client';
-import { PaymentsApiError, providerIssue } from '../../src/payments/errors';
-import type { Authorization, PaymentCapture } from '../../src/payments/schemas';
-import type { WebhookDelivery } from '../../src/payments/webhook-delivery';
+import { PaymentsClient, type PaymentsClientOptions } from '../../src/providers/paypal/client';
+import { PaymentsApiError, providerIssue } from '../../src/providers/paypal/errors';
+import type { Authorization, PaymentCapture } from '../../src/providers/paypal/schemas';
+import type { WebhookDelivery } from '../../src/providers/paypal/webhook-delivery';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server';
 import { startRecordingProvider, type RecordingProvider } from '../helpers/recording-provider';
 import { rejectionOf } from '../helpers/rejection';

@@ -1,5 +1,5 @@
 import axios from 'axios';
-import { PaymentsClient } from '../../src/payments/client';
+import { PaymentsClient } from '../../src/providers/paypal/client';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server';
 import {
   eventResources,

@@ -1,5 +1,5 @@
-import { paypalDialect } from '../../src/payments/dialects';
-import { webhookVerificationRequestBody } from '../../src/payments/webhook-verification-request';
+import { paypalDialect } from '../../src/providers/paypal/dialects';
+import { webhookVerificationRequestBody } from '../../src/providers/paypal/webhook-verification-request';
 import {
   authorizationPath as path,
   capturesOf,

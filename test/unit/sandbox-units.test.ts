@@ -3,7 +3,7 @@ import {
   signTransmission,
   signedMessage,
   verifyTransmission,
-} from '../../src/payments/webhook-signature';
+} from '../../src/providers/paypal/webhook-signature';
 import { createSigningCertificate, type SigningCertificate } from '../../src/sandbox/certificate';
 import { ProviderError } from '../../src/sandbox/errors';
 import { formatMoney, parseMoney } from '../../src/sandbox/money';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { signTransmission, signedMessage } from '../../src/payments/webhook-signature';
+import { signTransmission, signedMessage } from '../../src/providers/paypal/webhook-signature';
 import { createSigningCertificate, type SigningCertificate } from '../../src/sandbox/certificate';
 import { postVerifyRequest, startHarness, type SandboxHarness } from '../helpers/sandbox-fixtures';
 

@@ -1,8 +1,8 @@
 import axios from 'axios';
-import { specDialect } from '../../src/payments/dialects';
-import type { WebhookDelivery } from '../../src/payments/webhook-delivery';
-import { webhookVerificationRequestBody } from '../../src/payments/webhook-verification-request';
-import { verifyTransmission } from '../../src/payments/webhook-signature';
+import { specDialect } from '../../src/providers/paypal/dialects';
+import type { WebhookDelivery } from '../../src/providers/paypal/webhook-delivery';
+import { webhookVerificationRequestBody } from '../../src/providers/paypal/webhook-verification-request';
+import { verifyTransmission } from '../../src/providers/paypal/webhook-signature';
 import {
   anyString,
   authorizationPath,

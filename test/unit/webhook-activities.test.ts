@@ -1,6 +1,6 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { createWebhookActivities, type WebhookActivities } from '../../src/activities/webhooks';
-import { PaymentsClient } from '../../src/payments/client';
+import { PaymentsClient } from '../../src/providers/paypal/client';
 import { respondJson, startRecordingProvider, type RecordingProvider } from '../helpers/recording-provider';
 
 let provider: RecordingProvider;

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../../src/config';
 import { createSigningCertificate, type SigningCertificate } from '../../src/sandbox/certificate';
-import { CertificateCache } from '../../src/webhooks/certificate-cache';
+import { CertificateCache } from '../../src/providers/paypal/certificate-cache';
 
 // A certificate host over real HTTP: it serves the certificate at any /v1/notifications/certs/CERT-* path and
 // (like a careless or hostile host) at any other path and query too; 404 for ids starting "CERT-missing".

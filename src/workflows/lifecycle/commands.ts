@@ -1,5 +1,5 @@
 import { log, setCurrentDetails } from '@temporalio/workflow';
-import type { Authorization, PaymentCapture, Refund } from '../../payments/schemas';
+import type { Authorization, PaymentCapture, Refund } from '../../providers/paypal/schemas';
 import { orderSystemCalls } from './activity-options';
 import type {
   CaptureInput,

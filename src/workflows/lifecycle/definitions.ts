@@ -1,6 +1,6 @@
 import type { Duration } from '@temporalio/common';
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { Authorization, CaptureStatus, Money, PaymentCapture, Refund } from '../../payments/schemas';
+import type { Authorization, CaptureStatus, Money, PaymentCapture, Refund } from '../../providers/paypal/schemas';
 
 // The lifecycle's public contract, shared by the workflow, the API and the typed client library.
 

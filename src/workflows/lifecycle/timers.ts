@@ -1,5 +1,5 @@
 import { CancellationScope, isCancellation, log, sleep } from '@temporalio/workflow';
-import type { Authorization } from '../../payments/schemas';
+import type { Authorization } from '../../providers/paypal/schemas';
 import { timerCalls, type PaymentsCalls } from './activity-options';
 import type { LifecycleInput, LifecycleState } from './definitions';
 import { reauthorizeRequestId, voidRequestId } from './request-ids';

@@ -1,4 +1,4 @@
-import type { WebhookDelivery } from '../../payments/webhook-delivery';
+import type { WebhookDelivery } from '../../providers/paypal/webhook-delivery';
 import type { PaymentEvent } from '../lifecycle/definitions';
 
 // The webhook workflows' public contract, shared by the workflows, the activities, the API and the tools.

@@ -1,6 +1,6 @@
 import { ApplicationFailure, log, proxyActivities } from '@temporalio/workflow';
 import type { PaymentsActivities } from '../../activities/payments';
-import type { Webhook } from '../../payments/schemas';
+import type { Webhook } from '../../providers/paypal/schemas';
 import { lifecycleEventTypes } from '../lifecycle/definitions';
 import type {
   WebhookSubscriptionInput,

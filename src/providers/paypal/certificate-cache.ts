@@ -1,6 +1,6 @@
 import { X509Certificate } from 'node:crypto';
 import axios from 'axios';
-import { certificateOriginUrl } from '../config';
+import { certificateOriginUrl } from '../../config';
 
 export type CertificateLookup = { pem: string } | { refused: string };
 

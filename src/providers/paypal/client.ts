@@ -1,6 +1,6 @@
 import type { AxiosRequestConfig } from 'axios';
 import type { z } from 'zod';
-import type { Config } from '../config';
+import type { Config } from '../../config';
 import { accessTokenSource, type AccessTokenSource, type PaymentsCredentials } from './auth';
 import { paymentsDialect, type PaymentsDialect, type PaymentsDialectName } from './dialects';
 import { describeIssues, PaymentsApiError, providerError, providerIssue } from './errors';

@@ -1,8 +1,8 @@
-import type { TransmissionHeaderNames } from '../payments/dialects';
-import { deliveryBodyBytes, deliveryHeader, type WebhookDelivery } from '../payments/webhook-delivery';
-import { EMPTY_DELIVERY_BODY_MESSAGE } from '../payments/webhook-verification-request';
-import { verifyTransmission } from '../payments/webhook-signature';
-import type { SignatureCheck } from '../workflows/webhooks/definitions';
+import type { TransmissionHeaderNames } from './dialects';
+import { deliveryBodyBytes, deliveryHeader, type WebhookDelivery } from './webhook-delivery';
+import { EMPTY_DELIVERY_BODY_MESSAGE } from './webhook-verification-request';
+import { verifyTransmission } from './webhook-signature';
+import type { SignatureCheck } from '../../workflows/webhooks/definitions';
 import type { CertificateCache } from './certificate-cache';
 
 /**
