@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import axios from 'axios';
 import type { TransmissionHeaderNames } from '../src/providers/paypal/dialects';
 import { signedDeliveryHeaders } from '../src/providers/paypal/webhook-signature';
-import type { SigningCertificate } from '../src/sandbox/certificate';
+import type { SigningCertificate } from '../src/sandbox/paypal/certificate';
 import { WEBHOOK_ROUTE } from '../src/webhooks/listener-url';
 import { parsePaymentEvent } from '../src/providers/paypal/payment-event';
 

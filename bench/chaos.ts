@@ -13,7 +13,7 @@ import { resolveTemporalCli } from '../src/dev/temporal-cli';
 import { PaymentsClient } from '../src/providers/paypal/client';
 import { paymentsDialect, type PaymentsDialectName } from '../src/providers/paypal/dialects';
 import type { Authorization, PaymentCapture } from '../src/providers/paypal/schemas';
-import { createSigningCertificate } from '../src/sandbox/certificate';
+import { createSigningCertificate } from '../src/sandbox/paypal/certificate';
 import { startSandbox, type Sandbox } from '../src/sandbox/server';
 import { lifecycleWorkflowId, type LifecycleState } from '../src/workflows/lifecycle/definitions';
 import { startDeliveryRelay, type DeliveryRelay } from './chaos-relay';

@@ -1,5 +1,5 @@
 import { startSandbox } from '../src/sandbox/server';
-import type { SigningCertificate } from '../src/sandbox/certificate';
+import type { SigningCertificate } from '../src/sandbox/paypal/certificate';
 
 // The payments provider for `npm run bench:webhooks`, in its own process as a real provider would be, so its
 // verify endpoint does not share the event loop of the API under measurement. Stopped with SIGTERM.

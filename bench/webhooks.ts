@@ -11,7 +11,7 @@ import { resolveTemporalCli } from '../src/dev/temporal-cli';
 import { specDialect } from '../src/providers/paypal/dialects';
 import type { Authorization } from '../src/providers/paypal/schemas';
 import { signedDeliveryHeaders } from '../src/providers/paypal/webhook-signature';
-import { certificateUrl, createSigningCertificate } from '../src/sandbox/certificate';
+import { certificateUrl, createSigningCertificate } from '../src/sandbox/paypal/certificate';
 import { WEBHOOK_ROUTE } from '../src/webhooks/listener-url';
 import { VerificationStarter } from '../src/webhooks/verification-starter';
 import {

@@ -2,11 +2,26 @@ import { randomUUID } from 'node:crypto';
 import { request as httpRequest, type ClientRequest, type OutgoingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { Logger } from 'pino';
-import type { TransmissionHeaderNames } from '../providers/paypal/dialects';
-import { signedDeliveryHeaders } from '../providers/paypal/webhook-signature';
-import type { SigningCertificate } from './certificate';
-import type { WebhookEvent } from './events';
 import type { WebhookRegistry } from './webhooks';
+
+/** An event as the provider mode shapes it: its id, its type, and the JSON body every subscriber gets. */
+export interface DeliveryEvent {
+  id: string;
+  type: string;
+  body: unknown;
+}
+
+/** One transmission of an event to one webhook: what the provider mode signs. */
+export interface Transmission {
+  transmissionId: string;
+  transmissionTime: string;
+  webhookId: string;
+  /** The exact bytes sent. */
+  body: Buffer;
+}
+
+/** The provider's signature headers of one transmission. */
+export type DeliverySigner = (transmission: Transmission) => Record<string, string>;
 
 export interface DeliveryRetry {
   /** Attempts in all, the first included. */
@@ -54,7 +69,7 @@ type AttemptResult = { statusCode: number } | { error: string };
  */
 export class WebhookDeliveries {
   private readonly records: DeliveryRecord[] = [];
-  private readonly events = new Map<string, WebhookEvent>();
+  private readonly events = new Map<string, DeliveryEvent>();
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly inFlight = new Set<ClientRequest>();
   private pending = 0;
@@ -63,24 +78,21 @@ export class WebhookDeliveries {
 
   constructor(
     private readonly options: {
-      certificate: SigningCertificate;
-      certificateUrl: () => string;
       webhooks: WebhookRegistry;
-      /** SERVICE-* in the spec mode, PAYPAL-* in `paypal` mode. */
-      transmissionHeaders: TransmissionHeaderNames;
+      sign: DeliverySigner;
       retry: Required<DeliveryRetry>;
       now: () => Date;
       log: Logger;
     },
   ) {}
 
-  publish(event: WebhookEvent): void {
+  publish(event: DeliveryEvent): void {
     this.events.set(event.id, event);
-    const body = Buffer.from(JSON.stringify(event), 'utf8');
-    for (const webhook of this.options.webhooks.subscribersOf(event.event_type)) {
+    const body = Buffer.from(JSON.stringify(event.body), 'utf8');
+    for (const webhook of this.options.webhooks.subscribersOf(event.type)) {
       const record: DeliveryRecord = {
         eventId: event.id,
-        eventType: event.event_type,
+        eventType: event.type,
         webhookId: webhook.id,
         url: webhook.url,
         transmissionId: '',
@@ -96,8 +108,9 @@ export class WebhookDeliveries {
     }
   }
 
-  event(id: string): WebhookEvent | undefined {
-    return this.events.get(id);
+  /** The body of event `id`, as delivered. */
+  event(id: string): unknown {
+    return this.events.get(id)?.body;
   }
 
   list(): DeliveryRecord[] {
@@ -132,14 +145,11 @@ export class WebhookDeliveries {
       'content-type': 'application/json',
       'content-length': body.length,
       'user-agent': 'payments-sandbox/1.0',
-      ...signedDeliveryHeaders({
+      ...this.options.sign({
         transmissionId: record.transmissionId,
         transmissionTime: record.transmissionTime,
         webhookId: record.webhookId,
         body,
-        certUrl: this.options.certificateUrl(),
-        privateKeyPem: this.options.certificate.privateKeyPem,
-        headerNames: this.options.transmissionHeaders,
       }),
     };
   }

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
 
 export interface ErrorDetail {
@@ -58,7 +57,7 @@ export const refusalIssues = {
 
 export type RefusalIssue = keyof typeof refusalIssues;
 
-/** An answer the provider gives instead of a resource; the server adds `debug_id` when it sends it. */
+/** An answer the provider gives instead of a resource; the provider mode shapes its body when it is sent. */
 export class ProviderError extends Error {
   constructor(
     readonly statusCode: number,
@@ -98,10 +97,6 @@ export function resourceNotFound(description: string): ProviderError {
     message: 'The specified resource does not exist.',
     details: [{ issue: 'INVALID_RESOURCE_ID', location: 'path', description }],
   });
-}
-
-export function debugId(): string {
-  return randomBytes(7).toString('hex').slice(0, 13);
 }
 
 function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {

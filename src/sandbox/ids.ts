@@ -10,6 +10,4 @@ export function resourceId(length = 17): string {
 }
 
 export const webhookId = () => resourceId(24);
-export const eventId = () => `WH-${resourceId()}-${resourceId()}`;
-export const certificateId = () => `CERT-${randomBytes(4).toString('hex')}-${randomBytes(4).toString('hex')}`;
 export const accessToken = () => `A21AA${randomBytes(48).toString('base64url')}`;

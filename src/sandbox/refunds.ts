@@ -1,23 +1,8 @@
 import { refusal, resourceNotFound } from './errors';
 import { resourceId } from './ids';
-import type { AuthorizationLedger, CaptureRecord, LedgerEvent } from './ledger';
+import type { AuthorizationLedger } from './ledger';
 import type { Money } from './money';
-
-export interface RefundRecord {
-  id: string;
-  captureId: string;
-  /** A refund the payee asked for, or a reversal (chargeback) the payer's bank made. */
-  kind: 'refund' | 'reversal';
-  status: 'COMPLETED';
-  amount: Money;
-  /** What the capture has had refunded to date, this one included. */
-  totalRefunded: Money;
-  invoiceId?: string;
-  customId?: string;
-  noteToPayer?: string;
-  createTime: Date;
-  updateTime: Date;
-}
+import type { CaptureRecord, LedgerEvent, RefundRecord } from './records';
 
 export interface RefundInstruction {
   /** None means everything not yet refunded. */

@@ -3,10 +3,9 @@ import { z } from 'zod';
 import type { SandboxContext } from './context';
 import { parseRequest } from './errors';
 import { faultRequestSchema } from './faults';
+import type { SandboxMode } from './mode';
 import { moneySchema, parseMoney } from './money';
-import { authorizationResource, captureResource, refundResource } from './resources';
-import { anchorTypeSchema, createWebhookSchema, eventTypeNames } from './routes-webhooks';
-import { webhookResource } from './webhooks';
+import { anchorTypeSchema, webhookSubscriptionSchema } from './webhooks';
 
 const createAuthorizationSchema = z.object({
   amount: moneySchema,
@@ -17,7 +16,7 @@ const createAuthorizationSchema = z.object({
   capture_status: z.enum(['COMPLETED', 'PENDING', 'DECLINED']).default('COMPLETED'),
 });
 
-const createWebhookControlSchema = createWebhookSchema.extend({
+const createWebhookControlSchema = webhookSubscriptionSchema.extend({
   anchor_type: anchorTypeSchema.default('APPLICATION'),
 });
 const deliveriesQuerySchema = z.object({
@@ -28,9 +27,13 @@ const idParams = z.object({ id: z.string().min(1) });
 
 /**
  * The control API under /sandbox, for tests and demos: what in real life the payer, the bank or time would
- * do. No authentication; never part of what a real provider offers.
+ * do. No authentication; never part of what a real provider offers. It answers with the mode's resources.
  */
-export function registerControlRoutes(app: FastifyInstance, context: SandboxContext): void {
+export function registerControlRoutes(
+  app: FastifyInstance,
+  context: SandboxContext,
+  mode: SandboxMode,
+): void {
   const { ledger, faults, deliveries, tokens } = context;
 
   app.post('/sandbox/authorizations', async (request, reply) => {
@@ -43,38 +46,33 @@ export function registerControlRoutes(app: FastifyInstance, context: SandboxCont
       customId: body.custom_id,
       orderId: body.order_id,
     });
-    return reply.code(201).send(authorizationResource(authorization, context.baseUrl(), context.mode));
+    return reply.code(201).send(mode.authorizationResource(authorization));
   });
 
   app.post('/sandbox/authorizations/:id/expire', async (request) => {
     const { id } = parseRequest(idParams, request.params);
-    return authorizationResource(ledger.expire(id), context.baseUrl(), context.mode);
+    return mode.authorizationResource(ledger.expire(id));
   });
 
   app.get('/sandbox/authorizations/:id/captures', async (request) => {
     const { id } = parseRequest(idParams, request.params);
-    const authorization = ledger.authorization(id);
-    const captures = ledger
-      .capturesOf(id)
-      .map((capture) => captureResource(capture, authorization, context.baseUrl()));
-    return { captures };
+    return { captures: ledger.capturesOf(id).map((capture) => mode.captureResource(capture)) };
   });
 
   app.post('/sandbox/captures/:id/complete', async (request) => {
     const { id } = parseRequest(idParams, request.params);
-    const capture = ledger.completeCapture(id);
-    return captureResource(capture, ledger.authorization(capture.authorizationId), context.baseUrl());
+    return mode.captureResource(ledger.completeCapture(id));
   });
 
   app.post('/sandbox/captures/:id/reverse', async (request, reply) => {
     const { id } = parseRequest(idParams, request.params);
-    return reply.code(201).send(refundResource(context.refunds.reverseCapture(id), context.baseUrl()));
+    return reply.code(201).send(mode.refundResource(context.refunds.reverseCapture(id)));
   });
 
   app.get('/sandbox/captures/:id/refunds', async (request) => {
     const { id } = parseRequest(idParams, request.params);
     return {
-      refunds: context.refunds.refundsOf(id).map((refund) => refundResource(refund, context.baseUrl())),
+      refunds: context.refunds.refundsOf(id).map((refund) => mode.refundResource(refund)),
     };
   });
 
@@ -82,10 +80,10 @@ export function registerControlRoutes(app: FastifyInstance, context: SandboxCont
     const body = parseRequest(createWebhookControlSchema, request.body);
     const webhook = context.webhooks.create(
       body.url,
-      eventTypeNames(body.event_types, '/event_types'),
+      mode.eventTypeNames(body.event_types, '/event_types'),
       body.anchor_type,
     );
-    return reply.code(201).send(webhookResource(webhook, context.baseUrl()));
+    return reply.code(201).send(mode.webhookResource(webhook));
   });
 
   app.post('/sandbox/faults', async (request, reply) => {

@@ -6,29 +6,23 @@ import Fastify, {
   type FastifyRequest,
 } from 'fastify';
 import pino, { type Logger } from 'pino';
-import { paymentsDialect } from '../providers/paypal/dialects';
 import { AccessTokens } from './access-tokens';
-import { certificateUrl, createSigningCertificate, type SigningCertificate } from './certificate';
 import type { SandboxContext } from './context';
 import { WebhookDeliveries, type DeliveryRecord, type DeliveryRetry } from './deliveries';
-import { ProviderError, debugId, malformedRequestJson } from './errors';
-import { webhookEvent } from './events';
+import { ProviderError, malformedRequestJson } from './errors';
 import { FaultInjector } from './faults';
 import { RequestIdempotency } from './idempotency';
-import { AuthorizationLedger, type LedgerEvent } from './ledger';
+import { AuthorizationLedger } from './ledger';
+import type { SandboxMode } from './mode';
+import { sandboxModes, type SandboxModeName, type SandboxModeOptions } from './modes';
+import type { LedgerEvent } from './records';
 import { RefundLedger } from './refunds';
-import { registerAuthorizationRoutes } from './routes-authorizations';
 import { registerControlRoutes } from './routes-control';
-import { registerRefundRoutes } from './routes-refunds';
-import { registerOAuthRoutes, requireBearerToken } from './routes-oauth';
-import { registerCertificateRoute, registerVerifyRoute } from './routes-verify';
-import type { SandboxMode } from './resources';
-import { registerWebhookRoutes } from './routes-webhooks';
 import { WebhookRegistry } from './webhooks';
 
-export interface SandboxOptions {
+export interface SandboxOptions extends SandboxModeOptions {
   /** The contract it answers by: `spec` (the default) or `paypal` (PayPal's published API, see docs/sandbox.md). */
-  mode?: SandboxMode;
+  mode?: SandboxModeName;
   /** 0 or none: a free port the OS picks. */
   port?: number;
   host?: string;
@@ -44,8 +38,6 @@ export interface SandboxOptions {
   publicUrl?: string;
   /** The sandbox's clock; tests move time with it. */
   now?: () => Date;
-  /** The key and certificate that sign deliveries; by default a fresh pair per start. */
-  signingCertificate?: SigningCertificate;
 }
 
 export interface Sandbox {
@@ -76,32 +68,32 @@ function parseJson(body: string): unknown {
   }
 }
 
-function registerErrorHandling(app: FastifyInstance): void {
+/** Every error answer, the core's and Fastify's, in the mode's error body. */
+function registerErrorHandling(app: FastifyInstance, mode: SandboxMode): void {
   app.setErrorHandler((error: FastifyError | ProviderError, request, reply) => {
-    const debug_id = debugId();
     if (error instanceof ProviderError) {
-      return reply
-        .code(error.statusCode)
-        .headers(error.headers)
-        .send({ ...error.body, debug_id });
+      return reply.code(error.statusCode).headers(error.headers).send(mode.errorBody(error.body));
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       const name =
         { 413: 'REQUEST_ENTITY_TOO_LARGE', 415: 'UNSUPPORTED_MEDIA_TYPE' }[status] ?? 'INVALID_REQUEST';
-      return reply.code(status).send({ name, message: error.message, debug_id });
+      return reply.code(status).send(mode.errorBody({ name, message: error.message }));
     }
-    request.log.error({ err: error, debug_id }, 'sandbox failed to handle a request');
-    return reply
-      .code(500)
-      .send({ name: 'INTERNAL_SERVER_ERROR', message: 'An internal server error occurred.', debug_id });
+    const body = mode.errorBody({
+      name: 'INTERNAL_SERVER_ERROR',
+      message: 'An internal server error occurred.',
+    });
+    request.log.error({ err: error, answer: body }, 'sandbox failed to handle a request');
+    return reply.code(500).send(body);
   });
   app.setNotFoundHandler((request, reply) =>
-    reply.code(404).send({
-      name: 'RESOURCE_NOT_FOUND',
-      message: `The sandbox has no ${request.method} ${request.url.split('?')[0]}.`,
-      debug_id: debugId(),
-    }),
+    reply.code(404).send(
+      mode.errorBody({
+        name: 'RESOURCE_NOT_FOUND',
+        message: `The sandbox has no ${request.method} ${request.url.split('?')[0]}.`,
+      }),
+    ),
   );
 }
 
@@ -134,34 +126,26 @@ function listeningUrl(host: string, port: number): string {
 
 /** Starts a local payments provider (interfaces A and B, OAuth2, signed webhook deliveries, control API). */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
-  const mode = options.mode ?? 'spec';
-  const dialect = paymentsDialect(mode);
   const now = options.now ?? (() => new Date());
   const log = options.logger || pino({ level: 'silent' });
-  const certificate = options.signingCertificate ?? (await createSigningCertificate(now()));
   let baseUrl = '';
-  const currentCertificateUrl = () => certificateUrl(baseUrl, certificate.id);
 
   const webhooks = new WebhookRegistry();
   const deliveries = new WebhookDeliveries({
-    certificate,
-    certificateUrl: currentCertificateUrl,
     webhooks,
-    transmissionHeaders: dialect.transmissionHeaders,
+    sign: (transmission) => mode.signDelivery(transmission),
     retry: { ...defaultDeliveryRetry, ...options.deliveryRetry },
     now,
     log,
   });
   /** Authorizations, captures and refunds all publish their events as webhook deliveries. */
-  const publish = (event: LedgerEvent) =>
-    deliveries.publish(webhookEvent(event, ledger, baseUrl, now(), mode));
-  const ledger: AuthorizationLedger = new AuthorizationLedger({
+  const publish = (event: LedgerEvent) => deliveries.publish(mode.deliveryEvent(event));
+  const ledger = new AuthorizationLedger({
     validityDays: options.authorizationValidityDays ?? 29,
     now,
     onEvent: publish,
   });
   const context: SandboxContext = {
-    mode,
     ledger,
     refunds: new RefundLedger(ledger, { now, onEvent: publish }),
     webhooks,
@@ -173,16 +157,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       now,
     }),
     idempotency: new RequestIdempotency(),
-    certificate,
     credentials: {
       clientId: options.clientId ?? 'sandbox-client',
       clientSecret: options.clientSecret ?? 'sandbox-secret',
     },
     baseUrl: () => baseUrl,
-    certificateUrl: currentCertificateUrl,
     now,
     log,
   };
+  const mode = await sandboxModes[options.mode ?? 'spec'](context, options);
 
   const app = Fastify({
     loggerInstance: log,
@@ -202,18 +185,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     { parseAs: 'string' },
     (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
   );
-  registerErrorHandling(app);
-
-  registerOAuthRoutes(app, context);
-  registerCertificateRoute(app, context);
-  registerControlRoutes(app, context);
-  await app.register(async (authenticated) => {
-    authenticated.addHook('onRequest', requireBearerToken(context.tokens, mode));
-    registerAuthorizationRoutes(authenticated, context);
-    registerRefundRoutes(authenticated, context);
-    registerWebhookRoutes(authenticated, context);
-    await authenticated.register(async (verifyScope) => registerVerifyRoute(verifyScope, context));
-  });
+  registerErrorHandling(app, mode);
+  registerControlRoutes(app, context, mode);
+  await mode.registerRoutes(app);
 
   const host = options.host ?? '127.0.0.1';
   await app.listen({ port: options.port ?? 0, host });
@@ -224,8 +198,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   return {
     url: baseUrl,
-    certificateUrl: currentCertificateUrl(),
-    certificatePem: certificate.certificatePem,
+    ...mode.deliveryVerification(),
     deliveries: () => deliveries.list(),
     deliveriesSettled: () => deliveries.settled(),
     close: async () => {

@@ -1,9 +1,25 @@
+import { z } from 'zod';
 import { ProviderError, resourceNotFound } from './errors';
-import { allEventTypes, eventTypeDescription } from './event-types';
 import { webhookId } from './ids';
-import type { Link } from './resources';
 
-export type AnchorType = 'APPLICATION' | 'ACCOUNT';
+/** Subscribing to `*` means every event type, present and future. */
+export const allEventTypes = '*';
+
+export const anchorTypeSchema = z.enum(['APPLICATION', 'ACCOUNT']);
+export type AnchorType = z.infer<typeof anchorTypeSchema>;
+
+// PayPal insists on https; the sandbox also takes http so a listener on localhost can subscribe.
+export const webhookUrlSchema = z.url({ protocol: /^https?$/ }).max(2048);
+export const eventTypeListSchema = z
+  .array(z.object({ name: z.string().min(1) }))
+  .min(1)
+  .max(500);
+export type EventTypeList = z.infer<typeof eventTypeListSchema>;
+/** A subscription's body: the same at the provider's webhook route and the control API's. */
+export const webhookSubscriptionSchema = z.object({
+  url: webhookUrlSchema,
+  event_types: eventTypeListSchema,
+});
 
 export interface WebhookRecord {
   id: string;
@@ -85,19 +101,4 @@ export class WebhookRegistry {
 
 function dedupe(names: string[]): string[] {
   return [...new Set(names)];
-}
-
-export function webhookResource(record: WebhookRecord, baseUrl: string) {
-  const self = `${baseUrl}/v1/notifications/webhooks/${record.id}`;
-  const links: Link[] = [
-    { href: self, rel: 'self', method: 'GET' },
-    { href: self, rel: 'update', method: 'PATCH' },
-    { href: self, rel: 'delete', method: 'DELETE' },
-  ];
-  return {
-    id: record.id,
-    url: record.url,
-    event_types: record.eventTypes.map((name) => ({ name, description: eventTypeDescription(name) })),
-    links,
-  };
 }

@@ -11,7 +11,7 @@ import { paymentsDialect, type PaymentsDialectName } from '../../src/providers/p
 import type { Authorization } from '../../src/providers/paypal/schemas';
 import type { WebhookDelivery } from '../../src/providers/paypal/webhook-delivery';
 import { signedDeliveryHeaders } from '../../src/providers/paypal/webhook-signature';
-import { createSigningCertificate, type SigningCertificate } from '../../src/sandbox/certificate';
+import { createSigningCertificate, type SigningCertificate } from '../../src/sandbox/paypal/certificate';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server';
 import { ensureSubscription } from '../../src/webhooks/ensure-subscription';
 import { WEBHOOK_ROUTE } from '../../src/webhooks/listener-url';

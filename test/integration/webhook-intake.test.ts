@@ -6,7 +6,7 @@ import { createPaymentsActivities } from '../../src/activities/payments';
 import { createWebhookActivities } from '../../src/activities/webhooks';
 import { defaultApiLimits, type ApiLimits } from '../../src/api/limits';
 import { PaymentsClient } from '../../src/providers/paypal/client';
-import { CERTIFICATE_PATH } from '../../src/sandbox/certificate';
+import { CERTIFICATE_PATH } from '../../src/sandbox/paypal/certificate';
 import { WEBHOOK_ROUTE } from '../../src/webhooks/listener-url';
 import { VerificationStarter } from '../../src/webhooks/verification-starter';
 import { withCrc32 } from '../helpers/crc32-collision';

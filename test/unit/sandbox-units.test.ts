@@ -4,7 +4,7 @@ import {
   signedMessage,
   verifyTransmission,
 } from '../../src/providers/paypal/webhook-signature';
-import { createSigningCertificate, type SigningCertificate } from '../../src/sandbox/certificate';
+import { createSigningCertificate, type SigningCertificate } from '../../src/sandbox/paypal/certificate';
 import { ProviderError } from '../../src/sandbox/errors';
 import { formatMoney, parseMoney } from '../../src/sandbox/money';
 import { RawJsonError, rawMemberValue } from '../../src/sandbox/raw-json';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { signTransmission, signedMessage } from '../../src/providers/paypal/webhook-signature';
-import { createSigningCertificate, type SigningCertificate } from '../../src/sandbox/certificate';
+import { createSigningCertificate, type SigningCertificate } from '../../src/sandbox/paypal/certificate';
 import { postVerifyRequest, startHarness, type SandboxHarness } from '../helpers/sandbox-fixtures';
 
 /**

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../../src/config';
-import { createSigningCertificate, type SigningCertificate } from '../../src/sandbox/certificate';
+import { createSigningCertificate, type SigningCertificate } from '../../src/sandbox/paypal/certificate';
 import { CertificateCache } from '../../src/providers/paypal/certificate-cache';
 
 // A certificate host over real HTTP: it serves the certificate at any /v1/notifications/certs/CERT-* path and

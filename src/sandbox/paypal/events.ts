@@ -1,14 +1,9 @@
+import type { PaymentsDialectName } from '../../providers/paypal/dialects';
+import type { AuthorizationLedger } from '../ledger';
+import { formatMoney } from '../money';
+import type { LedgerEvent } from '../records';
 import { eventId } from './ids';
-import type { AuthorizationLedger, LedgerEvent } from './ledger';
-import { formatMoney } from './money';
-import {
-  authorizationResource,
-  captureResource,
-  providerTime,
-  refundResource,
-  type Link,
-  type SandboxMode,
-} from './resources';
+import { authorizationResource, captureResource, providerTime, refundResource, type Link } from './resources';
 
 /** The envelope of a webhook event, as PayPal's Notifications v1 sends it. */
 export interface WebhookEvent {
@@ -32,7 +27,7 @@ export function webhookEvent(
   ledger: AuthorizationLedger,
   baseUrl: string,
   now: Date,
-  mode: SandboxMode,
+  dialect: PaymentsDialectName,
 ): WebhookEvent {
   const id = eventId();
   const envelope = {
@@ -67,6 +62,6 @@ export function webhookEvent(
     event.type === 'PAYMENT.AUTHORIZATION.CREATED'
       ? `A payment authorization was created for ${amount}`
       : `A payment authorization for ${amount} was voided`;
-  const resource = authorizationResource(event.authorization, baseUrl, mode);
+  const resource = authorizationResource(event.authorization, baseUrl, dialect);
   return { ...envelope, resource_type: 'authorization', summary, resource };
 }

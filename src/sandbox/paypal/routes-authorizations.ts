@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { SandboxContext } from './context';
-import { parseRequest } from './errors';
-import type { ProviderAnswer } from './idempotency';
-import { currencyCodeSchema, decimalValueSchema, moneySchema, parseMoney, type MoneyWire } from './money';
-import { answer, answersMinimal, createdAnswer, requestId } from './replies';
+import { parseRequest } from '../errors';
+import type { ProviderAnswer } from '../idempotency';
+import { currencyCodeSchema, decimalValueSchema, moneySchema, parseMoney, type MoneyWire } from '../money';
+import { answer } from '../replies';
+import type { PaypalContext } from './context';
+import { answersMinimal, createdAnswer, requestId } from './replies';
 import { authorizationResource, captureResource } from './resources';
 
 const captureRequestSchema = z.object({
@@ -35,7 +36,7 @@ function reauthorizeAmount(body: unknown): MoneyWire | undefined {
 }
 
 /** Read, capture, void and reauthorize authorizations (Payments v2). */
-export function registerAuthorizationRoutes(app: FastifyInstance, context: SandboxContext): void {
+export function registerAuthorizationRoutes(app: FastifyInstance, context: PaypalContext): void {
   const { ledger, idempotency, faults } = context;
   const path = '/v2/payments/authorizations/:id';
 
@@ -43,7 +44,7 @@ export function registerAuthorizationRoutes(app: FastifyInstance, context: Sandb
     const { id } = parseRequest(idParams, request.params);
     return answer(reply, faults, 'get', () => ({
       statusCode: 200,
-      body: authorizationResource(ledger.authorization(id), context.baseUrl(), context.mode),
+      body: authorizationResource(ledger.authorization(id), context.baseUrl(), context.dialect),
     }));
   });
 
@@ -59,7 +60,7 @@ export function registerAuthorizationRoutes(app: FastifyInstance, context: Sandb
   app.post(`${path}/capture`, async (request, reply) => {
     const { id } = parseRequest(idParams, request.params);
     const body = parseRequest(captureRequestSchema, request.body ?? {});
-    const key = requestId(request, context.mode);
+    const key = requestId(request, context.dialect);
     return answer(reply, faults, 'capture', () =>
       idempotency.run(key && `capture:${id}:${key}`, (): ProviderAnswer => {
         const capture = ledger.captureAuthorization(id, {
@@ -70,21 +71,21 @@ export function registerAuthorizationRoutes(app: FastifyInstance, context: Sandb
           softDescriptor: body.soft_descriptor,
         });
         const resource = captureResource(capture, ledger.authorization(id), context.baseUrl());
-        return createdAnswer(request, context.mode, resource);
+        return createdAnswer(request, context.dialect, resource);
       }),
     );
   });
 
   app.post(`${path}/void`, async (request, reply) => {
     const { id } = parseRequest(idParams, request.params);
-    const key = requestId(request, context.mode);
+    const key = requestId(request, context.dialect);
     return answer(reply, faults, 'void', () =>
       idempotency.run(key && `void:${id}:${key}`, (): ProviderAnswer => {
         const authorization = ledger.voidAuthorization(id);
-        if (answersMinimal(request, context.mode)) return { statusCode: 204 };
+        if (answersMinimal(request, context.dialect)) return { statusCode: 204 };
         return {
           statusCode: 200,
-          body: authorizationResource(authorization, context.baseUrl(), context.mode),
+          body: authorizationResource(authorization, context.baseUrl(), context.dialect),
         };
       }),
     );
@@ -93,12 +94,12 @@ export function registerAuthorizationRoutes(app: FastifyInstance, context: Sandb
   app.post(`${path}/reauthorize`, async (request, reply) => {
     const { id } = parseRequest(idParams, request.params);
     const amount = reauthorizeAmount(request.body);
-    const key = requestId(request, context.mode);
+    const key = requestId(request, context.dialect);
     return answer(reply, faults, 'reauthorize', () =>
       idempotency.run(key && `reauthorize:${id}:${key}`, (): ProviderAnswer => {
         const reauthorization = ledger.reauthorize(id, amount && parseMoney(amount));
-        const resource = authorizationResource(reauthorization, context.baseUrl(), context.mode);
-        return createdAnswer(request, context.mode, resource);
+        const resource = authorizationResource(reauthorization, context.baseUrl(), context.dialect);
+        return createdAnswer(request, context.dialect, resource);
       }),
     );
   });

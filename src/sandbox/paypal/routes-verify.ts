@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { verifyTransmission } from '../providers/paypal/webhook-signature';
-import type { SandboxContext } from './context';
-import { invalidRequest, malformedRequestJson, parseRequest, resourceNotFound } from './errors';
-import { RawJsonError, rawMemberValue } from './raw-json';
-import { answer } from './replies';
+import { verifyTransmission } from '../../providers/paypal/webhook-signature';
+import { invalidRequest, malformedRequestJson, parseRequest, resourceNotFound } from '../errors';
+import { RawJsonError, rawMemberValue } from '../raw-json';
+import { answer } from '../replies';
 import { CERTIFICATE_PATH } from './certificate';
+import type { PaypalContext } from './context';
 
 const verifyRequestSchema = z.object({
   auth_algo: z.string().min(1),
@@ -43,7 +43,7 @@ function rawWebhookEvent(raw: string): string {
  * POST /v1/notifications/verify-webhook-signature. Its body is kept as the raw string: this
  * route's scope replaces the JSON parser, so `webhook_event` can be checked byte for byte.
  */
-export function registerVerifyRoute(app: FastifyInstance, context: SandboxContext): void {
+export function registerVerifyRoute(app: FastifyInstance, context: PaypalContext): void {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) =>
     done(null, body),
@@ -83,7 +83,7 @@ export function registerVerifyRoute(app: FastifyInstance, context: SandboxContex
 }
 
 /** Only this sandbox's own certificate counts, whatever host the URL names: a caller cannot bring its own. */
-function certificateFor(certUrl: string, context: SandboxContext): string | undefined {
+function certificateFor(certUrl: string, context: PaypalContext): string | undefined {
   let pathname: string;
   try {
     pathname = new URL(certUrl).pathname;
@@ -95,7 +95,7 @@ function certificateFor(certUrl: string, context: SandboxContext): string | unde
 }
 
 /** GET /v1/notifications/certs/:id: the PEM certificate named by SERVICE-CERT-URL; no authentication. */
-export function registerCertificateRoute(app: FastifyInstance, context: SandboxContext): void {
+export function registerCertificateRoute(app: FastifyInstance, context: PaypalContext): void {
   app.get(`${CERTIFICATE_PATH}:id`, async (request, reply) => {
     const { id } = request.params as { id: string };
     if (id !== context.certificate.id)

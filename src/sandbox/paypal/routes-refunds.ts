@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { SandboxContext } from './context';
-import { parseRequest } from './errors';
-import type { ProviderAnswer } from './idempotency';
-import { moneySchema, parseMoney } from './money';
-import { answer, createdAnswer, requestId } from './replies';
+import { parseRequest } from '../errors';
+import type { ProviderAnswer } from '../idempotency';
+import { moneySchema, parseMoney } from '../money';
+import { answer } from '../replies';
+import type { PaypalContext } from './context';
+import { createdAnswer, requestId } from './replies';
 import { refundResource } from './resources';
 
 /**
@@ -28,13 +29,13 @@ const refundRequestSchema = z.object({
 const idParams = z.object({ id: z.string().min(1).max(64) });
 
 /** Refund a capture, read a refund (Payments v2). */
-export function registerRefundRoutes(app: FastifyInstance, context: SandboxContext): void {
+export function registerRefundRoutes(app: FastifyInstance, context: PaypalContext): void {
   const { refunds, idempotency, faults } = context;
 
   app.post('/v2/payments/captures/:id/refund', async (request, reply) => {
     const { id } = parseRequest(idParams, request.params);
     const body = parseRequest(refundRequestSchema, request.body ?? {});
-    const key = requestId(request, context.mode);
+    const key = requestId(request, context.dialect);
     return answer(reply, faults, 'refund', () =>
       idempotency.run(key && `refund:${id}:${key}`, (): ProviderAnswer => {
         const refund = refunds.refundCapture(id, {
@@ -44,7 +45,7 @@ export function registerRefundRoutes(app: FastifyInstance, context: SandboxConte
           noteToPayer: body.note_to_payer,
         });
         const resource = refundResource(refund, context.baseUrl());
-        return createdAnswer(request, context.mode, resource);
+        return createdAnswer(request, context.dialect, resource);
       }),
     );
   });

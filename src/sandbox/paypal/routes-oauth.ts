@@ -1,9 +1,9 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AccessTokens } from './access-tokens';
-import type { SandboxContext } from './context';
+import type { PaymentsDialectName } from '../../providers/paypal/dialects';
+import type { AccessTokens } from '../access-tokens';
+import type { SandboxContext } from '../context';
 import { debugId } from './errors';
-import type { SandboxMode } from './resources';
 
 const scopes = [
   'https://uri.paypal.com/services/payments/payment/authcapture',
@@ -61,7 +61,7 @@ export function registerOAuthRoutes(app: FastifyInstance, context: SandboxContex
  * Every call of interfaces A and B needs `Authorization: Bearer <token>` with a token this sandbox accepts.
  * A 401 is an OAuth error in the spec mode, PayPal's AUTHENTICATION_FAILURE error in `paypal` mode.
  */
-export function requireBearerToken(tokens: AccessTokens, mode: SandboxMode) {
+export function requireBearerToken(tokens: AccessTokens, dialect: PaymentsDialectName) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const match = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '');
     if (match?.[1] && tokens.accepts(match[1])) return;
@@ -69,7 +69,7 @@ export function requireBearerToken(tokens: AccessTokens, mode: SandboxMode) {
       ? 'The access token is invalid, expired or revoked.'
       : 'Authentication failed due to missing or invalid Authorization header.';
     reply.code(401).header('www-authenticate', 'Bearer error="invalid_token"');
-    if (mode === 'paypal') {
+    if (dialect === 'paypal') {
       return reply.send({
         name: 'AUTHENTICATION_FAILURE',
         message:

@@ -1,12 +1,10 @@
-import type { PaymentsDialectName } from '../providers/paypal/dialects';
-import type { AuthorizationRecord, CaptureRecord } from './ledger';
-import type { RefundRecord } from './refunds';
-import { formatMoney } from './money';
+import type { PaymentsDialectName } from '../../providers/paypal/dialects';
+import { formatMoney } from '../money';
+import type { AuthorizationRecord, CaptureRecord, RefundRecord } from '../records';
+import type { WebhookRecord } from '../webhooks';
+import { eventTypeDescription } from './event-types';
 
-/** Which contract the sandbox answers by: the spec's (the default) or PayPal's published one. */
-export type SandboxMode = PaymentsDialectName;
-
-/** The JSON the provider answers with, shaped like PayPal's Payments v2 resources. */
+/** The JSON the provider answers with, shaped like PayPal's Payments v2 and Notifications v1 resources. */
 
 export interface Link {
   href: string;
@@ -28,7 +26,11 @@ function relatedIds(ids: Record<string, string | undefined>) {
  * In `paypal` mode an expired authorization shows the status it had (PayPal's enum has no EXPIRED): its
  * `expiration_time` is past and captures, reauthorizations and voids are refused with AUTHORIZATION_EXPIRED.
  */
-export function authorizationResource(record: AuthorizationRecord, baseUrl: string, mode: SandboxMode) {
+export function authorizationResource(
+  record: AuthorizationRecord,
+  baseUrl: string,
+  dialect: PaymentsDialectName,
+) {
   const self = `${baseUrl}/v2/payments/authorizations/${record.id}`;
   const links: Link[] = [{ href: self, rel: 'self', method: 'GET' }];
   const open = record.status === 'CREATED' || record.status === 'PARTIALLY_CAPTURED';
@@ -45,7 +47,7 @@ export function authorizationResource(record: AuthorizationRecord, baseUrl: stri
   }
   return {
     id: record.id,
-    status: mode === 'paypal' ? (record.statusBeforeExpiry ?? record.status) : record.status,
+    status: dialect === 'paypal' ? (record.statusBeforeExpiry ?? record.status) : record.status,
     amount: formatMoney(record.amount),
     ...(record.invoiceId !== undefined && { invoice_id: record.invoiceId }),
     ...(record.customId !== undefined && { custom_id: record.customId }),
@@ -97,6 +99,21 @@ export function refundResource(record: RefundRecord, baseUrl: string) {
     status: record.status,
     create_time: providerTime(record.createTime),
     update_time: providerTime(record.updateTime),
+    links,
+  };
+}
+
+export function webhookResource(record: WebhookRecord, baseUrl: string) {
+  const self = `${baseUrl}/v1/notifications/webhooks/${record.id}`;
+  const links: Link[] = [
+    { href: self, rel: 'self', method: 'GET' },
+    { href: self, rel: 'update', method: 'PATCH' },
+    { href: self, rel: 'delete', method: 'DELETE' },
+  ];
+  return {
+    id: record.id,
+    url: record.url,
+    event_types: record.eventTypes.map((name) => ({ name, description: eventTypeDescription(name) })),
     links,
   };
 }

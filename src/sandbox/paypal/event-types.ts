@@ -1,3 +1,6 @@
+import { invalidRequest } from '../errors';
+import { allEventTypes, type EventTypeList } from '../webhooks';
+
 /**
  * The event types a webhook can subscribe to: every Payments v2 authorization and capture event PayPal
  * lists, whether or not the sandbox emits it yet.
@@ -17,9 +20,6 @@ export const webhookEventTypes = [
   { name: 'PAYMENT.CAPTURE.REVERSED', description: 'PayPal reverses a payment capture.' },
 ] as const;
 
-/** Subscribing to `*` means every event type, present and future. */
-export const allEventTypes = '*';
-
 export function isKnownEventType(name: string): boolean {
   return name === allEventTypes || webhookEventTypes.some((type) => type.name === name);
 }
@@ -37,4 +37,20 @@ export function eventTypesResponse() {
       resource_versions: ['2.0'],
     })),
   };
+}
+
+/** Event type names must be ones the sandbox knows, or `*`. */
+export function eventTypeNames(list: EventTypeList, field: string): string[] {
+  const unknown = list.findIndex(({ name }) => !isKnownEventType(name));
+  if (unknown >= 0) {
+    throw invalidRequest([
+      {
+        field: `${field}/${unknown}/name`,
+        location: 'body',
+        issue: 'INVALID_EVENT_TYPE',
+        description: `Unknown event type ${list[unknown]?.name}; see GET /v1/notifications/webhooks-event-types.`,
+      },
+    ]);
+  }
+  return list.map(({ name }) => name);
 }
