@@ -43,6 +43,7 @@ export interface SandboxOptions extends SandboxModeOptions {
 export interface Sandbox {
   /** Base URL without a trailing slash, e.g. http://127.0.0.1:8090. */
   url: string;
+  /** What a listener checks this sandbox's delivery signatures with. */
   certificateUrl: string;
   certificatePem: string;
   /** The delivery log, as GET /sandbox/deliveries returns it. */
@@ -130,6 +131,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const log = options.logger || pino({ level: 'silent' });
   let baseUrl = '';
 
+  // The mode is built over the core below, so the core reaches it through closures that run only once
+  // requests arrive.
   const webhooks = new WebhookRegistry();
   const deliveries = new WebhookDeliveries({
     webhooks,
