@@ -32,6 +32,40 @@ export default tseslint.config(
     },
   },
   {
+    // The sandbox's core reaches a provider's folder only through modes.ts, where each one registers.
+    files: ['src/sandbox/*.ts'],
+    ignores: ['src/sandbox/modes.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            sdkInternals,
+            { regex: '^\\./[^/]+/', message: 'The sandbox core imports provider folders only in modes.ts.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // A provider's sandbox folder builds on the core, never on another provider's folder.
+    files: ['src/sandbox/*/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            sdkInternals,
+            {
+              regex: '^\\.\\./[^./][^/]*/',
+              message: "A sandbox provider folder imports the core, not another's.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     languageOptions: {
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
     },
