@@ -141,7 +141,7 @@ describe('an Idempotency-Key', () => {
       expect(await stack.capturesAtProvider(authorizationId)).toHaveLength(1);
       const state = await lifecycleState(authorizationId);
       expect(state?.captures).toEqual([
-        expect.objectContaining({ id: made.id, requestId: `${authorizationId}-${key}` }),
+        expect.objectContaining({ id: made.id, idempotencyKey: `${authorizationId}-${key}` }),
       ]);
 
       // Another key is still refused: nothing remains to capture.
@@ -157,14 +157,16 @@ describe('an Idempotency-Key', () => {
     expect(
       (await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, { amount: '1.00' })).status,
     ).toBe(200);
-    expect((await lifecycleState(authorizationId))?.keyedAnswers.map((answer) => answer.key)).toEqual([
-      early,
-    ]);
+    expect(
+      (await lifecycleState(authorizationId))?.keyedAnswers.map((answer) => answer.idempotencyKey),
+    ).toEqual([early]);
 
     await new Promise((resolve) => setTimeout(resolve, 2_200));
     const late = randomUUID();
     expect((await capture(authorizationId, late, { amount: '2.00' })).status).toBe(200);
-    expect((await lifecycleState(authorizationId))?.keyedAnswers.map((answer) => answer.key)).toEqual([late]);
+    expect(
+      (await lifecycleState(authorizationId))?.keyedAnswers.map((answer) => answer.idempotencyKey),
+    ).toEqual([late]);
     // Past its retention the early key is a new request: another amount is no longer a reuse.
     expect((await capture(authorizationId, early, { amount: '3.00' })).status).not.toBe(422);
   });
