@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { IdempotencyKeyReusedError } from '../../src/client/lifecycle-client';
 import { eventually } from '../helpers/eventually';
 import { sandboxPaymentsClient, useLifecycleStack } from '../helpers/lifecycle-stack';
 import {
@@ -60,6 +61,20 @@ describe('an Idempotency-Key', () => {
     );
     expect(voided.status).toBe(422);
     expect(voided.data.error.message).toMatch(/first used for a capture, not a void/);
+  });
+
+  it('reused on an open lifecycle throws IdempotencyKeyReusedError to LifecycleClient callers, as on a closed one', async () => {
+    const authorizationId = await stack.startLifecycle();
+    const idempotencyKey = randomUUID();
+    await stack.lifecycles.capture(authorizationId, { amount: '10.00', idempotencyKey });
+    expect((await lifecycleState(authorizationId))?.status).toBe('PARTIALLY_CAPTURED');
+
+    const reused = await stack.lifecycles
+      .capture(authorizationId, { amount: '25.00', idempotencyKey })
+      .catch((error: unknown) => error);
+    expect(reused).toBeInstanceOf(IdempotencyKeyReusedError);
+    expect((reused as Error).message).toMatch(/amount "10.00"; this request has amount "25.00"/);
+    expect(await stack.capturesAtProvider(authorizationId)).toHaveLength(1);
   });
 
   it('sent again while its first request runs waits for that answer: one provider call', async () => {
