@@ -69,7 +69,7 @@ type EarlierState = Omit<LifecycleState, 'keyedAnswers'> & {
 /** A capture or refund record with the key it was sent under, whichever name it was carried with. */
 function withIdempotencyKey<Kept extends CaptureRecord | RefundRecord>(record: Kept): Kept {
   const { requestId, ...rest } = record as Kept & { requestId?: string };
-  return requestId === undefined ? record : ({ idempotencyKey: requestId, ...rest } as Kept);
+  return requestId === undefined ? record : ({ ...rest, idempotencyKey: requestId } as Kept);
 }
 
 /**
