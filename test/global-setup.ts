@@ -25,7 +25,7 @@ export default async function globalSetup(): Promise<void> {
 
   const started = Date.now();
   const bundlePath = join(mkdtempSync(join(tmpdir(), 'workflow-bundle-')), 'workflows.js');
-  await writeWorkflowBundle(bundlePath, require.resolve('./workflows'));
+  await writeWorkflowBundle(bundlePath, require.resolve('./fixtures/workflows'));
   process.env.TEST_WORKFLOW_BUNDLE = bundlePath;
   console.log(`Workflow code bundled once in ${Date.now() - started} ms`);
 }

@@ -66,7 +66,6 @@ const lifecycleFailureCodes: Record<string, ApiErrorCode> = {
   [LifecycleFailure.invalidRequest]: 'VALIDATION_FAILED',
   [LifecycleFailure.notManageable]: 'AUTHORIZATION_NOT_MANAGEABLE',
   [LifecycleFailure.stateForbids]: 'LIFECYCLE_STATE_FORBIDS',
-  [LifecycleFailure.keyReused]: 'IDEMPOTENCY_KEY_REUSED',
 };
 
 /** Maps what the lifecycle client threw to the API's error shape. */

@@ -3,14 +3,21 @@ import {
   WithStartWorkflowOperation,
   WorkflowExecutionAlreadyStartedError,
   WorkflowFailedError,
+  WorkflowUpdateFailedError,
   type Client,
   type WorkflowHandle,
   type WorkflowHandleWithFirstExecutionRunId,
 } from '@temporalio/client';
-import { WorkflowNotFoundError, type UpdateDefinition, type WorkflowIdReusePolicy } from '@temporalio/common';
+import {
+  ApplicationFailure,
+  WorkflowNotFoundError,
+  type UpdateDefinition,
+  type WorkflowIdReusePolicy,
+} from '@temporalio/common';
 import {
   captureUpdate,
   keyedAnswerQuery,
+  LifecycleFailure,
   lifecycleSummary,
   lifecycleWorkflowId,
   lifecycleWorkflowType,
@@ -58,9 +65,20 @@ export class LifecycleEndedError extends Error {
   }
 }
 
-/** The Idempotency-Key was first used for another request (another operation, amount, …). */
+/**
+ * The Idempotency-Key was first used for another request (another operation, amount, …); the message names
+ * the field that differs. The one shape of this refusal, whether the lifecycle is open or closed.
+ */
 export class IdempotencyKeyReusedError extends Error {
   override name = 'IdempotencyKeyReusedError';
+}
+
+/** An open lifecycle's refusal of a reused key (a rejected Update), as an IdempotencyKeyReusedError. */
+function keyReuseRefusal(error: unknown): IdempotencyKeyReusedError | undefined {
+  const failure = error instanceof WorkflowUpdateFailedError ? error.cause : undefined;
+  if (!(failure instanceof ApplicationFailure) || failure.type !== LifecycleFailure.keyReused)
+    return undefined;
+  return new IdempotencyKeyReusedError(failure.message, { cause: error });
 }
 
 /**
@@ -199,10 +217,14 @@ export class LifecycleClient {
       },
       'ALLOW_DUPLICATE',
     );
-    return await this.client.workflow.executeUpdateWithStart(refundUpdate, {
-      args: [request],
-      startWorkflowOperation,
-    });
+    try {
+      return await this.client.workflow.executeUpdateWithStart(refundUpdate, {
+        args: [request],
+        startWorkflowOperation,
+      });
+    } catch (error) {
+      throw keyReuseRefusal(error) ?? error;
+    }
   }
 
   /**
@@ -218,7 +240,7 @@ export class LifecycleClient {
     try {
       return await this.handle(authorizationId).executeUpdate(definition, { args: [request] });
     } catch (error) {
-      if (!(error instanceof WorkflowNotFoundError)) throw error;
+      if (!(error instanceof WorkflowNotFoundError)) throw keyReuseRefusal(error) ?? error;
       return this.closedAnswer(authorizationId, operation, request, error);
     }
   }

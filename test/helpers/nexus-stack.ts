@@ -24,7 +24,7 @@ export interface OrdersSide {
   endpoint: string;
   client: Client;
   taskQueue: string;
-  /** Runs a workflow of test/workflows in the orders namespace; answers its result or its failure. */
+  /** Runs a workflow of test/fixtures/workflows in the orders namespace; answers its result or its failure. */
   run<T>(workflowType: string, args: unknown[]): Promise<{ result?: T; failure?: WorkflowFailedError }>;
   close(): Promise<void>;
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { IdempotencyKeyReusedError } from '../../src/client/lifecycle-client';
 import { eventually } from '../helpers/eventually';
 import { sandboxPaymentsClient, useLifecycleStack } from '../helpers/lifecycle-stack';
 import {
@@ -60,6 +61,20 @@ describe('an Idempotency-Key', () => {
     );
     expect(voided.status).toBe(422);
     expect(voided.data.error.message).toMatch(/first used for a capture, not a void/);
+  });
+
+  it('reused on an open lifecycle throws IdempotencyKeyReusedError to LifecycleClient callers, as on a closed one', async () => {
+    const authorizationId = await stack.startLifecycle();
+    const idempotencyKey = randomUUID();
+    await stack.lifecycles.capture(authorizationId, { amount: '10.00', idempotencyKey });
+    expect((await lifecycleState(authorizationId))?.status).toBe('PARTIALLY_CAPTURED');
+
+    const reused = await stack.lifecycles
+      .capture(authorizationId, { amount: '25.00', idempotencyKey })
+      .catch((error: unknown) => error);
+    expect(reused).toBeInstanceOf(IdempotencyKeyReusedError);
+    expect((reused as Error).message).toMatch(/amount "10.00"; this request has amount "25.00"/);
+    expect(await stack.capturesAtProvider(authorizationId)).toHaveLength(1);
   });
 
   it('sent again while its first request runs waits for that answer: one provider call', async () => {
@@ -141,7 +156,7 @@ describe('an Idempotency-Key', () => {
       expect(await stack.capturesAtProvider(authorizationId)).toHaveLength(1);
       const state = await lifecycleState(authorizationId);
       expect(state?.captures).toEqual([
-        expect.objectContaining({ id: made.id, requestId: `${authorizationId}-${key}` }),
+        expect.objectContaining({ id: made.id, idempotencyKey: `${authorizationId}-${key}` }),
       ]);
 
       // Another key is still refused: nothing remains to capture.
@@ -157,14 +172,16 @@ describe('an Idempotency-Key', () => {
     expect(
       (await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, { amount: '1.00' })).status,
     ).toBe(200);
-    expect((await lifecycleState(authorizationId))?.keyedAnswers.map((answer) => answer.key)).toEqual([
-      early,
-    ]);
+    expect(
+      (await lifecycleState(authorizationId))?.keyedAnswers.map((answer) => answer.idempotencyKey),
+    ).toEqual([early]);
 
     await new Promise((resolve) => setTimeout(resolve, 2_200));
     const late = randomUUID();
     expect((await capture(authorizationId, late, { amount: '2.00' })).status).toBe(200);
-    expect((await lifecycleState(authorizationId))?.keyedAnswers.map((answer) => answer.key)).toEqual([late]);
+    expect(
+      (await lifecycleState(authorizationId))?.keyedAnswers.map((answer) => answer.idempotencyKey),
+    ).toEqual([late]);
     // Past its retention the early key is a new request: another amount is no longer a reuse.
     expect((await capture(authorizationId, early, { amount: '3.00' })).status).not.toBe(422);
   });

@@ -1,5 +1,5 @@
 import { connectClient, uniqueTaskQueue, withWorker } from '../helpers/temporal';
-import { smokeWorkflow } from '../workflows/smoke';
+import { smokeWorkflow } from '../fixtures/workflows/smoke';
 
 describe('worker on a real Temporal dev server', () => {
   it('runs a workflow that calls an activity and returns its result', async () => {

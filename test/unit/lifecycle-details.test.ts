@@ -20,7 +20,7 @@ describe('what the Web UI shows of a lifecycle', () => {
     applyCapture(
       state,
       { id: 'C1', status: 'COMPLETED', amount: usd('40.00') },
-      { amount: usd('40.00'), finalCapture: false, requestId: 'r1' },
+      { amount: usd('40.00'), finalCapture: false, idempotencyKey: 'r1' },
     );
     state.nextTimer = { kind: 'reauthorize', at: '2026-11-26T10:00:00.000Z' };
     expect(lifecycleDetails(state).split('\n\n')).toEqual([

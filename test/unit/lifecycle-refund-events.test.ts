@@ -1,27 +1,11 @@
 import { parsePaymentEvent } from '../../src/providers/paypal/payment-event';
 import { lifecycleDetails } from '../../src/workflows/lifecycle/visibility';
-import type { LifecycleState, PaymentEvent } from '../../src/workflows/lifecycle/definitions';
-import { applyCapture, applyEvent, applyRefund, initialState } from '../../src/workflows/lifecycle/state';
+import type { PaymentEvent } from '../../src/workflows/lifecycle/definitions';
+import { applyEvent, applyRefund } from '../../src/workflows/lifecycle/state';
+import { capturedState, usd } from '../fixtures/lifecycle-state';
 
 // Refund and reversal events as PayPal sends them (resource: the refund, `up` link: its capture), parsed and
 // applied to the lifecycle's state. Pure: no Temporal server.
-
-const usd = (value: string) => ({ currency_code: 'USD', value });
-
-/** A lifecycle whose authorization `captures` took in full, in completed captures. */
-function capturedState(authorized: string, captures: Record<string, string>): LifecycleState {
-  const state = initialState(
-    'authorization-A1',
-    { id: 'A1', status: 'CREATED', amount: usd(authorized) },
-    { expiryPolicy: 'void' },
-    { createTime: 't0', reauthorizeAt: 't1', expiryPolicyAt: 't2' },
-  );
-  for (const [id, amount] of Object.entries(captures)) {
-    const capture = { id, status: 'COMPLETED' as const, amount: usd(amount) };
-    applyCapture(state, capture, { amount: usd(amount), finalCapture: false });
-  }
-  return state;
-}
 
 /** A delivery body shaped like PayPal's PAYMENT.CAPTURE.REFUNDED / REVERSED samples. */
 function refundDelivery(eventType: string, refundId: string, captureId: string, value: string): string {

@@ -1,22 +1,6 @@
 import { formatMinorUnits, toMinorUnits } from '../../src/currency-decimals';
-import type { LifecycleState } from '../../src/workflows/lifecycle/definitions';
-import {
-  applyCapture,
-  applyEvent,
-  applyReauthorization,
-  initialState,
-} from '../../src/workflows/lifecycle/state';
-
-function newState(value = '100.00'): LifecycleState {
-  return initialState(
-    'authorization-A1',
-    { id: 'A1', status: 'CREATED', amount: { currency_code: 'USD', value } },
-    { expiryPolicy: 'void' },
-    { createTime: 't0', reauthorizeAt: 't1', expiryPolicyAt: 't2' },
-  );
-}
-
-const usd = (value: string) => ({ currency_code: 'USD', value });
+import { applyCapture, applyEvent, applyReauthorization } from '../../src/workflows/lifecycle/state';
+import { authorizedState, usd } from '../fixtures/lifecycle-state';
 
 describe('amounts in minor units', () => {
   it("converts decimal strings exactly, with each currency's ISO 4217 decimals", () => {
@@ -52,7 +36,7 @@ describe('amounts in minor units', () => {
 
 describe('lifecycle state transitions', () => {
   it('counts partial captures and ends CAPTURED when nothing remains', () => {
-    const state = newState();
+    const state = authorizedState();
     applyCapture(
       state,
       { id: 'C1', status: 'COMPLETED', amount: usd('30.10') },
@@ -72,7 +56,7 @@ describe('lifecycle state transitions', () => {
   });
 
   it('a final capture releases the rest', () => {
-    const state = newState();
+    const state = authorizedState();
     applyCapture(
       state,
       { id: 'C1', status: 'COMPLETED', amount: usd('10.00'), final_capture: true },
@@ -82,7 +66,7 @@ describe('lifecycle state transitions', () => {
   });
 
   it('counts a capture once when its webhook arrives before the provider answer', () => {
-    const state = newState();
+    const state = authorizedState();
     applyEvent(
       state,
       {
@@ -104,7 +88,7 @@ describe('lifecycle state transitions', () => {
   });
 
   it('a pending capture completes or is denied by its event, never backwards', () => {
-    const state = newState('50.00');
+    const state = authorizedState('50.00');
     applyCapture(
       state,
       { id: 'C1', status: 'PENDING', amount: usd('50.00') },
@@ -128,7 +112,7 @@ describe('lifecycle state transitions', () => {
   });
 
   it('records the webhook that confirms a capture the lifecycle made, without counting it again', () => {
-    const state = newState();
+    const state = authorizedState();
     applyCapture(
       state,
       { id: 'C1', status: 'COMPLETED', amount: usd('40.00') },
@@ -151,7 +135,7 @@ describe('lifecycle state transitions', () => {
   });
 
   it('ignores a duplicate event, a void after a capture, and a void of a replaced authorization', () => {
-    const state = newState();
+    const state = authorizedState();
     applyCapture(
       state,
       { id: 'C1', status: 'COMPLETED', amount: usd('10.00') },
@@ -187,7 +171,7 @@ describe('lifecycle state transitions', () => {
   });
 
   it('applies a VOIDED for the current authorization before any capture', () => {
-    const state = newState();
+    const state = authorizedState();
     const voided = applyEvent(
       state,
       { id: 'WH-6', eventType: 'PAYMENT.AUTHORIZATION.VOIDED', authorizationId: 'A1' },

@@ -7,13 +7,13 @@ import {
   operations,
   responseSchema,
   violations,
-} from '../contract/paypal-contract';
+} from '../fixtures/contract/paypal-contract';
 import { startRecordingProxy, type Exchange } from '../helpers/recording-proxy';
 import { requestToken, startWebhookListener, type WebhookListener } from '../helpers/sandbox-fixtures';
 
-// Contract tests from PayPal's published documents (schemas derived into test/contract): every request the
-// client sends and every answer and event the sandbox produces in `paypal` mode validates against them.
-// A recording proxy between the two sees the exact bytes.
+// Contract tests from PayPal's published documents (schemas derived into test/fixtures/contract): every
+// request the client sends and every answer and event the sandbox produces in `paypal` mode validates against
+// them. A recording proxy between the two sees the exact bytes.
 
 let sandbox: Sandbox;
 let proxy: Awaited<ReturnType<typeof startRecordingProxy>>;

@@ -15,7 +15,7 @@ import type {
   VoidInput,
 } from './definitions';
 import { KeyedRequests, keyedAnswer, requestFingerprint } from './idempotency';
-import { captureRequestId, refundRequestId, voidRequestId } from './request-ids';
+import { captureIdempotencyKey, refundIdempotencyKey, voidIdempotencyKey } from './provider-keys';
 import { applyCapture, applyEvent, applyRefund, markEnded } from './state';
 import { fireTimer, reauthorize, type TimerKind } from './timers';
 import { assertOpen, capturePlan, reauthorizeAmount, refundPlan } from './validation';
@@ -66,11 +66,11 @@ export class LifecycleCommands {
       const plan = capturePlan(state, request);
       const amount = { currency_code: state.currency, value: plan.amount };
       state.captureSequence += 1;
-      const requestId = captureRequestId(state, request.idempotencyKey);
+      const idempotencyKey = captureIdempotencyKey(state, request.idempotencyKey);
       const finalCapture = request.finalCapture ?? plan.finalCapture ?? plan.amount === state.remainingAmount;
       const capture = await orderSystemCalls.captureAuthorization({
         authorizationId: state.currentAuthorizationId,
-        requestId,
+        requestId: idempotencyKey,
         request: {
           amount,
           final_capture: finalCapture,
@@ -78,7 +78,7 @@ export class LifecycleCommands {
           ...(request.noteToPayer ? { note_to_payer: request.noteToPayer } : {}),
         },
       });
-      applyCapture(state, capture, { amount, finalCapture, requestId });
+      applyCapture(state, capture, { amount, finalCapture, idempotencyKey });
       this.stateChanged();
       return capture;
     });
@@ -94,7 +94,7 @@ export class LifecycleCommands {
       // As at PayPal, a reauthorization cannot be voided itself: voiding the original voids both.
       const voided = await orderSystemCalls.voidAuthorization(
         this.state.authorizationId,
-        voidRequestId(this.state),
+        voidIdempotencyKey(this.state),
       );
       markEnded(this.state, 'VOIDED');
       this.stateChanged();
@@ -134,10 +134,10 @@ export class LifecycleCommands {
       const plan = refundPlan(state, request);
       const amount = { currency_code: state.currency, value: plan.amount };
       state.refundSequence = (state.refundSequence ?? 0) + 1;
-      const requestId = refundRequestId(state, request);
+      const idempotencyKey = refundIdempotencyKey(state, request);
       const refund = await orderSystemCalls.refundCapture({
         captureId: request.captureId,
-        requestId,
+        requestId: idempotencyKey,
         request: {
           amount,
           ...(request.invoiceId ? { invoice_id: request.invoiceId } : {}),
@@ -152,7 +152,7 @@ export class LifecycleCommands {
         amount: refund.amount
           ? { currency_code: refund.amount.currency_code, value: refund.amount.value }
           : amount,
-        requestId,
+        idempotencyKey,
         createTime: refund.create_time,
       });
       this.stateChanged();
@@ -191,10 +191,10 @@ export class LifecycleCommands {
   /** The work once per key, one provider call at a time. */
   private once<T>(
     operation: LifecycleOperation,
-    key: string | undefined,
+    idempotencyKey: string | undefined,
     request: RequestFingerprint,
     work: () => Promise<T>,
   ): Promise<T> {
-    return this.keyed.once(operation, key, request, () => this.queue.run(work));
+    return this.keyed.once(operation, idempotencyKey, request, () => this.queue.run(work));
   }
 }

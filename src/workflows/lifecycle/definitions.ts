@@ -1,6 +1,12 @@
 import type { Duration } from '@temporalio/common';
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { Authorization, CaptureStatus, Money, PaymentCapture, Refund } from '../../providers/paypal/schemas';
+import type {
+  Authorization,
+  CaptureStatus,
+  Money,
+  PaymentCapture,
+  Refund,
+} from '../../providers/paypal/schemas';
 
 // The lifecycle's public contract, shared by the workflow, the API and the typed client library.
 
@@ -61,7 +67,8 @@ export type CaptureRecord = {
   status: CaptureRecordStatus;
   amount: Money;
   finalCapture: boolean;
-  requestId?: string;
+  /** The key the capture was sent to the provider under; absent for one learnt from a webhook. */
+  idempotencyKey?: string;
   createTime?: string;
   /** What its refunds and reversals have given back so far; absent while none has. */
   refundedAmount?: string;
@@ -74,7 +81,8 @@ export type RefundRecord = {
   kind: 'refund' | 'reversal';
   status: string;
   amount: Money;
-  requestId?: string;
+  /** The key the refund was sent to the provider under; absent for one learnt from a webhook. */
+  idempotencyKey?: string;
   createTime?: string;
 };
 
@@ -142,7 +150,7 @@ export type LifecycleState = {
   keyedAnswers: KeyedAnswer[];
   /** Ids of provider events already delivered. */
   seenEventIds: string[];
-  /** How many capture requests this lifecycle made; derives request ids when a caller gives no key. */
+  /** How many capture requests this lifecycle made; derives the provider's keys when a caller gives no key. */
   captureSequence: number;
   /** Like captureSequence, for refund requests without a key. */
   refundSequence?: number;
@@ -156,7 +164,7 @@ export type LifecycleOperation = 'capture' | 'void' | 'reauthorize' | 'refund';
 export type RequestFingerprint = Record<string, string | boolean>;
 
 export type KeyedAnswer = {
-  key: string;
+  idempotencyKey: string;
   /** Absent on answers carried over without an operation. */
   operation?: LifecycleOperation;
   /** Absent on answers carried over without a fingerprint: any retry of the key matches them. */
@@ -173,8 +181,8 @@ export type CaptureInput = {
   invoiceId?: string;
   noteToPayer?: string;
   /**
-   * The caller's Idempotency-Key: names the remembered answer; the capture's request id to the provider is
-   * derived from it and the authorization id.
+   * The caller's Idempotency-Key: names the remembered answer; the capture's key to the provider is derived
+   * from it and the authorization id.
    */
   idempotencyKey?: string;
 };
@@ -182,12 +190,12 @@ export type CaptureInput = {
 export type ReauthorizeInput = {
   /** Decimal string; omitted means what remains to capture. */
   amount?: string;
-  /** The caller's Idempotency-Key; the request id is derived from it and the authorization id. */
+  /** The caller's Idempotency-Key; the key to the provider is derived from it and the authorization id. */
   idempotencyKey?: string;
 };
 
 export type VoidInput = {
-  /** The caller's Idempotency-Key: names the remembered answer (a void has one request id). */
+  /** The caller's Idempotency-Key: names the remembered answer (a void has one key to the provider). */
   idempotencyKey?: string;
 };
 
@@ -199,8 +207,8 @@ export type RefundInput = {
   invoiceId?: string;
   noteToPayer?: string;
   /**
-   * The caller's Idempotency-Key: names the remembered answer; the refund's request id to the provider is
-   * derived from it and the capture id.
+   * The caller's Idempotency-Key: names the remembered answer; the refund's key to the provider is derived
+   * from it and the capture id.
    */
   idempotencyKey?: string;
 };

@@ -25,7 +25,7 @@ export function requestFingerprint(
   request: CaptureInput | ReauthorizeInput | VoidInput | RefundInput,
   currency: string,
 ): RequestFingerprint {
-  const { idempotencyKey: _key, ...fields } = request as CaptureInput;
+  const { idempotencyKey: _idempotencyKey, ...fields } = request as CaptureInput;
   const fingerprint: RequestFingerprint = {};
   for (const [name, value] of Object.entries(fields)) {
     if (value === undefined) continue;
@@ -37,11 +37,11 @@ export function requestFingerprint(
 
 /** Why a retry under a remembered key is not the same request (naming the field), or undefined if it is. */
 function keyReuseConflict(
-  first: Pick<KeyedAnswer, 'key' | 'operation' | 'request'>,
+  first: Pick<KeyedAnswer, 'idempotencyKey' | 'operation' | 'request'>,
   operation: LifecycleOperation,
   request: RequestFingerprint,
 ): string | undefined {
-  const reused = `Idempotency-Key "${first.key}" was first used`;
+  const reused = `Idempotency-Key "${first.idempotencyKey}" was first used`;
   if (first.operation && first.operation !== operation)
     return `${reused} for a ${first.operation}, not a ${operation}`;
   if (!first.request) return undefined;
@@ -57,8 +57,14 @@ function keyReuseConflict(
 }
 
 /** The answer remembered under a key, while its retention lasts at `now`. */
-function rememberedAnswer(state: LifecycleState, key: string, now: number): KeyedAnswer | undefined {
-  return state.keyedAnswers.find((entry) => entry.key === key && Date.parse(entry.keptUntil) > now);
+function rememberedAnswer(
+  state: LifecycleState,
+  idempotencyKey: string,
+  now: number,
+): KeyedAnswer | undefined {
+  return state.keyedAnswers.find(
+    (entry) => entry.idempotencyKey === idempotencyKey && Date.parse(entry.keptUntil) > now,
+  );
 }
 
 /** The query's answer: what the lifecycle remembers under the question's key, judged at the caller's time. */
@@ -70,13 +76,13 @@ export function keyedAnswer(state: LifecycleState, question: KeyedAnswerQuestion
   return conflict ? { conflict } : { answer: remembered.answer };
 }
 
-type Running = Pick<KeyedAnswer, 'key' | 'operation' | 'request'> & { answer: Promise<unknown> };
+type Running = Pick<KeyedAnswer, 'idempotencyKey' | 'operation' | 'request'> & { answer: Promise<unknown> };
 
 /**
  * Payment-grade idempotency under the caller's key. Each attempt is its own Update; the key names the
  * answer. A key answered within its retention gets that answer; a key still running makes the retry wait
  * for the same answer; a key reused with other parameters is refused; a failed attempt is forgotten, so its
- * retry reaches the provider again (under the same request id).
+ * retry reaches the provider again (under the same key).
  */
 export class KeyedRequests {
   private readonly running = new Map<string, Running>();
@@ -90,9 +96,14 @@ export class KeyedRequests {
    * For validators: refuses a key reused with other parameters, and answers whether the key is already
    * answered or running (then the state need not allow the request again).
    */
-  isKnown(operation: LifecycleOperation, key: string | undefined, request: RequestFingerprint): boolean {
-    if (!key) return false;
-    const first = rememberedAnswer(this.state, key, Date.now()) ?? this.running.get(key);
+  isKnown(
+    operation: LifecycleOperation,
+    idempotencyKey: string | undefined,
+    request: RequestFingerprint,
+  ): boolean {
+    if (!idempotencyKey) return false;
+    const first =
+      rememberedAnswer(this.state, idempotencyKey, Date.now()) ?? this.running.get(idempotencyKey);
     if (!first) return false;
     const conflict = keyReuseConflict(first, operation, request);
     if (conflict) refuse(LifecycleFailure.keyReused, conflict);
@@ -102,24 +113,24 @@ export class KeyedRequests {
   /** Runs `work` once per key: a retry gets the remembered or running answer. Without a key, it runs. */
   async once<T>(
     operation: LifecycleOperation,
-    key: string | undefined,
+    idempotencyKey: string | undefined,
     request: RequestFingerprint,
     work: () => Promise<T>,
   ): Promise<T> {
-    if (!key) return work();
-    const remembered = rememberedAnswer(this.state, key, Date.now());
+    if (!idempotencyKey) return work();
+    const remembered = rememberedAnswer(this.state, idempotencyKey, Date.now());
     if (remembered) return remembered.answer as T;
-    const running = this.running.get(key);
+    const running = this.running.get(idempotencyKey);
     if (running) return running.answer as Promise<T>;
 
     const answer = work();
-    this.running.set(key, { key, operation, request, answer });
+    this.running.set(idempotencyKey, { idempotencyKey, operation, request, answer });
     try {
       const answered = await answer;
-      this.remember({ key, operation, request, answer: answered });
+      this.remember({ idempotencyKey, operation, request, answer: answered });
       return answered;
     } finally {
-      this.running.delete(key);
+      this.running.delete(idempotencyKey);
     }
   }
 

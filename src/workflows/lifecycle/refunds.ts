@@ -34,7 +34,8 @@ function givesBack(refund: RefundRecord): boolean {
 export function recordRefund(state: LifecycleState, refund: RefundRecord): void {
   const refunds = (state.refunds ??= []);
   const known = refunds.find((existing) => existing.id === refund.id);
-  if (known) Object.assign(known, { ...refund, requestId: refund.requestId ?? known.requestId });
+  if (known)
+    Object.assign(known, { ...refund, idempotencyKey: refund.idempotencyKey ?? known.idempotencyKey });
   else refunds.push(refund);
 
   const capture = state.captures.find((existing) => existing.id === refund.captureId);

@@ -1,7 +1,14 @@
 import { toMinorUnits } from '../../currency-decimals';
 import { durationDefaults, durationMilliseconds, type DurationField } from '../../duration-bounds';
 import { startCalls } from './activity-options';
-import { LifecycleFailure, type LifecycleInput, type LifecycleState } from './definitions';
+import {
+  LifecycleFailure,
+  type CaptureRecord,
+  type KeyedAnswer,
+  type LifecycleInput,
+  type LifecycleState,
+  type RefundRecord,
+} from './definitions';
 import { canManage, initialState } from './state';
 import { refuse } from './validation';
 
@@ -53,13 +60,38 @@ export async function startState(workflowId: string, input: LifecycleInput): Pro
   );
 }
 
-/** State carried over continue-as-new; answers in a plain object (`answeredKeys`) become keyed answers. */
+/** Field names an earlier version carried: answers in a plain object, `key` on answers, `requestId` on records. */
+type EarlierState = Omit<LifecycleState, 'keyedAnswers'> & {
+  answeredKeys?: Record<string, unknown>;
+  keyedAnswers?: Array<Omit<KeyedAnswer, 'idempotencyKey'> & { idempotencyKey?: string; key?: string }>;
+};
+
+/** A capture or refund record with the key it was sent under, whichever name it was carried with. */
+function withIdempotencyKey<Kept extends CaptureRecord | RefundRecord>(record: Kept): Kept {
+  const { requestId, ...rest } = record as Kept & { requestId?: string };
+  return requestId === undefined ? record : ({ ...rest, idempotencyKey: requestId } as Kept);
+}
+
+/**
+ * State carried over continue-as-new (or into a reopened lifecycle), in this version's field names: a run
+ * continued from an earlier version keeps its answers and its captures' and refunds' keys.
+ */
 export function carriedOver(state: LifecycleState, retentionMs: number, now: number): LifecycleState {
-  if (state.keyedAnswers) return state;
-  const { answeredKeys, ...rest } = state as LifecycleState & { answeredKeys?: Record<string, unknown> };
+  const { answeredKeys, keyedAnswers, ...rest } = state as EarlierState;
   const keptUntil = new Date(now + retentionMs).toISOString();
   return {
     ...rest,
-    keyedAnswers: Object.entries(answeredKeys ?? {}).map(([key, answer]) => ({ key, answer, keptUntil })),
+    keyedAnswers: keyedAnswers
+      ? keyedAnswers.map(({ key, idempotencyKey, ...answer }) => ({
+          idempotencyKey: (idempotencyKey ?? key) as string,
+          ...answer,
+        }))
+      : Object.entries(answeredKeys ?? {}).map(([idempotencyKey, answer]) => ({
+          idempotencyKey,
+          answer,
+          keptUntil,
+        })),
+    captures: rest.captures.map(withIdempotencyKey),
+    ...(rest.refunds && { refunds: rest.refunds.map(withIdempotencyKey) }),
   };
 }

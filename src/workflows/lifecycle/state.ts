@@ -112,7 +112,7 @@ export function applyCapture(
   capture: Pick<PaymentCapture, 'id' | 'amount' | 'final_capture' | 'create_time'> & {
     status: CaptureRecordStatus;
   },
-  requested: { amount: Money; finalCapture: boolean; requestId?: string },
+  requested: { amount: Money; finalCapture: boolean; idempotencyKey?: string },
 ): void {
   const known = state.captures.find((existing) => existing.id === capture.id);
   const record: CaptureRecord = {
@@ -123,13 +123,13 @@ export function applyCapture(
       ? { currency_code: capture.amount.currency_code, value: capture.amount.value }
       : requested.amount,
     finalCapture: capture.final_capture ?? requested.finalCapture,
-    requestId: requested.requestId,
+    idempotencyKey: requested.idempotencyKey,
     createTime: capture.create_time,
   };
   if (known)
     Object.assign(known, {
       ...record,
-      requestId: record.requestId ?? known.requestId,
+      idempotencyKey: record.idempotencyKey ?? known.idempotencyKey,
       status: known.status === 'PENDING' ? record.status : known.status,
     });
   else {

@@ -2,7 +2,7 @@ import { CancellationScope, isCancellation, log, sleep } from '@temporalio/workf
 import type { Authorization } from '../../providers/paypal/schemas';
 import { timerCalls, type PaymentsCalls } from './activity-options';
 import type { LifecycleInput, LifecycleState } from './definitions';
-import { reauthorizeRequestId, voidRequestId } from './request-ids';
+import { reauthorizeIdempotencyKey, voidIdempotencyKey } from './provider-keys';
 import { millisecondsOf } from './start';
 import { amountOf, applyReauthorization, isTerminal, markEnded, minorUnitsOf } from './state';
 
@@ -73,7 +73,7 @@ export async function reauthorize(
   const authorization = await calls.reauthorizeAuthorization({
     authorizationId: state.currentAuthorizationId,
     amount: { currency: state.currency, total },
-    requestId: reauthorizeRequestId(state, reason, idempotencyKey),
+    requestId: reauthorizeIdempotencyKey(state, reason, idempotencyKey),
   });
   applyReauthorization(state, authorization, reason, new Date().toISOString());
   return authorization;
@@ -103,7 +103,7 @@ export async function fireTimer(
   }
   if (state.expiryPolicy === 'void') {
     try {
-      await calls.voidAuthorization(state.authorizationId, voidRequestId(state));
+      await calls.voidAuthorization(state.authorizationId, voidIdempotencyKey(state));
       markEnded(state, 'VOIDED');
       return;
     } catch (error) {

@@ -93,14 +93,14 @@ export function capturePlan(
 /**
  * A capture the provider made that no request of this lifecycle has claimed (learnt from a webhook), and that
  * fits the request: the first attempt of a keyed request whose answer was lost with a crashed worker. Its
- * retry may reach the provider again, whose request-id idempotency answers that first capture.
+ * retry may reach the provider again, whose idempotency under the same key answers that first capture.
  */
 function unclaimedCapture(state: LifecycleState, request: CaptureInput): CaptureRecord | undefined {
   if (!request.idempotencyKey) return undefined;
   const wanted = request.amount === undefined ? undefined : minorUnitsOf(state, request.amount);
   return state.captures.find(
     (capture) =>
-      capture.requestId === undefined &&
+      capture.idempotencyKey === undefined &&
       holdsMoney(capture) &&
       (wanted === undefined || minorUnitsOf(state, capture.amount.value) === wanted),
   );
@@ -135,7 +135,7 @@ function refundAmount(state: LifecycleState, request: RefundInput): string {
 /**
  * The refund to ask the provider for: the request checked against the capture or, when the capture no longer
  * allows it, the first attempt of this keyed request whose answer a crashed worker lost (its refund learnt
- * from the webhook); the provider's request-id idempotency answers that refund again.
+ * from the webhook); the provider's idempotency under the same key answers that refund again.
  */
 export function refundPlan(state: LifecycleState, request: RefundInput): { amount: string } {
   try {
@@ -154,7 +154,7 @@ function unclaimedRefund(state: LifecycleState, request: RefundInput): RefundRec
     (refund) =>
       refund.captureId === request.captureId &&
       refund.kind === 'refund' &&
-      refund.requestId === undefined &&
+      refund.idempotencyKey === undefined &&
       (wanted === undefined || minorUnitsOf(state, refund.amount.value) === wanted),
   );
 }

@@ -1,29 +1,28 @@
 import type { LifecycleState, RefundInput } from './definitions';
 
-// A state-changing provider call carries a request id (PayPal-Request-Id, or Service-Request-Id in the spec's
-// dialect), derived from the caller's Idempotency-Key or, without one, from the workflow and a sequence
-// number: a retry of the call, or of the Update under the same key, replays the provider's first answer
-// instead of acting twice.
+// A state-changing provider call carries an idempotency key of its own, derived from the caller's
+// Idempotency-Key or, without one, from the workflow and a sequence number: a retry of the call, or of the
+// Update under the same key, replays the provider's first answer instead of acting twice.
 
 /** The authorization id and the key; without a key, the workflow and the capture's number. */
-export function captureRequestId(state: LifecycleState, idempotencyKey?: string): string {
+export function captureIdempotencyKey(state: LifecycleState, idempotencyKey?: string): string {
   if (idempotencyKey) return `${state.authorizationId}-${idempotencyKey}`;
   return `${state.workflowId}-capture-${state.captureSequence}`;
 }
 
 /** The capture id and the key; without a key, the workflow and the refund's number. */
-export function refundRequestId(state: LifecycleState, request: RefundInput): string {
+export function refundIdempotencyKey(state: LifecycleState, request: RefundInput): string {
   if (request.idempotencyKey) return `${request.captureId}-${request.idempotencyKey}`;
   return `${state.workflowId}-refund-${state.refundSequence}`;
 }
 
 /** One per authorization: a void can only happen once, and a refused void stays refused. */
-export function voidRequestId(state: LifecycleState): string {
+export function voidIdempotencyKey(state: LifecycleState): string {
   return `${state.workflowId}-void`;
 }
 
 /** The authorization id and the key; without a key, the workflow, the reason and the number. */
-export function reauthorizeRequestId(
+export function reauthorizeIdempotencyKey(
   state: LifecycleState,
   reason: 'timer' | 'request',
   idempotencyKey?: string,

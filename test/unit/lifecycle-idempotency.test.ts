@@ -1,0 +1,177 @@
+import { ApplicationFailure } from '@temporalio/common';
+import { LifecycleFailure } from '../../src/workflows/lifecycle/definitions';
+import { KeyedRequests, keyedAnswer, requestFingerprint } from '../../src/workflows/lifecycle/idempotency';
+import { authorizedState } from '../fixtures/lifecycle-state';
+
+// Answers kept under the caller's Idempotency-Key, without a workflow: the rules the lifecycle's Updates and
+// its keyedAnswer query follow.
+
+const HOUR = 60 * 60 * 1000;
+
+function refusal(run: () => unknown): ApplicationFailure {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof ApplicationFailure) return error;
+    throw error;
+  }
+  throw new Error('expected a refusal');
+}
+
+afterEach(() => jest.restoreAllMocks());
+
+describe('a request fingerprint', () => {
+  it('leaves out the key and fields not given, and writes amounts with the currency decimals', () => {
+    expect(
+      requestFingerprint(
+        { amount: '10', finalCapture: false, invoiceId: undefined, idempotencyKey: 'k' },
+        'USD',
+      ),
+    ).toEqual({ amount: '10.00', finalCapture: false });
+    expect(requestFingerprint({ amount: '1000' }, 'JPY')).toEqual({ amount: '1000' });
+    expect(requestFingerprint({ idempotencyKey: 'k' }, 'USD')).toEqual({});
+  });
+
+  it('keeps an amount that is not one of the currency as it was given', () => {
+    expect(requestFingerprint({ amount: '1.5' }, 'JPY')).toEqual({ amount: '1.5' });
+  });
+});
+
+describe('KeyedRequests', () => {
+  it('runs a request without a key every time', async () => {
+    const keyed = new KeyedRequests(authorizedState(), HOUR);
+    const work = jest.fn(async () => 'captured');
+    await keyed.once('capture', undefined, {}, work);
+    await keyed.once('capture', undefined, {}, work);
+    expect(work).toHaveBeenCalledTimes(2);
+    expect(keyed.isKnown('capture', undefined, {})).toBe(false);
+  });
+
+  it('answers a retry under the key with the first answer, and remembers it in the state', async () => {
+    const state = authorizedState();
+    const keyed = new KeyedRequests(state, HOUR);
+    const work = jest.fn(async () => ({ id: 'C1' }));
+    const first = await keyed.once('capture', 'k1', { amount: '10.00' }, work);
+    const retry = await keyed.once('capture', 'k1', { amount: '10.00' }, work);
+    expect(retry).toBe(first);
+    expect(work).toHaveBeenCalledTimes(1);
+    expect(state.keyedAnswers).toEqual([
+      {
+        idempotencyKey: 'k1',
+        operation: 'capture',
+        request: { amount: '10.00' },
+        answer: { id: 'C1' },
+        keptUntil: expect.any(String),
+      },
+    ]);
+    expect(keyed.isKnown('capture', 'k1', { amount: '10.00' })).toBe(true);
+  });
+
+  it('makes a retry while the first request runs wait for its answer', async () => {
+    const keyed = new KeyedRequests(authorizedState(), HOUR);
+    let finish: (answer: string) => void = () => undefined;
+    const work = jest.fn(() => new Promise<string>((resolve) => (finish = resolve)));
+    const first = keyed.once('capture', 'k1', {}, work);
+    const retry = keyed.once('capture', 'k1', {}, work);
+    expect(keyed.isKnown('capture', 'k1', {})).toBe(true);
+    finish('captured');
+    expect(await Promise.all([first, retry])).toEqual(['captured', 'captured']);
+    expect(work).toHaveBeenCalledTimes(1);
+  });
+
+  it('forgets a failed attempt, so its retry runs again', async () => {
+    const state = authorizedState();
+    const keyed = new KeyedRequests(state, HOUR);
+    await expect(keyed.once('capture', 'k1', {}, () => Promise.reject(new Error('503')))).rejects.toThrow(
+      '503',
+    );
+    expect(state.keyedAnswers).toEqual([]);
+    expect(keyed.isKnown('capture', 'k1', {})).toBe(false);
+    await expect(keyed.once('capture', 'k1', {}, async () => 'captured')).resolves.toBe('captured');
+  });
+
+  it('refuses a key reused with other parameters or for another operation, naming what differs', async () => {
+    const keyed = new KeyedRequests(authorizedState(), HOUR);
+    await keyed.once('capture', 'k1', { amount: '10.00' }, async () => 'captured');
+
+    const otherAmount = refusal(() => keyed.isKnown('capture', 'k1', { amount: '25.00' }));
+    expect(otherAmount.type).toBe(LifecycleFailure.keyReused);
+    expect(otherAmount.nonRetryable).toBe(true);
+    expect(otherAmount.message).toBe(
+      'Idempotency-Key "k1" was first used with amount "10.00"; this request has amount "25.00"',
+    );
+    expect(
+      refusal(() => keyed.isKnown('capture', 'k1', { amount: '10.00', invoiceId: 'INV-1' })).message,
+    ).toBe(
+      'Idempotency-Key "k1" was first used with invoiceId not given; this request has invoiceId "INV-1"',
+    );
+    expect(refusal(() => keyed.isKnown('void', 'k1', {})).message).toBe(
+      'Idempotency-Key "k1" was first used for a capture, not a void',
+    );
+  });
+
+  it('treats a key past its retention as a new request', async () => {
+    const keyed = new KeyedRequests(authorizedState(), HOUR);
+    const now = Date.now();
+    jest.spyOn(Date, 'now').mockReturnValue(now);
+    await keyed.once('capture', 'k1', { amount: '10.00' }, async () => 'first');
+    jest.spyOn(Date, 'now').mockReturnValue(now + HOUR + 1);
+    expect(keyed.isKnown('capture', 'k1', { amount: '25.00' })).toBe(false);
+    await expect(keyed.once('capture', 'k1', { amount: '25.00' }, async () => 'second')).resolves.toBe(
+      'second',
+    );
+  });
+
+  it('keeps at most 500 answers, dropping the oldest', async () => {
+    const state = authorizedState();
+    const keyed = new KeyedRequests(state, HOUR);
+    for (let n = 0; n <= 500; n += 1) await keyed.once('capture', `k${n}`, {}, async () => n);
+    expect(state.keyedAnswers).toHaveLength(500);
+    expect(state.keyedAnswers[0]?.idempotencyKey).toBe('k1');
+    expect(keyed.isKnown('capture', 'k0', {})).toBe(false);
+  });
+});
+
+describe('the keyedAnswer query', () => {
+  const at = Date.parse('2026-11-25T12:00:00.000Z');
+  const state = authorizedState();
+  state.keyedAnswers = [
+    {
+      idempotencyKey: 'k1',
+      operation: 'capture',
+      request: { amount: '10.00' },
+      answer: { id: 'C1' },
+      keptUntil: new Date(at + HOUR).toISOString(),
+    },
+  ];
+
+  it('answers what is remembered under the key for the same request, amounts compared with the decimals', () => {
+    const question = { operation: 'capture' as const, idempotencyKey: 'k1', request: { amount: '10' }, at };
+    expect(keyedAnswer(state, question)).toEqual({ answer: { id: 'C1' } });
+  });
+
+  it('answers a conflict for another request under the key, null for an unknown key', () => {
+    expect(
+      keyedAnswer(state, { operation: 'capture', idempotencyKey: 'k1', request: { amount: '5.00' }, at }),
+    ).toEqual({
+      conflict: 'Idempotency-Key "k1" was first used with amount "10.00"; this request has amount "5.00"',
+    });
+    expect(keyedAnswer(state, { operation: 'capture', idempotencyKey: 'k2', request: {}, at })).toBeNull();
+  });
+
+  it("judges the retention at the caller's time", () => {
+    const question = { operation: 'capture' as const, idempotencyKey: 'k1', request: { amount: '10.00' } };
+    expect(keyedAnswer(state, { ...question, at: at + HOUR - 1 })).toEqual({ answer: { id: 'C1' } });
+    expect(keyedAnswer(state, { ...question, at: at + HOUR })).toBeNull();
+  });
+
+  it('matches any retry of an answer carried over without an operation or a fingerprint', () => {
+    const carried = authorizedState();
+    carried.keyedAnswers = [
+      { idempotencyKey: 'k1', answer: 'old', keptUntil: new Date(at + HOUR).toISOString() },
+    ];
+    expect(keyedAnswer(carried, { operation: 'void', idempotencyKey: 'k1', request: {}, at })).toEqual({
+      answer: 'old',
+    });
+  });
+});
