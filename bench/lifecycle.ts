@@ -50,10 +50,10 @@ const noopActivities: Pick<PaymentsActivities, 'getAuthorization' | 'captureAuth
     create_time: new Date().toISOString(),
   }),
   captureAuthorization: async (input): Promise<PaymentCapture> => ({
-    id: `noop-${input.requestId}`,
+    id: `noop-${input.idempotencyKey}`,
     status: 'COMPLETED',
-    amount: input.request.amount,
-    final_capture: input.request.final_capture ?? true,
+    amount: input.amount,
+    final_capture: input.finalCapture,
   }),
 };
 

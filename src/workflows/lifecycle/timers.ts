@@ -1,5 +1,5 @@
 import { CancellationScope, isCancellation, log, sleep } from '@temporalio/workflow';
-import type { Authorization } from '../../providers/paypal/schemas';
+import type { Authorization } from '../../providers/resources';
 import { timerCalls, type PaymentsCalls } from './activity-options';
 import type { LifecycleInput, LifecycleState } from './definitions';
 import { reauthorizeRequestId, voidRequestId } from './request-ids';
@@ -72,8 +72,8 @@ export async function reauthorize(
 ): Promise<Authorization> {
   const authorization = await calls.reauthorizeAuthorization({
     authorizationId: state.currentAuthorizationId,
-    amount: { currency: state.currency, total },
-    requestId: reauthorizeRequestId(state, reason, idempotencyKey),
+    amount: { currency_code: state.currency, value: total },
+    idempotencyKey: reauthorizeRequestId(state, reason, idempotencyKey),
   });
   applyReauthorization(state, authorization, reason, new Date().toISOString());
   return authorization;
@@ -103,7 +103,10 @@ export async function fireTimer(
   }
   if (state.expiryPolicy === 'void') {
     try {
-      await calls.voidAuthorization(state.authorizationId, voidRequestId(state));
+      await calls.voidAuthorization({
+        authorizationId: state.authorizationId,
+        idempotencyKey: voidRequestId(state),
+      });
       markEnded(state, 'VOIDED');
       return;
     } catch (error) {

@@ -1,5 +1,7 @@
-import type { WebhookDelivery } from '../../providers/paypal/webhook-delivery';
-import type { PaymentEvent } from '../lifecycle/definitions';
+import type { WebhookDelivery } from '../../providers/webhook-delivery';
+import type { ParsedPaymentEvent, PaymentEvent, SignatureCheck } from '../../providers/events';
+
+export type { ParsedPaymentEvent, SignatureCheck };
 
 // The webhook workflows' public contract, shared by the workflows, the activities, the API and the tools.
 
@@ -31,17 +33,6 @@ export type WebhookVerificationInput = {
   /** The subscription's webhook id when configured (WEBHOOK_ID); otherwise the worker looks it up. */
   webhookId?: string;
 };
-
-export type SignatureCheck = {
-  verification_status: 'SUCCESS' | 'FAILURE';
-  /** Why a local check failed, e.g. a cert_url host outside the allow-list. */
-  reason?: string;
-};
-
-/** What the verification activity made of a verified body. */
-export type ParsedPaymentEvent =
-  | { routable: true; event: PaymentEvent }
-  | { routable: false; eventId?: string; eventType?: string; reason: string };
 
 export type PaymentEventDelivered = {
   lifecycleWorkflowId: string;
