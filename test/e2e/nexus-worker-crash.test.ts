@@ -1,6 +1,6 @@
 import axios, { type AxiosInstance } from 'axios';
 import type { ServiceProcess } from '../../src/dev/child-process';
-import type { PaymentCapture } from '../../src/providers/paypal/schemas';
+import type { PaymentCapture } from '../../src/providers/resources';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server';
 import { eventually } from '../helpers/eventually';
 import { createSandboxAuthorization, sandboxProvider } from '../helpers/lifecycle-stack';
