@@ -72,15 +72,23 @@ export interface WebhookSubscriptions {
 export interface PaymentsProvider {
   /** The provider's name in the registry, e.g. 'paypal'. */
   readonly name: string;
+  /** What the lifecycle may rely on, declared by the provider rather than guessed. */
   readonly capabilities: ProviderCapabilities;
+  /** The headers a delivery of this provider carries. */
   readonly deliveryHeaders: DeliveryHeaderNames;
+  /** The authorization as the provider holds it now. */
   getAuthorization(authorizationId: string): Promise<Authorization>;
+  /** A repeat under the same idempotency key answers the first capture. */
   captureAuthorization(request: CaptureRequest): Promise<PaymentCapture>;
   /** An authorization already voided counts as voided. */
   voidAuthorization(request: VoidRequest): Promise<Authorization>;
+  /** Answers the authorization that now holds the money (a new id). */
   reauthorizeAuthorization(request: ReauthorizeRequest): Promise<Authorization>;
+  /** A repeat under the same idempotency key answers the first refund. */
   refundCapture(request: RefundRequest): Promise<Refund>;
+  /** The capture as the provider holds it now. */
   getCapture(captureId: string): Promise<PaymentCapture>;
+  /** The refund as the provider holds it now. */
   getRefund(refundId: string): Promise<Refund>;
   /** The lifecycle's view of a verified delivery's body, or why it concerns no authorization. */
   parsePaymentEvent(body: string): ParsedPaymentEvent;

@@ -1,5 +1,6 @@
 import type { WebhookDelivery } from '../../providers/webhook-delivery';
 import type { ParsedPaymentEvent, PaymentEvent, SignatureCheck } from '../../providers/events';
+import type { DeliveryVerifyMode } from '../../providers/port';
 
 export type { ParsedPaymentEvent, SignatureCheck };
 
@@ -19,7 +20,7 @@ export function webhookSubscriptionWorkflowId(listenerUrl: string): string {
   return `webhook-subscription-${listenerUrl}`;
 }
 
-export type WebhookVerifyMode = 'api' | 'local';
+export type WebhookVerifyMode = DeliveryVerifyMode;
 
 /** The failure type of a rejected run; its details hold the rejected WebhookVerificationResult. */
 export const WEBHOOK_DELIVERY_REJECTED = 'WebhookDeliveryRejected';
