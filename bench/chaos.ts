@@ -10,9 +10,9 @@ import { startServiceProcesses, type ServiceProcesses } from '../src/dev/cluster
 import { benchEncryption } from './codec';
 import { DEFAULT_CLUSTER_DATABASE_URL, freeClusterPorts, startClusterStack } from '../src/dev/cluster/stack';
 import { resolveTemporalCli } from '../src/dev/temporal-cli';
-import { PaymentsClient } from '../src/providers/paypal/client';
+import { createProvider } from '../src/providers/registry';
 import { paymentsDialect, type PaymentsDialectName } from '../src/providers/paypal/dialects';
-import type { Authorization, PaymentCapture } from '../src/providers/paypal/schemas';
+import type { Authorization, PaymentCapture } from '../src/providers/resources';
 import { createSigningCertificate } from '../src/sandbox/paypal/certificate';
 import { startSandbox, type Sandbox } from '../src/sandbox/server';
 import { lifecycleWorkflowId, type LifecycleState } from '../src/workflows/lifecycle/definitions';
@@ -324,12 +324,15 @@ async function benchTarget(name: string): Promise<{ clean: Round; chaos: Round }
   const target =
     name === 'cluster' ? await clusterTarget(sandbox, relay.url) : await devTarget(sandbox, relay.url);
   current.target = target;
-  const payments = new PaymentsClient({
+  const payments = createProvider({
     baseUrl: sandbox.url,
     dialect: MODE,
     credentials: { clientId: 'sandbox-client', clientSecret: 'sandbox-secret' },
   });
-  webhookId = (await payments.listWebhooks()).webhooks.find((webhook) => webhook.url === relay.url)?.id ?? '';
+  const subscriptions = payments.subscriptions;
+  if (!subscriptions) throw new Error(`${payments.name} has no webhook subscriptions to read`);
+  webhookId =
+    (await subscriptions.listWebhooks()).webhooks.find((webhook) => webhook.url === relay.url)?.id ?? '';
   if (!webhookId) throw new Error(`no webhook subscription for ${relay.url}`);
   const connection = await Connection.connect({ address: target.temporalAddress });
   const client = new Client({ connection, dataConverter: encryption.dataConverter });

@@ -14,8 +14,8 @@ import { startDevServer } from '../src/dev/dev-server';
 import { findFreePort } from '../src/dev/ports';
 import { resolveTemporalCli } from '../src/dev/temporal-cli';
 import type { PaymentsActivities } from '../src/activities/payments';
-import { PaymentsClient } from '../src/providers/paypal/client';
-import type { Authorization, PaymentCapture } from '../src/providers/paypal/schemas';
+import { createProvider } from '../src/providers/registry';
+import type { Authorization, PaymentCapture } from '../src/providers/resources';
 import { startSandbox } from '../src/sandbox/server';
 import { WORKER_V8_FLAGS } from '../src/workers/v8-limits';
 import { writeWorkflowBundle } from '../src/workers/workflow-bundle';
@@ -50,10 +50,10 @@ const noopActivities: Pick<PaymentsActivities, 'getAuthorization' | 'captureAuth
     create_time: new Date().toISOString(),
   }),
   captureAuthorization: async (input): Promise<PaymentCapture> => ({
-    id: `noop-${input.requestId}`,
+    id: `noop-${input.idempotencyKey}`,
     status: 'COMPLETED',
-    amount: input.request.amount,
-    final_capture: input.request.final_capture ?? true,
+    amount: input.amount,
+    final_capture: input.finalCapture,
   }),
 };
 
@@ -86,7 +86,7 @@ async function main() {
     headers: { authorization: `Bearer ${API_KEY}` },
   });
   const provider = axios.create({ baseURL: sandbox.url });
-  const payments = new PaymentsClient({
+  const payments = createProvider({
     baseUrl: sandbox.url,
     credentials: { clientId: 'sandbox-client', clientSecret: 'sandbox-secret' },
   });
@@ -177,7 +177,14 @@ async function main() {
     const samples: number[] = [];
     await runBounded(count, concurrency, async (i) => {
       const id = ids[i] as string;
-      samples.push((await timed(() => payments.captureAuthorization(id, {}, `direct-${id}`))).ms);
+      const capture = () =>
+        payments.captureAuthorization({
+          authorizationId: id,
+          amount: { currency_code: 'USD', value: '10.00' },
+          finalCapture: true,
+          idempotencyKey: `direct-${id}`,
+        });
+      samples.push((await timed(capture)).ms);
     });
     return samples;
   };

@@ -8,7 +8,7 @@ import { Client as PgClient } from 'pg';
 import { loadConfig } from '../src/config';
 import { postgresServer, temporalDatabases } from '../src/dev/cluster/databases';
 import { DEFAULT_CLUSTER_DATABASE_URL, freeClusterPorts, startClusterStack } from '../src/dev/cluster/stack';
-import type { Authorization } from '../src/providers/paypal/schemas';
+import type { Authorization } from '../src/providers/resources';
 import { startSandbox } from '../src/sandbox/server';
 import { writeWorkflowBundle } from '../src/workers/workflow-bundle';
 import { benchEncryption } from './codec';

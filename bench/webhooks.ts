@@ -9,7 +9,7 @@ import { startDevServer } from '../src/dev/dev-server';
 import { findFreePort } from '../src/dev/ports';
 import { resolveTemporalCli } from '../src/dev/temporal-cli';
 import { specDialect } from '../src/providers/paypal/dialects';
-import type { Authorization } from '../src/providers/paypal/schemas';
+import type { Authorization } from '../src/providers/resources';
 import { signedDeliveryHeaders } from '../src/providers/paypal/webhook-signature';
 import { certificateUrl, createSigningCertificate } from '../src/sandbox/paypal/certificate';
 import { WEBHOOK_ROUTE } from '../src/webhooks/listener-url';

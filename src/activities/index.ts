@@ -1,4 +1,4 @@
-import type { PaymentsClient } from '../providers/paypal/client';
+import type { PaymentsProvider } from '../providers/port';
 import { createPaymentsActivities } from './payments';
 import type { CharactersClient } from '../characters/client';
 import { createCharactersActivities } from './characters';
@@ -6,7 +6,7 @@ import { createWebhookActivities, type WebhookActivityOptions } from './webhooks
 
 // Every activity the worker hosts, built from the clients they wrap. Activities are the only code that does I/O.
 export interface ActivityDependencies {
-  payments: PaymentsClient;
+  payments: PaymentsProvider;
   characters: CharactersClient;
   webhooks: Omit<WebhookActivityOptions, 'payments'>;
 }

@@ -1,96 +1,115 @@
 import { ApplicationFailure } from '@temporalio/common';
-import type { PaymentsClient } from '../providers/paypal/client';
+import {
+  ProviderError,
+  type CaptureRequest,
+  type PaymentsProvider,
+  type ReauthorizeRequest,
+  type RefundRequest,
+  type VoidRequest,
+  type WebhookSubscriptionChange,
+  type WebhookSubscriptions,
+} from '../providers/port';
+import type { Authorization, PaymentCapture, Refund, Webhook } from '../providers/resources';
 import { count, type BusinessCounter, type CallOutcome } from './business-metrics';
-import { PaymentsApiError, providerIssue } from '../providers/paypal/errors';
-import type {
-  Authorization,
-  CreateWebhookRequest,
-  PaymentCapture,
-  PaymentCaptureRequest,
-  Refund,
-  RefundRequest,
-  Webhook,
-  WebhookEventTypes,
-  WebhookField,
-  WebhookList,
-} from '../providers/paypal/schemas';
 
 export const MISSING_REQUEST_ID = 'MISSING_REQUEST_ID';
+export const WEBHOOK_SUBSCRIPTIONS_UNSUPPORTED = 'WEBHOOK_SUBSCRIPTIONS_UNSUPPORTED';
 
-/** Capture and refund take a request id without fail: it makes every retry of the activity act at most once. */
-function requireRequestId(activity: string, requestId: string): void {
-  if (requestId) return;
+/** Capture and refund take an idempotency key without fail: it makes every retry of the activity act at most once. */
+function requireIdempotencyKey(activity: string, idempotencyKey: string): void {
+  if (idempotencyKey) return;
   throw ApplicationFailure.create({
     type: MISSING_REQUEST_ID,
-    message: `${activity} needs a non-empty requestId so that its retries never move money twice`,
+    message: `${activity} needs a non-empty idempotencyKey so that its retries never move money twice`,
     nonRetryable: true,
   });
 }
 
-/** One activity per call of interfaces A and B; every argument and result is plain JSON. */
-export function createPaymentsActivities(client: PaymentsClient) {
+/**
+ * The inputs of void and reauthorize as earlier versions scheduled them: timers schedule both as regular
+ * activities, so a run may hold one a previous deploy recorded (`voidAuthorization(id, requestId)`, a
+ * reauthorization's `{ amount: { currency, total }, requestId }`) and a worker of this version executes it.
+ */
+type RecordedVoid = [authorizationId: string, requestId?: string];
+type RecordedReauthorization = {
+  authorizationId: string;
+  amount: { currency: string; total: string };
+  requestId?: string;
+};
+
+export function voidRequestOf(args: [VoidRequest] | RecordedVoid): VoidRequest {
+  const [first, requestId] = args;
+  if (typeof first !== 'string') return first;
+  return { authorizationId: first, ...(requestId && { idempotencyKey: requestId }) };
+}
+
+export function reauthorizeRequestOf(
+  input: ReauthorizeRequest | RecordedReauthorization,
+): ReauthorizeRequest {
+  if (!('currency' in input.amount)) return input as ReauthorizeRequest;
+  const { authorizationId, amount, requestId } = input as RecordedReauthorization;
+  return {
+    authorizationId,
+    amount: { currency_code: amount.currency, value: amount.total },
+    ...(requestId && { idempotencyKey: requestId }),
+  };
+}
+
+/** One activity per call of the provider port; every argument and result is plain JSON. */
+export function createPaymentsActivities(provider: PaymentsProvider) {
+  const subscriptions = (): WebhookSubscriptions => {
+    if (provider.subscriptions) return provider.subscriptions;
+    throw ApplicationFailure.create({
+      type: WEBHOOK_SUBSCRIPTIONS_UNSUPPORTED,
+      message: `${provider.name} does not manage webhook subscriptions through its API`,
+      nonRetryable: true,
+    });
+  };
   return {
     getAuthorization: (authorizationId: string): Promise<Authorization> =>
-      callProvider(() => client.getAuthorization(authorizationId)),
+      callProvider(() => provider.getAuthorization(authorizationId)),
 
-    /** The request id is mandatory here: it makes every retry of this activity capture at most once. */
-    captureAuthorization: async (input: {
-      authorizationId: string;
-      request: PaymentCaptureRequest;
-      requestId: string;
-    }): Promise<PaymentCapture> => {
-      requireRequestId('captureAuthorization', input.requestId);
-      return await callProvider(
-        () => client.captureAuthorization(input.authorizationId, input.request, input.requestId),
-        'capture',
-        'captures',
-      );
+    /** The idempotency key is mandatory here: it makes every retry of this activity capture at most once. */
+    captureAuthorization: async (input: CaptureRequest): Promise<PaymentCapture> => {
+      requireIdempotencyKey('captureAuthorization', input.idempotencyKey);
+      return await callProvider(() => provider.captureAuthorization(input), 'capture', 'captures');
     },
 
-    /** Like capture, the request id is mandatory: every retry of this activity refunds at most once. */
-    refundCapture: async (input: {
-      captureId: string;
-      request: RefundRequest;
-      requestId: string;
-    }): Promise<Refund> => {
-      requireRequestId('refundCapture', input.requestId);
-      return await callProvider(
-        () => client.refundCapture(input.captureId, input.request, input.requestId),
-        'refund',
-      );
+    /** Like capture, the idempotency key is mandatory: every retry of this activity refunds at most once. */
+    refundCapture: async (input: RefundRequest): Promise<Refund> => {
+      requireIdempotencyKey('refundCapture', input.idempotencyKey);
+      return await callProvider(() => provider.refundCapture(input), 'refund');
     },
 
-    /** With `requestId`, every retry voids at most once (some recorded histories schedule it without one). */
-    voidAuthorization: (authorizationId: string, requestId?: string): Promise<Authorization> =>
-      callProvider(() => client.voidAuthorization(authorizationId, requestId), 'void', 'voids'),
+    /** With a key, every retry voids at most once (some recorded histories schedule it without one). */
+    voidAuthorization: (...args: [VoidRequest] | RecordedVoid): Promise<Authorization> =>
+      callProvider(() => provider.voidAuthorization(voidRequestOf(args)), 'void', 'voids'),
 
-    /** With `requestId`, every retry holds at most once (some recorded histories schedule it without one). */
-    reauthorizeAuthorization: (input: {
-      authorizationId: string;
-      amount: { currency: string; total: string };
-      requestId?: string;
-    }): Promise<Authorization> =>
+    /** With a key, every retry holds at most once (some recorded histories schedule it without one). */
+    reauthorizeAuthorization: (input: ReauthorizeRequest | RecordedReauthorization): Promise<Authorization> =>
       callProvider(
-        () => client.reauthorizeAuthorization(input.authorizationId, input.amount, input.requestId),
+        () => provider.reauthorizeAuthorization(reauthorizeRequestOf(input)),
         'reauthorize',
         'reauthorizations',
       ),
 
-    createWebhook: (request: CreateWebhookRequest): Promise<Webhook> =>
-      callProvider(() => client.createWebhook(request)),
+    createWebhook: (request: { url: string; event_types: { name: string }[] }): Promise<Webhook> =>
+      callProvider(() => subscriptions().createWebhook(request)),
 
-    getWebhook: (webhookId: string): Promise<Webhook> => callProvider(() => client.getWebhook(webhookId)),
+    getWebhook: (webhookId: string): Promise<Webhook> =>
+      callProvider(() => subscriptions().getWebhook(webhookId)),
 
-    updateWebhook: (input: { webhookId: string; fields: WebhookField[] }): Promise<Webhook> =>
-      callProvider(() => client.updateWebhook(input.webhookId, input.fields)),
+    updateWebhook: (input: { webhookId: string; fields: WebhookSubscriptionChange[] }): Promise<Webhook> =>
+      callProvider(() => subscriptions().updateWebhook(input.webhookId, input.fields)),
 
-    listWebhooks: (anchorType?: string): Promise<WebhookList> =>
-      callProvider(() => client.listWebhooks(anchorType)),
+    listWebhooks: (anchorType?: string): Promise<{ webhooks: Webhook[] }> =>
+      callProvider(() => subscriptions().listWebhooks(anchorType)),
 
-    deleteWebhook: (webhookId: string): Promise<void> => callProvider(() => client.deleteWebhook(webhookId)),
+    deleteWebhook: (webhookId: string): Promise<void> =>
+      callProvider(() => subscriptions().deleteWebhook(webhookId)),
 
-    listWebhookEventTypes: (): Promise<WebhookEventTypes> =>
-      callProvider(() => client.listWebhookEventTypes()),
+    listWebhookEventTypes: (): Promise<{ event_types: { name: string }[] }> =>
+      callProvider(() => subscriptions().listWebhookEventTypes()),
   };
 }
 
@@ -118,34 +137,17 @@ export async function callProvider<T>(
 }
 
 /**
- * The one mapping of client errors to Temporal. A refusal becomes a non-retryable failure typed by the
+ * The one mapping of the port's errors to Temporal. A refusal becomes a non-retryable failure typed by the
  * provider's issue (e.g. AUTHORIZATION_ALREADY_CAPTURED) so workflows can branch on it; a transient error
  * stays retryable, and the provider's Retry-After overrides the retry policy's next delay.
  */
 export function paymentsFailure(error: unknown): unknown {
-  if (!(error instanceof PaymentsApiError)) return error;
-  const details = [
-    {
-      kind: error.kind,
-      status: error.status,
-      name: error.name,
-      debugId: error.debugId,
-      details: error.details,
-    },
-  ];
-  if (!error.retryable) {
-    return ApplicationFailure.create({
-      type: providerIssue(error),
-      message: error.message,
-      nonRetryable: true,
-      details,
-    });
-  }
+  if (!(error instanceof ProviderError)) return error;
   return ApplicationFailure.create({
-    type: error.name,
+    type: error.type,
     message: error.message,
-    nonRetryable: false,
-    details,
-    ...(error.retryAfterMs !== undefined && { nextRetryDelay: error.retryAfterMs }),
+    nonRetryable: !error.retryable,
+    details: error.details,
+    ...(error.retryable && error.retryAfterMs !== undefined && { nextRetryDelay: error.retryAfterMs }),
   });
 }

@@ -1,20 +1,14 @@
 import { Context } from '@temporalio/activity';
 import { WorkflowNotFoundError } from '@temporalio/client';
-import type { PaymentsClient } from '../providers/paypal/client';
-import type { VerifyWebhookResponse } from '../providers/paypal/schemas';
-import type { WebhookDelivery } from '../providers/paypal/webhook-delivery';
-import { CertificateCache } from '../providers/paypal/certificate-cache';
-import { verifyDeliveryLocally } from '../providers/paypal/local-verification';
-import { parsePaymentEvent } from '../providers/paypal/payment-event';
-import { paymentEventSignal, type PaymentEvent } from '../workflows/lifecycle/definitions';
-import type { ParsedPaymentEvent, SignatureCheck } from '../workflows/webhooks/definitions';
+import type { ParsedPaymentEvent, PaymentEvent, SignatureCheck } from '../providers/events';
+import type { PaymentsProvider } from '../providers/port';
+import type { WebhookDelivery } from '../providers/webhook-delivery';
+import { paymentEventSignal } from '../workflows/lifecycle/definitions';
 import { count } from './business-metrics';
 import { callProvider, paymentsFailure } from './payments';
 
 export interface WebhookActivityOptions {
-  payments: PaymentsClient;
-  /** Hosts a delivery's cert_url may name in local verification mode. */
-  certificateHosts: readonly string[];
+  payments: PaymentsProvider;
   /** The listener's public URL: its subscription's id verifies deliveries when no WEBHOOK_ID is set. */
   listenerUrl?: string;
   anchorType?: string;
@@ -31,8 +25,6 @@ const SUBSCRIPTION_CACHE_MS = 30_000;
 /** Activities of webhook verification: the signature check in either mode, the event's parsing and routing. */
 export function createWebhookActivities(options: WebhookActivityOptions) {
   const { payments } = options;
-  const certificates = new CertificateCache({ allowedHosts: options.certificateHosts });
-  const headerNames = payments.dialect.transmissionHeaders;
   let subscription: { webhookId: string; until: number } | undefined;
 
   return {
@@ -40,9 +32,9 @@ export function createWebhookActivities(options: WebhookActivityOptions) {
     // Both answer SUCCESS or FAILURE alike for the same delivery.
 
     /** 'api': the provider checks the signature (verify-webhook-signature); the body is passed on unchanged. */
-    verifyWebhookSignature: async (input: SignatureVerification): Promise<VerifyWebhookResponse> => {
+    verifyWebhookSignature: async (input: SignatureVerification): Promise<SignatureCheck> => {
       const response = await callProvider(
-        () => payments.verifyWebhookSignature(input.delivery, input.webhookId),
+        () => payments.verifyDelivery(input.delivery, input.webhookId, 'api'),
         'verify',
       );
       count('webhookVerifications', { outcome: response.verification_status, mode: 'api' });
@@ -50,17 +42,17 @@ export function createWebhookActivities(options: WebhookActivityOptions) {
     },
 
     /**
-     * 'local': the same check without asking the provider: CRC-32 of the body's bytes and RSA-SHA256 under
-     * the certificate at cert_url (allow-listed, cached).
+     * 'local': the same check without asking the provider, by the provider's signature scheme (PayPal's:
+     * CRC-32 of the body's bytes and RSA-SHA256 under the allow-listed, cached certificate at cert_url).
      */
     verifyWebhookSignatureLocally: async (input: SignatureVerification): Promise<SignatureCheck> => {
-      const check = await verifyDeliveryLocally(input.delivery, input.webhookId, headerNames, certificates);
+      const check = await payments.verifyDelivery(input.delivery, input.webhookId, 'local');
       count('webhookVerifications', { outcome: check.verification_status, mode: 'local' });
       return check;
     },
 
     /** Parsing (zod) stays out of the workflow sandbox; the result is plain JSON. */
-    parsePaymentEvent: async (body: string): Promise<ParsedPaymentEvent> => parsePaymentEvent(body),
+    parsePaymentEvent: async (body: string): Promise<ParsedPaymentEvent> => payments.parsePaymentEvent(body),
 
     /**
      * Signals a verified event to a lifecycle: when Temporal accepted the signal, or null when that lifecycle
@@ -97,8 +89,9 @@ export function createWebhookActivities(options: WebhookActivityOptions) {
       const { listenerUrl } = options;
       if (!listenerUrl) return null;
       if (subscription && subscription.until > Date.now()) return subscription.webhookId;
+      if (!payments.subscriptions) return null;
       try {
-        const { webhooks } = await payments.listWebhooks(options.anchorType);
+        const { webhooks } = await payments.subscriptions.listWebhooks(options.anchorType);
         const found = webhooks.find((webhook) => webhook.url === listenerUrl);
         subscription = found && { webhookId: found.id, until: Date.now() + SUBSCRIPTION_CACHE_MS };
         return found?.id ?? null;

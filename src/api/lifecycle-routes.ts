@@ -5,7 +5,7 @@ import type { LifecycleClient } from '../client/lifecycle-client';
 import type { LifecycleInput } from '../workflows/lifecycle/definitions';
 import { requireApiKey } from './api-keys';
 import { ApiError } from './errors';
-import { authorizationSchema, paymentCaptureSchema, refundSchema } from '../providers/paypal/schemas';
+import { authorizationSchema, paymentCaptureSchema, refundSchema } from '../providers/resources';
 import {
   authorizationParams,
   captureBody,

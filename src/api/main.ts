@@ -3,7 +3,7 @@ import { LifecycleClient } from '../client/lifecycle-client';
 import { codecFromConfig, encryptingDataConverter } from '../codec/data-converter';
 import { apiHost, codecCorsOrigins, lifecycleStartDefaults, loadConfig, temporalAddress } from '../config';
 import { createLogger } from '../logger';
-import { paymentsDialect } from '../providers/paypal/dialects';
+import { deliveryHeadersFromConfig } from '../providers/registry';
 import { VerificationStarter } from '../webhooks/verification-starter';
 import { apiLimits } from './limits';
 import { buildApi } from './server';
@@ -40,7 +40,7 @@ async function main() {
         webhookId: config.WEBHOOK_ID,
       }),
       bodyLimitBytes: config.WEBHOOK_BODY_LIMIT_BYTES,
-      headerNames: paymentsDialect(config.PAYMENTS_DIALECT).transmissionHeaders,
+      headerNames: deliveryHeadersFromConfig(config),
       transmissionToleranceMs: config.WEBHOOK_TRANSMISSION_TOLERANCE_MS,
     },
     limits: apiLimits(config),

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { TransmissionHeaderNames } from '../providers/paypal/dialects';
-import { EMPTY_DELIVERY_BODY_MESSAGE } from '../providers/paypal/webhook-verification-request';
+import type { DeliveryHeaderNames } from '../providers/port';
+import { EMPTY_DELIVERY_BODY_MESSAGE } from '../providers/webhook-delivery';
 import { WEBHOOK_ROUTE } from '../webhooks/listener-url';
 import type { VerificationStarter } from '../webhooks/verification-starter';
 import { ApiError } from './errors';
@@ -11,8 +11,8 @@ import { errorBody } from './schemas';
 export interface WebhookRoutesOptions {
   verifications: VerificationStarter;
   bodyLimitBytes: number;
-  /** The SERVICE-* (or PAYPAL-*) header names of the configured dialect. */
-  headerNames: TransmissionHeaderNames;
+  /** The delivery headers of the configured provider (e.g. SERVICE-* or PAYPAL-*). */
+  headerNames: DeliveryHeaderNames;
   /**
    * How far the signed transmission time may be from now; further is refused before any run starts, so a
    * captured signature cannot be replayed after it (default 10 minutes).
@@ -31,9 +31,9 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  * started; 202 means Temporal holds the delivery.
  */
 export const webhookRoutes: FastifyPluginAsyncZod<WebhookRoutesOptions> = async (app, options) => {
-  const headerNames: TransmissionHeaderNames = options.headerNames;
+  const headerNames: DeliveryHeaderNames = options.headerNames;
   // Resolved once: the delivery path only looks the headers up (Node lower-cases incoming header names).
-  const expectedHeaders = (Object.values(headerNames) as string[]).map((name) => ({
+  const expectedHeaders = Object.values(headerNames).map((name) => ({
     name,
     key: name.toLowerCase(),
   }));

@@ -36,7 +36,7 @@ import {
   type VoidInput,
 } from '../workflows/lifecycle/definitions';
 import type { authorizationLifecycle } from '../workflows/lifecycle/workflow';
-import type { Authorization, PaymentCapture, Refund } from '../providers/paypal/schemas';
+import type { Authorization, PaymentCapture, Refund } from '../providers/resources';
 
 export interface StartedLifecycle {
   workflowId: string;

@@ -1,6 +1,6 @@
 import * as nexus from 'nexus-rpc';
 import type { z } from 'zod';
-import type { Authorization, PaymentCapture } from '../providers/paypal/schemas';
+import type { Authorization, PaymentCapture } from '../providers/resources';
 import type { LifecycleState } from '../workflows/lifecycle/definitions';
 import type {
   captureInput,

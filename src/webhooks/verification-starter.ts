@@ -1,6 +1,6 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { WorkflowIdReusePolicy } from '@temporalio/common';
-import type { WebhookDelivery } from '../providers/paypal/webhook-delivery';
+import type { WebhookDelivery } from '../providers/webhook-delivery';
 import type { webhookVerification } from '../workflows/webhooks/verification';
 import {
   webhookVerificationWorkflowId,

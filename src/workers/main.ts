@@ -12,7 +12,7 @@ import { createLogger } from '../logger';
 import { paymentsServiceHandler } from '../nexus/handlers';
 import { createOutcomeActivities } from '../nexus/outcome-activity';
 import { charactersClientFromConfig } from '../characters/client';
-import { paymentsClientFromConfig } from '../providers/paypal/client';
+import { providerFromConfig } from '../providers/registry';
 import { webhookListenerUrl } from '../webhooks/listener-url';
 
 /**
@@ -46,13 +46,13 @@ async function main() {
       : { workflowsPath: require.resolve('../workflows') }),
     activities: {
       ...createActivities({
-        payments: paymentsClientFromConfig(
+        payments: providerFromConfig(
           config,
           config.PAYMENTS_BASE_URL ?? `http://127.0.0.1:${config.SANDBOX_PORT}`,
           log,
         ),
         characters: charactersClientFromConfig(config),
-        webhooks: { certificateHosts: config.WEBHOOK_CERT_HOSTS, listenerUrl: webhookListenerUrl(config) },
+        webhooks: { listenerUrl: webhookListenerUrl(config) },
       }),
       ...createOutcomeActivities(),
     },

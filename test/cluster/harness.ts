@@ -9,7 +9,7 @@ import {
   startClusterStack,
   type ClusterStack,
 } from '../../src/dev/cluster/stack';
-import type { Authorization, PaymentCapture } from '../../src/providers/paypal/schemas';
+import type { Authorization, PaymentCapture } from '../../src/providers/resources';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server';
 import { lifecycleWorkflowId, type LifecycleState } from '../../src/workflows/lifecycle/definitions';
 import { TEST_CODEC_KEYS_ENV, testDataConverter } from '../helpers/temporal';

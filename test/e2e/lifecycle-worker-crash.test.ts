@@ -12,7 +12,7 @@ import { WEBHOOK_ROUTE } from '../../src/webhooks/listener-url';
 import { VerificationStarter } from '../../src/webhooks/verification-starter';
 import { lifecycleWorkflowId, stateQuery } from '../../src/workflows/lifecycle/definitions';
 import { eventually } from '../helpers/eventually';
-import { createSandboxAuthorization, sandboxPaymentsClient, startTestApi } from '../helpers/lifecycle-stack';
+import { createSandboxAuthorization, sandboxProvider, startTestApi } from '../helpers/lifecycle-stack';
 import { connectClient, runTestWorker, startWorkerProcess, uniqueTaskQueue } from '../helpers/temporal';
 
 // A worker process killed with kill -9 while a capture is in flight; the provider's webhook for that capture
@@ -55,12 +55,12 @@ afterAll(async () => {
 });
 
 async function startInProcessWorker(listenerUrl: string) {
-  const payments = sandboxPaymentsClient(sandbox);
+  const payments = sandboxProvider(sandbox, undefined, undefined, ['localhost', '127.0.0.1']);
   worker = await runTestWorker({
     taskQueue,
     activities: {
       ...createPaymentsActivities(payments),
-      ...createWebhookActivities({ payments, certificateHosts: ['localhost', '127.0.0.1'], listenerUrl }),
+      ...createWebhookActivities({ payments, listenerUrl }),
     },
   });
 }

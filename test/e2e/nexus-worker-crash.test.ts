@@ -1,9 +1,9 @@
 import axios, { type AxiosInstance } from 'axios';
 import type { ServiceProcess } from '../../src/dev/child-process';
-import type { PaymentCapture } from '../../src/providers/paypal/schemas';
+import type { PaymentCapture } from '../../src/providers/resources';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server';
 import { eventually } from '../helpers/eventually';
-import { createSandboxAuthorization, sandboxPaymentsClient } from '../helpers/lifecycle-stack';
+import { createSandboxAuthorization, sandboxProvider } from '../helpers/lifecycle-stack';
 import { handlerWorkerOptions, startOrdersSide, type OrdersSide } from '../helpers/nexus-stack';
 import { runTestWorker, startWorkerProcess, uniqueTaskQueue } from '../helpers/temporal';
 
@@ -56,7 +56,7 @@ it('completes the caller’s capture operation with one capture at the provider 
   await workerProcess?.exited;
   workerProcess = undefined;
 
-  worker = await runTestWorker(handlerWorkerOptions(taskQueue, sandboxPaymentsClient(sandbox)));
+  worker = await runTestWorker(handlerWorkerOptions(taskQueue, sandboxProvider(sandbox)));
 
   const { result, failure } = await operation;
   expect(failure).toBeUndefined();

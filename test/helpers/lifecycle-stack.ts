@@ -7,6 +7,8 @@ import { LifecycleClient } from '../../src/client/lifecycle-client';
 import { PaymentsClient } from '../../src/providers/paypal/client';
 import type { PaymentsDialectName } from '../../src/providers/paypal/dialects';
 import type { Authorization } from '../../src/providers/paypal/schemas';
+import type { PaymentsProvider } from '../../src/providers/port';
+import { createProvider, type ProviderSettings } from '../../src/providers/registry';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server';
 import { connectClient, runTestWorker, uniqueTaskQueue, type TestWorkerOptions } from './temporal';
 
@@ -33,18 +35,37 @@ export interface LifecycleStack {
   close(): Promise<void>;
 }
 
-/** The client for the sandbox's interfaces A and B, with its default credentials. */
-export function sandboxPaymentsClient(
+/** Where the sandbox answers, with its default credentials. */
+function sandboxSettings(
   sandbox: Sandbox,
   timeoutMs = 2_000,
   dialect: PaymentsDialectName = 'spec',
-): PaymentsClient {
-  return new PaymentsClient({
+): ProviderSettings {
+  return {
     baseUrl: sandbox.url,
     dialect,
     credentials: { clientId: 'sandbox-client', clientSecret: 'sandbox-secret' },
     timeoutMs,
-  });
+  };
+}
+
+/** The client for the sandbox's interfaces A and B, with its default credentials. */
+export function sandboxPaymentsClient(
+  sandbox: Sandbox,
+  timeoutMs?: number,
+  dialect?: PaymentsDialectName,
+): PaymentsClient {
+  return new PaymentsClient(sandboxSettings(sandbox, timeoutMs, dialect));
+}
+
+/** The sandbox behind the provider port, as the worker's activities take it. */
+export function sandboxProvider(
+  sandbox: Sandbox,
+  timeoutMs?: number,
+  dialect?: PaymentsDialectName,
+  certificateHosts?: readonly string[],
+): PaymentsProvider {
+  return createProvider({ ...sandboxSettings(sandbox, timeoutMs, dialect), certificateHosts });
 }
 
 /** Authorizes a payment at the sandbox through its control API. */
@@ -90,13 +111,13 @@ export interface LifecycleStackOptions {
   /** A proxy it starts, through which the worker's client reaches the sandbox. */
   through?: (sandboxUrl: string) => Promise<{ url: string; close(): Promise<void> }>;
   /** The worker's options; by default the payments activities on the stack's task queue. */
-  worker?: (taskQueue: string, payments: PaymentsClient) => TestWorkerOptions;
+  worker?: (taskQueue: string, payments: PaymentsProvider) => TestWorkerOptions;
 }
 
 export async function startLifecycleStack(options: LifecycleStackOptions = {}): Promise<LifecycleStack> {
   const sandbox = await startSandbox({ port: 0, logger: false, mode: options.mode });
   const proxy = await options.through?.(sandbox.url);
-  const payments = sandboxPaymentsClient(
+  const payments = sandboxProvider(
     proxy ? { ...sandbox, url: proxy.url } : sandbox,
     options.timeoutMs,
     options.mode,

@@ -4,14 +4,14 @@ import { createPaymentsActivities } from '../../src/activities/payments';
 import { ORDERS_NAMESPACE, ensurePaymentsEndpoint } from '../../src/nexus/endpoint';
 import { paymentsServiceHandler } from '../../src/nexus/handlers';
 import { createOutcomeActivities } from '../../src/nexus/outcome-activity';
-import type { PaymentsClient } from '../../src/providers/paypal/client';
+import type { PaymentsProvider } from '../../src/providers/port';
 import { runTestWorker, temporalAddress, testDataConverter, uniqueTaskQueue } from './temporal';
 
 /** The lifecycle defaults the API tests use too. */
 const defaults = { reauthorizeAfter: '3 days', expiryPolicy: 'void', lateEventWindow: '3 days' } as const;
 
 /** Our worker's part in Nexus, as src/workers/main.ts registers it: the handlers and the outcome activity. */
-export function handlerWorkerOptions(taskQueue: string, payments: PaymentsClient) {
+export function handlerWorkerOptions(taskQueue: string, payments: PaymentsProvider) {
   return {
     taskQueue,
     activities: { ...createPaymentsActivities(payments), ...createOutcomeActivities() },

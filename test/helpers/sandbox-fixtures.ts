@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import axios, { type AxiosInstance } from 'axios';
-import type { WebhookDelivery } from '../../src/providers/paypal/webhook-delivery';
+import type { WebhookDelivery } from '../../src/providers/webhook-delivery';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server';
 import { eventually } from './eventually';
 

@@ -6,10 +6,11 @@ import { createPaymentsActivities } from '../../src/activities/payments';
 import { createWebhookActivities } from '../../src/activities/webhooks';
 import type { ApiLimits } from '../../src/api/limits';
 import { LifecycleClient } from '../../src/client/lifecycle-client';
-import { PaymentsClient } from '../../src/providers/paypal/client';
+import type { PaymentsClient } from '../../src/providers/paypal/client';
+import type { PaymentsProvider } from '../../src/providers/port';
 import { paymentsDialect, type PaymentsDialectName } from '../../src/providers/paypal/dialects';
 import type { Authorization } from '../../src/providers/paypal/schemas';
-import type { WebhookDelivery } from '../../src/providers/paypal/webhook-delivery';
+import type { WebhookDelivery } from '../../src/providers/webhook-delivery';
 import { signedDeliveryHeaders } from '../../src/providers/paypal/webhook-signature';
 import { createSigningCertificate, type SigningCertificate } from '../../src/sandbox/paypal/certificate';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server';
@@ -23,7 +24,12 @@ import {
   type WebhookVerificationResult,
   type WebhookVerifyMode,
 } from '../../src/workflows/webhooks/definitions';
-import { createSandboxAuthorization, sandboxPaymentsClient, startTestApi } from './lifecycle-stack';
+import {
+  createSandboxAuthorization,
+  sandboxPaymentsClient,
+  sandboxProvider,
+  startTestApi,
+} from './lifecycle-stack';
 import { connectClient, createTestWorker, uniqueTaskQueue } from './temporal';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -57,6 +63,8 @@ export interface WebhookStack {
   client: Client;
   taskQueue: string;
   payments: PaymentsClient;
+  /** The sandbox behind the provider port, as the stack's worker takes it. */
+  port: PaymentsProvider;
   /** The subscription the stack ensured for `listenerUrl` at start. */
   webhookId: string;
   listenerUrl: string;
@@ -99,6 +107,7 @@ export async function startWebhookStack(options: { mode?: PaymentsDialectName } 
     deliveryRetry: { attempts: 5, initialDelayMs: 200 },
   });
   const payments = sandboxPaymentsClient(sandbox, undefined, dialect.name);
+  const port = sandboxProvider(sandbox, undefined, dialect.name, [new URL(sandbox.url).origin]);
   const taskQueue = uniqueTaskQueue('webhooks');
   const { client, close: closeClient } = await connectClient();
   const lifecycles = new LifecycleClient(client, taskQueue);
@@ -114,7 +123,7 @@ export async function startWebhookStack(options: { mode?: PaymentsDialectName } 
       webhooks: {
         verifications: new VerificationStarter({ client, taskQueue: verificationQueue, mode, webhookId }),
         bodyLimitBytes: BODY_LIMIT_BYTES,
-        headerNames: dialect.transmissionHeaders,
+        headerNames: port.deliveryHeaders,
       },
       ...(limits && { limits }),
     });
@@ -124,8 +133,8 @@ export async function startWebhookStack(options: { mode?: PaymentsDialectName } 
   const { worker, close: closeWorker } = await createTestWorker({
     taskQueue,
     activities: {
-      ...createPaymentsActivities(payments),
-      ...createWebhookActivities({ payments, certificateHosts: [new URL(sandbox.url).origin], listenerUrl }),
+      ...createPaymentsActivities(port),
+      ...createWebhookActivities({ payments: port, listenerUrl }),
     },
   });
   const workerDone = worker.run();
@@ -143,6 +152,7 @@ export async function startWebhookStack(options: { mode?: PaymentsDialectName } 
     client,
     taskQueue,
     payments,
+    port,
     webhookId: subscription.webhookId,
     listenerUrl,
     api: apiMode.http,

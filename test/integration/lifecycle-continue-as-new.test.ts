@@ -12,7 +12,7 @@ import {
   paymentEventSignal,
   type LifecycleState,
 } from '../../src/workflows/lifecycle/definitions';
-import { createSandboxAuthorization, sandboxPaymentsClient } from '../helpers/lifecycle-stack';
+import { createSandboxAuthorization, sandboxProvider } from '../helpers/lifecycle-stack';
 import { connectClient, runTestWorker, uniqueTaskQueue } from '../helpers/temporal';
 import { eventually } from '../helpers/eventually';
 
@@ -41,7 +41,7 @@ beforeAll(async () => {
   const taskQueue = uniqueTaskQueue('continue-as-new');
   lifecycles = new LifecycleClient(client, taskQueue);
   worker = await runTestWorker(
-    { taskQueue, activities: createPaymentsActivities(sandboxPaymentsClient(sandbox)) },
+    { taskQueue, activities: createPaymentsActivities(sandboxProvider(sandbox)) },
     server.address,
   );
 });

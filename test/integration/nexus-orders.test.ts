@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { PaymentsFailure, type PaymentState } from '../../src/nexus/service';
-import type { PaymentCapture } from '../../src/providers/paypal/schemas';
+import type { PaymentCapture } from '../../src/providers/resources';
 import type { OrderPaymentResult } from '../../examples/orders/workflows';
 import { eventually } from '../helpers/eventually';
 import { useLifecycleStack } from '../helpers/lifecycle-stack';

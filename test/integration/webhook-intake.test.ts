@@ -5,7 +5,7 @@ import { crc32 } from 'node:zlib';
 import { createPaymentsActivities } from '../../src/activities/payments';
 import { createWebhookActivities } from '../../src/activities/webhooks';
 import { defaultApiLimits, type ApiLimits } from '../../src/api/limits';
-import { PaymentsClient } from '../../src/providers/paypal/client';
+import { createProvider } from '../../src/providers/registry';
 import { CERTIFICATE_PATH } from '../../src/sandbox/paypal/certificate';
 import { WEBHOOK_ROUTE } from '../../src/webhooks/listener-url';
 import { VerificationStarter } from '../../src/webhooks/verification-starter';
@@ -210,8 +210,8 @@ describe('a refused or failed verification never blocks the genuine delivery', (
         {
           taskQueue,
           activities: {
-            ...createPaymentsActivities(stack.payments),
-            ...createWebhookActivities({ payments: stack.payments, certificateHosts: [] }),
+            ...createPaymentsActivities(stack.port),
+            ...createWebhookActivities({ payments: stack.port }),
           },
         },
         async () => {
@@ -258,10 +258,11 @@ describe('a refused or failed verification never blocks the genuine delivery', (
         if (status) respondJson(response, status, { name: `HTTP_${status}`, message: 'not now' });
         else respondJson(response, 200, { verification_status: 'SUCCESS' });
       });
-      const payments = new PaymentsClient({
+      const payments = createProvider({
         baseUrl: provider.url,
         credentials: { clientId: 'rotating', clientSecret: 'rotating' },
         timeoutMs: 2_000,
+        certificateHosts: [certificateOrigin],
       });
       const taskQueue = uniqueTaskQueue('webhook-transient');
       try {
@@ -270,7 +271,7 @@ describe('a refused or failed verification never blocks the genuine delivery', (
             taskQueue,
             activities: {
               ...createPaymentsActivities(payments),
-              ...createWebhookActivities({ payments, certificateHosts: [certificateOrigin] }),
+              ...createWebhookActivities({ payments }),
             },
           },
           async () => {

@@ -4,7 +4,7 @@ import { buildApi } from '../../src/api/server';
 import { apiConnectionOptions } from '../../src/api/temporal-connection';
 import { LifecycleClient } from '../../src/client/lifecycle-client';
 import { specDialect } from '../../src/providers/paypal/dialects';
-import { EMPTY_DELIVERY_BODY_MESSAGE } from '../../src/providers/paypal/webhook-verification-request';
+import { EMPTY_DELIVERY_BODY_MESSAGE } from '../../src/providers/webhook-delivery';
 import { findFreePort } from '../../src/dev/ports';
 import { VerificationStarter } from '../../src/webhooks/verification-starter';
 import {
@@ -306,8 +306,8 @@ describe('nothing is lost while the service restarts or the provider falters', (
         {
           taskQueue,
           activities: {
-            ...createPaymentsActivities(stack.payments),
-            ...createWebhookActivities({ payments: stack.payments, certificateHosts: [] }),
+            ...createPaymentsActivities(stack.port),
+            ...createWebhookActivities({ payments: stack.port }),
           },
         },
         () => stack.verification(delivery.transmissionId),

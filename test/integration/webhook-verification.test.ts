@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { WebhookDelivery } from '../../src/providers/paypal/webhook-delivery';
+import type { WebhookDelivery } from '../../src/providers/webhook-delivery';
 import { VerificationStarter } from '../../src/webhooks/verification-starter';
 import { startWebhookStack, type WebhookStack } from '../helpers/webhook-stack';
 

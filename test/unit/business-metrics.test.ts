@@ -6,7 +6,8 @@ import { createPaymentsActivities } from '../../src/activities/payments';
 import { createWebhookActivities } from '../../src/activities/webhooks';
 import { registerApiMetrics } from '../../src/api/metrics';
 import { findFreePort } from '../../src/dev/ports';
-import { PaymentsClient } from '../../src/providers/paypal/client';
+import type { PaymentsProvider } from '../../src/providers/port';
+import { createProvider } from '../../src/providers/registry';
 import type { SignatureCheck } from '../../src/workflows/webhooks/definitions';
 import { scrapeMetrics, sampleTotal } from '../helpers/prometheus-text';
 import { promtoolFindings, promtoolInstalled } from '../helpers/promtool';
@@ -22,7 +23,7 @@ import {
 let metricsUrl: string;
 let provider: RecordingProvider;
 const env = new MockActivityEnvironment({ taskQueue: 'payment-authorizations' });
-let payments: PaymentsClient;
+let payments: PaymentsProvider;
 
 beforeAll(async () => {
   const port = await findFreePort();
@@ -31,7 +32,12 @@ beforeAll(async () => {
 });
 beforeEach(async () => {
   provider = await startRecordingProvider(() => {});
-  payments = new PaymentsClient({ baseUrl: provider.url, credentials: { accessToken: 't' }, timeoutMs: 300 });
+  payments = createProvider({
+    baseUrl: provider.url,
+    credentials: { accessToken: 't' },
+    timeoutMs: 300,
+    certificateHosts: ['localhost'],
+  });
 });
 afterEach(async () => {
   await provider.close();
@@ -90,7 +96,7 @@ describe('business counters of the activities', () => {
   });
 
   it('counts webhook verifications by outcome in both modes', async () => {
-    const webhooks = createWebhookActivities({ payments, certificateHosts: ['localhost'] });
+    const webhooks = createWebhookActivities({ payments });
     const delivery = {
       headers: {
         'SERVICE-AUTH-ALGO': 'SHA256withRSA',

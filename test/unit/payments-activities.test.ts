@@ -5,7 +5,7 @@ import {
   paymentsFailure,
   type PaymentsActivities,
 } from '../../src/activities/payments';
-import { PaymentsClient } from '../../src/providers/paypal/client';
+import { createProvider } from '../../src/providers/registry';
 import {
   authorizationBody,
   respondJson,
@@ -21,7 +21,7 @@ let env: MockActivityEnvironment;
 beforeEach(async () => {
   provider = await startRecordingProvider(() => {});
   activities = createPaymentsActivities(
-    new PaymentsClient({ baseUrl: provider.url, credentials: { accessToken: 'test-token' }, timeoutMs: 300 }),
+    createProvider({ baseUrl: provider.url, credentials: { accessToken: 'test-token' }, timeoutMs: 300 }),
   );
   env = new MockActivityEnvironment();
 });
@@ -35,8 +35,9 @@ function failure(promise: Promise<unknown>): Promise<ApplicationFailure> {
 
 const captureInput = {
   authorizationId: 'AUTH-1',
-  request: { amount: { currency_code: 'USD', value: '5.00' }, final_capture: true },
-  requestId: 'order-7-capture-1',
+  amount: { currency_code: 'USD', value: '5.00' },
+  finalCapture: true,
+  idempotencyKey: 'order-7-capture-1',
 };
 
 describe('payments activities', () => {
@@ -48,7 +49,9 @@ describe('payments activities', () => {
   });
 
   it('capture refuses an empty request id with a non-retryable failure and sends nothing', async () => {
-    const error = await failure(env.run(activities.captureAuthorization, { ...captureInput, requestId: '' }));
+    const error = await failure(
+      env.run(activities.captureAuthorization, { ...captureInput, idempotencyKey: '' }),
+    );
     expect(error).toMatchObject({ type: 'MISSING_REQUEST_ID', nonRetryable: true });
     expect(provider.requests).toHaveLength(0);
   });

@@ -1,8 +1,8 @@
 import { PaymentsClient } from '../../src/providers/paypal/client';
 import { specDialect } from '../../src/providers/paypal/dialects';
 import { parseRetryAfterMs, PaymentsApiError } from '../../src/providers/paypal/errors';
-import type { WebhookDelivery } from '../../src/providers/paypal/webhook-delivery';
-import { EMPTY_DELIVERY_BODY_MESSAGE } from '../../src/providers/paypal/webhook-verification-request';
+import type { WebhookDelivery } from '../../src/providers/webhook-delivery';
+import { EMPTY_DELIVERY_BODY_MESSAGE } from '../../src/providers/webhook-delivery';
 import type { CertificateCache } from '../../src/providers/paypal/certificate-cache';
 import { verifyDeliveryLocally } from '../../src/providers/paypal/local-verification';
 import {

@@ -6,7 +6,7 @@ import {
   type PaymentsClientOptions,
 } from '../../src/providers/paypal/client';
 import { PaymentsApiError, providerIssue } from '../../src/providers/paypal/errors';
-import type { WebhookDelivery } from '../../src/providers/paypal/webhook-delivery';
+import type { WebhookDelivery } from '../../src/providers/webhook-delivery';
 import {
   authorizationBody,
   respondJson,

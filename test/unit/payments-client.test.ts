@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { PaymentsClient, type PaymentsClientOptions } from '../../src/providers/paypal/client';
 import { PaymentsApiError, providerIssue } from '../../src/providers/paypal/errors';
 import type { Authorization, PaymentCapture } from '../../src/providers/paypal/schemas';
-import type { WebhookDelivery } from '../../src/providers/paypal/webhook-delivery';
+import type { WebhookDelivery } from '../../src/providers/webhook-delivery';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server';
 import { startRecordingProvider, type RecordingProvider } from '../helpers/recording-provider';
 import { rejectionOf } from '../helpers/rejection';

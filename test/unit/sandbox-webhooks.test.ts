@@ -1,6 +1,6 @@
 import axios from 'axios';
 import { specDialect } from '../../src/providers/paypal/dialects';
-import type { WebhookDelivery } from '../../src/providers/paypal/webhook-delivery';
+import type { WebhookDelivery } from '../../src/providers/webhook-delivery';
 import { webhookVerificationRequestBody } from '../../src/providers/paypal/webhook-verification-request';
 import { verifyTransmission } from '../../src/providers/paypal/webhook-signature';
 import {

@@ -1,6 +1,6 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { createWebhookActivities, type WebhookActivities } from '../../src/activities/webhooks';
-import { PaymentsClient } from '../../src/providers/paypal/client';
+import { createProvider } from '../../src/providers/registry';
 import { respondJson, startRecordingProvider, type RecordingProvider } from '../helpers/recording-provider';
 
 let provider: RecordingProvider;
@@ -9,12 +9,12 @@ let env: MockActivityEnvironment;
 
 beforeEach(async () => {
   provider = await startRecordingProvider(() => {});
-  const payments = new PaymentsClient({
+  const payments = createProvider({
     baseUrl: provider.url,
     credentials: { accessToken: 'test-token' },
     timeoutMs: 300,
   });
-  activities = createWebhookActivities({ payments, certificateHosts: [] });
+  activities = createWebhookActivities({ payments });
   env = new MockActivityEnvironment();
 });
 afterEach(async () => {

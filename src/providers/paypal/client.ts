@@ -39,7 +39,7 @@ import {
   type WebhookField,
   type WebhookList,
 } from './schemas';
-import type { WebhookDelivery } from './webhook-delivery';
+import type { WebhookDelivery } from '../webhook-delivery';
 import { webhookVerificationRequestBody } from './webhook-verification-request';
 
 export const DEFAULT_ANCHOR_TYPE = 'APPLICATION';
@@ -86,6 +86,14 @@ export class PaymentsClient {
     return await this.readResource(operation, 'PaymentCapture', paymentCaptureSchema, {
       method: 'GET',
       url: `/v2/payments/captures/${pathSegment(operation, 'capture id', captureId)}`,
+    });
+  }
+
+  async getRefund(refundId: string): Promise<Refund> {
+    const operation = 'getRefund';
+    return await this.readResource(operation, 'Refund', refundSchema, {
+      method: 'GET',
+      url: `/v2/payments/refunds/${pathSegment(operation, 'refund id', refundId)}`,
     });
   }
 

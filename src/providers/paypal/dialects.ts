@@ -3,13 +3,13 @@ import type { ReauthorizationAmount } from './schemas';
 export type PaymentsDialectName = 'spec' | 'paypal';
 
 /** The five delivery headers a verification request is filled from. */
-export interface TransmissionHeaderNames {
+export type TransmissionHeaderNames = {
   auth_algo: string;
   cert_url: string;
   transmission_id: string;
   transmission_sig: string;
   transmission_time: string;
-}
+};
 
 /**
  * What differs between the provider we were specified against and PayPal's own API, so that one client talks to either by

@@ -1,8 +1,12 @@
 import type { TransmissionHeaderNames } from './dialects';
-import { deliveryBodyBytes, deliveryHeader, type WebhookDelivery } from './webhook-delivery';
-import { EMPTY_DELIVERY_BODY_MESSAGE } from './webhook-verification-request';
+import {
+  deliveryBodyBytes,
+  deliveryHeader,
+  EMPTY_DELIVERY_BODY_MESSAGE,
+  type WebhookDelivery,
+} from '../webhook-delivery';
 import { verifyTransmission } from './webhook-signature';
-import type { SignatureCheck } from '../../workflows/webhooks/definitions';
+import type { SignatureCheck } from '../events';
 import type { CertificateCache } from './certificate-cache';
 
 /**

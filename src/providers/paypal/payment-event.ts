@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { describeIssues } from './errors';
 import { moneySchema } from './schemas';
-import type { PaymentEvent } from '../../workflows/lifecycle/definitions';
-import type { ParsedPaymentEvent } from '../../workflows/webhooks/definitions';
+import type { ParsedPaymentEvent, PaymentEvent } from '../events';
 
 // The event envelope of a verified delivery (PayPal's Notifications v1 shape). Loose: only the fields that
 // route an event are required; everything else passes through unread.

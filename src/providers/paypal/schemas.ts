@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import * as resources from '../resources';
+import { moneySchema } from '../resources';
 
 // The spec hides the resource fields; these follow the public PayPal v2 payments and v1 notifications
 // resources. Objects are loose: fields we do not model pass through unchanged. A `*BodySchema` accepts
@@ -6,13 +8,10 @@ import { z } from 'zod';
 // from the provider when an answer left out a field it needs. A malformed field fails the parse, and the
 // error names its path.
 
-const decimalAmount = z.string().regex(/^\d+(\.\d+)?$/, 'a non-negative decimal number written as a string');
-
-export const moneySchema = z.looseObject({
-  currency_code: z.string().length(3),
-  value: decimalAmount,
-});
-export type Money = z.infer<typeof moneySchema>;
+export { moneySchema };
+export type { Money } from '../resources';
+export { authorizationStatusSchema, captureStatusSchema, refundStatusSchema } from '../resources';
+export type { AuthorizationStatus, CaptureStatus, RefundStatus } from '../resources';
 
 export const linkSchema = z.looseObject({
   href: z.string(),
@@ -21,41 +20,17 @@ export const linkSchema = z.looseObject({
 });
 export type Link = z.infer<typeof linkSchema>;
 
-export const authorizationStatusSchema = z.enum([
-  'CREATED',
-  'CAPTURED',
-  'DENIED',
-  'PARTIALLY_CAPTURED',
-  'VOIDED',
-  'PENDING',
-  'EXPIRED',
-]);
-export type AuthorizationStatus = z.infer<typeof authorizationStatusSchema>;
+const paypalFields = { links: z.array(linkSchema).optional() };
 
-const statusDetailsSchema = z.looseObject({ reason: z.string().optional() });
-
-/** An authorization as PayPal's schema allows it: every field optional (a minimal answer has id, status, links). */
-export const authorizationBodySchema = z.looseObject({
-  id: z.string().min(1).optional(),
-  status: authorizationStatusSchema.optional(),
-  status_details: statusDetailsSchema.optional(),
-  amount: moneySchema.optional(),
-  invoice_id: z.string().optional(),
-  custom_id: z.string().optional(),
-  expiration_time: z.string().optional(),
-  create_time: z.string().optional(),
-  update_time: z.string().optional(),
-  links: z.array(linkSchema).optional(),
+/** What the client answers: the lifecycle's authorization, with PayPal's links and supplementary data. */
+export const authorizationSchema = resources.authorizationSchema.extend({
+  ...paypalFields,
   supplementary_data: z.looseObject({}).optional(),
 });
-
-/** What the client answers: an authorization with the id, status and amount every caller relies on. */
-export const authorizationSchema = authorizationBodySchema.extend({
-  id: z.string().min(1),
-  status: authorizationStatusSchema,
-  amount: moneySchema,
-});
 export type Authorization = z.infer<typeof authorizationSchema>;
+
+/** An authorization as PayPal's schema allows it: every field optional (a minimal answer has id, status, links). */
+export const authorizationBodySchema = authorizationSchema.partial();
 
 export const paymentCaptureRequestSchema = z.looseObject({
   amount: moneySchema.optional(),
@@ -66,36 +41,12 @@ export const paymentCaptureRequestSchema = z.looseObject({
 });
 export type PaymentCaptureRequest = z.infer<typeof paymentCaptureRequestSchema>;
 
-export const captureStatusSchema = z.enum([
-  'COMPLETED',
-  'DECLINED',
-  'PARTIALLY_REFUNDED',
-  'PENDING',
-  'REFUNDED',
-  'FAILED',
-]);
-export type CaptureStatus = z.infer<typeof captureStatusSchema>;
+/** What the client answers: a capture with its id and status (a minimal answer has both). */
+export const paymentCaptureSchema = resources.paymentCaptureSchema.extend(paypalFields);
+export type PaymentCapture = z.infer<typeof paymentCaptureSchema>;
 
 /** A capture as PayPal's schema allows it: every field optional. */
-export const paymentCaptureBodySchema = z.looseObject({
-  id: z.string().min(1).optional(),
-  status: captureStatusSchema.optional(),
-  status_details: statusDetailsSchema.optional(),
-  amount: moneySchema.optional(),
-  invoice_id: z.string().optional(),
-  custom_id: z.string().optional(),
-  final_capture: z.boolean().optional(),
-  create_time: z.string().optional(),
-  update_time: z.string().optional(),
-  links: z.array(linkSchema).optional(),
-});
-
-/** What the client answers: a capture with its id and status (a minimal answer has both). */
-export const paymentCaptureSchema = paymentCaptureBodySchema.extend({
-  id: z.string().min(1),
-  status: captureStatusSchema,
-});
-export type PaymentCapture = z.infer<typeof paymentCaptureSchema>;
+export const paymentCaptureBodySchema = paymentCaptureSchema.partial();
 
 export const refundRequestSchema = z.looseObject({
   amount: moneySchema.optional(),
@@ -105,28 +56,14 @@ export const refundRequestSchema = z.looseObject({
 });
 export type RefundRequest = z.infer<typeof refundRequestSchema>;
 
-export const refundStatusSchema = z.enum(['CANCELLED', 'FAILED', 'PENDING', 'COMPLETED']);
-export type RefundStatus = z.infer<typeof refundStatusSchema>;
-
 /** A refund: PayPal's minimal answer (id, status, links) is a valid one. */
-export const refundSchema = z.looseObject({
-  id: z.string().min(1),
-  status: refundStatusSchema,
-  status_details: statusDetailsSchema.optional(),
-  amount: moneySchema.optional(),
-  invoice_id: z.string().optional(),
-  custom_id: z.string().optional(),
-  note_to_payer: z.string().optional(),
-  create_time: z.string().optional(),
-  update_time: z.string().optional(),
-  links: z.array(linkSchema).optional(),
-});
+export const refundSchema = resources.refundSchema.extend(paypalFields);
 export type Refund = z.infer<typeof refundSchema>;
 
 /** A reauthorization's amount: the total travels as text, never as a JSON number. */
 export const reauthorizationAmountSchema = z.object({
   currency: z.string().length(3),
-  total: decimalAmount,
+  total: resources.decimalAmountSchema,
 });
 export type ReauthorizationAmount = z.infer<typeof reauthorizationAmountSchema>;
 

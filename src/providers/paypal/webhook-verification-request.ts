@@ -1,8 +1,11 @@
 import type { TransmissionHeaderNames } from './dialects';
 import { PaymentsApiError } from './errors';
-import { deliveryBodyBytes, deliveryHeader, type WebhookDelivery } from './webhook-delivery';
-
-export const EMPTY_DELIVERY_BODY_MESSAGE = 'A webhook cannot be verified for a request with an empty body';
+import {
+  deliveryBodyBytes,
+  deliveryHeader,
+  EMPTY_DELIVERY_BODY_MESSAGE,
+  type WebhookDelivery,
+} from '../webhook-delivery';
 
 const transmissionFields = [
   'auth_algo',

@@ -1,5 +1,5 @@
 import { log, setCurrentDetails } from '@temporalio/workflow';
-import type { Authorization, PaymentCapture, Refund } from '../../providers/paypal/schemas';
+import type { Authorization, PaymentCapture, Refund } from '../../providers/resources';
 import { orderSystemCalls } from './activity-options';
 import type {
   CaptureInput,
@@ -70,13 +70,11 @@ export class LifecycleCommands {
       const finalCapture = request.finalCapture ?? plan.finalCapture ?? plan.amount === state.remainingAmount;
       const capture = await orderSystemCalls.captureAuthorization({
         authorizationId: state.currentAuthorizationId,
-        requestId: idempotencyKey,
-        request: {
-          amount,
-          final_capture: finalCapture,
-          ...(request.invoiceId ? { invoice_id: request.invoiceId } : {}),
-          ...(request.noteToPayer ? { note_to_payer: request.noteToPayer } : {}),
-        },
+        amount,
+        finalCapture,
+        idempotencyKey,
+        ...(request.invoiceId ? { invoiceId: request.invoiceId } : {}),
+        ...(request.noteToPayer ? { noteToPayer: request.noteToPayer } : {}),
       });
       applyCapture(state, capture, { amount, finalCapture, idempotencyKey });
       this.stateChanged();
@@ -92,10 +90,10 @@ export class LifecycleCommands {
     return this.once('void', request.idempotencyKey, {}, async () => {
       assertOpen(this.state, 'void');
       // As at PayPal, a reauthorization cannot be voided itself: voiding the original voids both.
-      const voided = await orderSystemCalls.voidAuthorization(
-        this.state.authorizationId,
-        voidIdempotencyKey(this.state),
-      );
+      const voided = await orderSystemCalls.voidAuthorization({
+        authorizationId: this.state.authorizationId,
+        idempotencyKey: voidIdempotencyKey(this.state),
+      });
       markEnded(this.state, 'VOIDED');
       this.stateChanged();
       return voided;
@@ -137,12 +135,10 @@ export class LifecycleCommands {
       const idempotencyKey = refundIdempotencyKey(state, request);
       const refund = await orderSystemCalls.refundCapture({
         captureId: request.captureId,
-        requestId: idempotencyKey,
-        request: {
-          amount,
-          ...(request.invoiceId ? { invoice_id: request.invoiceId } : {}),
-          ...(request.noteToPayer ? { note_to_payer: request.noteToPayer } : {}),
-        },
+        amount,
+        idempotencyKey,
+        ...(request.invoiceId ? { invoiceId: request.invoiceId } : {}),
+        ...(request.noteToPayer ? { noteToPayer: request.noteToPayer } : {}),
       });
       applyRefund(state, {
         id: refund.id,

@@ -1,12 +1,9 @@
 import type { Duration } from '@temporalio/common';
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type {
-  Authorization,
-  CaptureStatus,
-  Money,
-  PaymentCapture,
-  Refund,
-} from '../../providers/paypal/schemas';
+import type { PaymentEvent } from '../../providers/events';
+import type { Authorization, CaptureStatus, Money, PaymentCapture, Refund } from '../../providers/resources';
+
+export type { PaymentEvent };
 
 // The lifecycle's public contract, shared by the workflow, the API and the typed client library.
 
@@ -92,24 +89,6 @@ export type ReauthorizationRecord = {
   amount: Money;
   reason: 'timer' | 'request';
   at: string;
-};
-
-/** A verified provider event, as the webhook verification workflow signals it. */
-export type PaymentEvent = {
-  id: string;
-  eventType: string;
-  /**
-   * The authorization the event concerns: the resource for authorization events, the parent for captures.
-   * Absent for refund events, whose resource names only its capture.
-   */
-  authorizationId?: string;
-  captureId?: string;
-  /** Set for refund and reversal events: the resource is the refund, `captureId` the capture it refunds. */
-  refundId?: string;
-  status?: string;
-  amount?: Money;
-  finalCapture?: boolean;
-  createTime?: string;
 };
 
 export type RecordedEvent = {

@@ -1,4 +1,4 @@
-import type { Authorization, Money, PaymentCapture } from '../../providers/paypal/schemas';
+import type { Authorization, Money, PaymentCapture } from '../../providers/resources';
 import { formatMinorUnits, toMinorUnits } from '../../currency-decimals';
 import {
   captureStatusByEvent,

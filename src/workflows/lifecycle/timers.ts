@@ -1,5 +1,5 @@
 import { CancellationScope, isCancellation, log, sleep } from '@temporalio/workflow';
-import type { Authorization } from '../../providers/paypal/schemas';
+import type { Authorization } from '../../providers/resources';
 import { timerCalls, type PaymentsCalls } from './activity-options';
 import type { LifecycleInput, LifecycleState } from './definitions';
 import { reauthorizeIdempotencyKey, voidIdempotencyKey } from './provider-keys';
@@ -72,8 +72,8 @@ export async function reauthorize(
 ): Promise<Authorization> {
   const authorization = await calls.reauthorizeAuthorization({
     authorizationId: state.currentAuthorizationId,
-    amount: { currency: state.currency, total },
-    requestId: reauthorizeIdempotencyKey(state, reason, idempotencyKey),
+    amount: { currency_code: state.currency, value: total },
+    idempotencyKey: reauthorizeIdempotencyKey(state, reason, idempotencyKey),
   });
   applyReauthorization(state, authorization, reason, new Date().toISOString());
   return authorization;
@@ -103,7 +103,10 @@ export async function fireTimer(
   }
   if (state.expiryPolicy === 'void') {
     try {
-      await calls.voidAuthorization(state.authorizationId, voidIdempotencyKey(state));
+      await calls.voidAuthorization({
+        authorizationId: state.authorizationId,
+        idempotencyKey: voidIdempotencyKey(state),
+      });
       markEnded(state, 'VOIDED');
       return;
     } catch (error) {

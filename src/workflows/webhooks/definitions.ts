@@ -1,5 +1,8 @@
-import type { WebhookDelivery } from '../../providers/paypal/webhook-delivery';
-import type { PaymentEvent } from '../lifecycle/definitions';
+import type { WebhookDelivery } from '../../providers/webhook-delivery';
+import type { ParsedPaymentEvent, PaymentEvent, SignatureCheck } from '../../providers/events';
+import type { DeliveryVerifyMode } from '../../providers/port';
+
+export type { ParsedPaymentEvent, SignatureCheck };
 
 // The webhook workflows' public contract, shared by the workflows, the activities, the API and the tools.
 
@@ -17,7 +20,7 @@ export function webhookSubscriptionWorkflowId(listenerUrl: string): string {
   return `webhook-subscription-${listenerUrl}`;
 }
 
-export type WebhookVerifyMode = 'api' | 'local';
+export type WebhookVerifyMode = DeliveryVerifyMode;
 
 /** The failure type of a rejected run; its details hold the rejected WebhookVerificationResult. */
 export const WEBHOOK_DELIVERY_REJECTED = 'WebhookDeliveryRejected';
@@ -31,17 +34,6 @@ export type WebhookVerificationInput = {
   /** The subscription's webhook id when configured (WEBHOOK_ID); otherwise the worker looks it up. */
   webhookId?: string;
 };
-
-export type SignatureCheck = {
-  verification_status: 'SUCCESS' | 'FAILURE';
-  /** Why a local check failed, e.g. a cert_url host outside the allow-list. */
-  reason?: string;
-};
-
-/** What the verification activity made of a verified body. */
-export type ParsedPaymentEvent =
-  | { routable: true; event: PaymentEvent }
-  | { routable: false; eventId?: string; eventType?: string; reason: string };
 
 export type PaymentEventDelivered = {
   lifecycleWorkflowId: string;

@@ -1,6 +1,6 @@
 import { ApplicationFailure, log, proxyActivities } from '@temporalio/workflow';
 import type { PaymentsActivities } from '../../activities/payments';
-import type { Webhook } from '../../providers/paypal/schemas';
+import type { Webhook } from '../../providers/resources';
 import { lifecycleEventTypes } from '../lifecycle/definitions';
 import type {
   WebhookSubscriptionInput,

@@ -7,7 +7,7 @@ import {
   upsertSearchAttributes,
 } from '@temporalio/workflow';
 import type { WebhookActivities } from '../../activities/webhooks';
-import type { WebhookDelivery } from '../../providers/paypal/webhook-delivery';
+import type { WebhookDelivery } from '../../providers/webhook-delivery';
 import { PaymentEventRoutingKey, WebhookVerificationKey } from '../search-attributes';
 import {
   WEBHOOK_DELIVERY_REJECTED,

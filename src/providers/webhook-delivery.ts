@@ -1,3 +1,5 @@
+export const EMPTY_DELIVERY_BODY_MESSAGE = 'A webhook cannot be verified for a request with an empty body';
+
 /**
  * A webhook delivery as a listener receives it: its headers and its raw, unparsed body, as bytes or as the
  * text they spell. The webhookVerification workflow takes it with its body as text (`WebhookDelivery<string>`),

@@ -1,0 +1,100 @@
+import type { PaymentsProvider, ProviderCapabilities, WebhookSubscriptions } from '../port';
+import { CertificateCache } from './certificate-cache';
+import type { PaymentsClient } from './client';
+import { classified } from './failures';
+import { verifyDeliveryLocally } from './local-verification';
+import { parsePaymentEvent } from './payment-event';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export const paypalCapabilities: ProviderCapabilities = {
+  multipleCaptures: true,
+  // PayPal captures up to 115% of the authorized amount (at most 75 USD more).
+  overCapturePercent: 15,
+  reauthorization: 'reauthorize',
+  // PayPal answers a repeated PayPal-Request-Id with its first answer for 45 days.
+  idempotencyKeyRetentionMs: 45 * DAY_MS,
+};
+
+export interface PaypalProviderOptions {
+  /** Hosts a delivery's cert_url may name in local verification mode. */
+  certificateHosts: readonly string[];
+}
+
+/**
+ * PayPal behind the port, over its client: builds PayPal's request bodies from the port's neutral requests,
+ * sends the idempotency key as the request id (PayPal-Request-Id, or the spec dialect's header) and answers
+ * PayPal's resources as they are (a superset of the lifecycle's vocabulary).
+ */
+export function paypalProvider(client: PaymentsClient, options: PaypalProviderOptions): PaymentsProvider {
+  const certificates = new CertificateCache({ allowedHosts: options.certificateHosts });
+  const headerNames = client.dialect.transmissionHeaders;
+  return {
+    name: 'paypal',
+    capabilities: paypalCapabilities,
+    deliveryHeaders: headerNames,
+
+    getAuthorization: (authorizationId) => classified(() => client.getAuthorization(authorizationId)),
+
+    captureAuthorization: (request) =>
+      classified(() =>
+        client.captureAuthorization(
+          request.authorizationId,
+          {
+            amount: request.amount,
+            final_capture: request.finalCapture,
+            ...(request.invoiceId ? { invoice_id: request.invoiceId } : {}),
+            ...(request.noteToPayer ? { note_to_payer: request.noteToPayer } : {}),
+          },
+          request.idempotencyKey,
+        ),
+      ),
+
+    voidAuthorization: (request) =>
+      classified(() => client.voidAuthorization(request.authorizationId, request.idempotencyKey)),
+
+    reauthorizeAuthorization: (request) =>
+      classified(() =>
+        client.reauthorizeAuthorization(
+          request.authorizationId,
+          { currency: request.amount.currency_code, total: request.amount.value },
+          request.idempotencyKey,
+        ),
+      ),
+
+    refundCapture: (request) =>
+      classified(() =>
+        client.refundCapture(
+          request.captureId,
+          {
+            ...(request.amount ? { amount: request.amount } : {}),
+            ...(request.invoiceId ? { invoice_id: request.invoiceId } : {}),
+            ...(request.noteToPayer ? { note_to_payer: request.noteToPayer } : {}),
+          },
+          request.idempotencyKey,
+        ),
+      ),
+
+    getCapture: (captureId) => classified(() => client.getCapture(captureId)),
+    getRefund: (refundId) => classified(() => client.getRefund(refundId)),
+    parsePaymentEvent,
+
+    verifyDelivery: (delivery, webhookId, mode) =>
+      mode === 'api'
+        ? classified(() => client.verifyWebhookSignature(delivery, webhookId))
+        : verifyDeliveryLocally(delivery, webhookId, headerNames, certificates),
+
+    subscriptions: paypalSubscriptions(client),
+  };
+}
+
+function paypalSubscriptions(client: PaymentsClient): WebhookSubscriptions {
+  return {
+    createWebhook: (request) => classified(() => client.createWebhook(request)),
+    getWebhook: (webhookId) => classified(() => client.getWebhook(webhookId)),
+    updateWebhook: (webhookId, changes) => classified(() => client.updateWebhook(webhookId, changes)),
+    listWebhooks: (anchorType) => classified(() => client.listWebhooks(anchorType)),
+    deleteWebhook: (webhookId) => classified(() => client.deleteWebhook(webhookId)),
+    listWebhookEventTypes: () => classified(() => client.listWebhookEventTypes()),
+  };
+}

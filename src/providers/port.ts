@@ -1,0 +1,130 @@
+import type { ParsedPaymentEvent, SignatureCheck } from './events';
+import type { Authorization, Money, PaymentCapture, Refund, Webhook } from './resources';
+import type { WebhookDelivery } from './webhook-delivery';
+
+// What the lifecycle needs of any payments provider. The lifecycle's activities, the webhook verification
+// and the tests depend on this port; each provider's wire format stays in its own src/providers/<name>/.
+
+/** Capture part or all of an authorization; retries under the same key capture at most once. */
+export type CaptureRequest = {
+  authorizationId: string;
+  amount: Money;
+  /** True releases what remains of the authorization after this capture. */
+  finalCapture: boolean;
+  idempotencyKey: string;
+  invoiceId?: string;
+  noteToPayer?: string;
+};
+
+export type VoidRequest = { authorizationId: string; idempotencyKey?: string };
+
+/** Hold `amount` again, on the provider's own terms (see ProviderCapabilities.reauthorization). */
+export type ReauthorizeRequest = { authorizationId: string; amount: Money; idempotencyKey?: string };
+
+/** Refund a capture: all that is not yet refunded when `amount` is absent. */
+export type RefundRequest = {
+  captureId: string;
+  amount?: Money;
+  idempotencyKey: string;
+  invoiceId?: string;
+  noteToPayer?: string;
+};
+
+export type ProviderCapabilities = {
+  /** Several partial captures of one authorization (PayPal: yes; Stripe: one, unless multicapture). */
+  multipleCaptures: boolean;
+  /** How far the captured total may exceed the authorized amount, in percent of it. */
+  overCapturePercent: number;
+  /** PayPal reauthorizes in place; Stripe holds anew on a new PaymentIntent, then cancels the old one. */
+  reauthorization: 'reauthorize' | 'new-authorization';
+  /** How long the provider answers a repeated idempotency key with its first answer. */
+  idempotencyKeyRetentionMs: number;
+};
+
+/** The delivery headers the webhook intake requires; two of them it reads itself. */
+export type DeliveryHeaderNames = Record<string, string> & {
+  /** One verification run per transmission id. */
+  transmission_id: string;
+  /** When the provider signed the delivery; too far from now is refused. */
+  transmission_time: string;
+};
+
+/** Verify with the provider ('api') or without a round trip, by the provider's signature scheme ('local'). */
+export type DeliveryVerifyMode = 'api' | 'local';
+
+/** One change of a subscription, as a JSON Patch operation, e.g. `{ op: 'replace', path: '/url', value: '…' }`. */
+export type WebhookSubscriptionChange = { op: 'replace'; path: string; value: unknown };
+
+/** The provider's webhook subscriptions, for providers that manage them through their API. */
+export interface WebhookSubscriptions {
+  createWebhook(request: { url: string; event_types: { name: string }[] }): Promise<Webhook>;
+  getWebhook(webhookId: string): Promise<Webhook>;
+  updateWebhook(webhookId: string, changes: WebhookSubscriptionChange[]): Promise<Webhook>;
+  listWebhooks(anchorType?: string): Promise<{ webhooks: Webhook[] }>;
+  deleteWebhook(webhookId: string): Promise<void>;
+  listWebhookEventTypes(): Promise<{ event_types: { name: string }[] }>;
+}
+
+/**
+ * A payments provider behind the port. Every operation rejects with a {@link ProviderError} (already
+ * classified) or with an error a retry may cure; a resolved value is a complete resource of the vocabulary.
+ */
+export interface PaymentsProvider {
+  /** The provider's name in the registry, e.g. 'paypal'. */
+  readonly name: string;
+  /** What the lifecycle may rely on, declared by the provider rather than guessed. */
+  readonly capabilities: ProviderCapabilities;
+  /** The headers a delivery of this provider carries. */
+  readonly deliveryHeaders: DeliveryHeaderNames;
+  /** The authorization as the provider holds it now. */
+  getAuthorization(authorizationId: string): Promise<Authorization>;
+  /** A repeat under the same idempotency key answers the first capture. */
+  captureAuthorization(request: CaptureRequest): Promise<PaymentCapture>;
+  /** An authorization already voided counts as voided. */
+  voidAuthorization(request: VoidRequest): Promise<Authorization>;
+  /** Answers the authorization that now holds the money (a new id). */
+  reauthorizeAuthorization(request: ReauthorizeRequest): Promise<Authorization>;
+  /** A repeat under the same idempotency key answers the first refund. */
+  refundCapture(request: RefundRequest): Promise<Refund>;
+  /** The capture as the provider holds it now. */
+  getCapture(captureId: string): Promise<PaymentCapture>;
+  /** The refund as the provider holds it now. */
+  getRefund(refundId: string): Promise<Refund>;
+  /** The lifecycle's view of a verified delivery's body, or why it concerns no authorization. */
+  parsePaymentEvent(body: string): ParsedPaymentEvent;
+  /** SUCCESS or FAILURE alike in both modes for the same delivery, signed for the subscription `webhookId`. */
+  verifyDelivery(
+    delivery: WebhookDelivery,
+    webhookId: string,
+    mode: DeliveryVerifyMode,
+  ): Promise<SignatureCheck>;
+  /** Absent when the provider's subscriptions are not managed through its API. */
+  readonly subscriptions?: WebhookSubscriptions;
+}
+
+/**
+ * A failure the provider's adapter has classified: `type` is the provider's issue for a refusal (e.g.
+ * AUTHORIZATION_ALREADY_CAPTURED), `retryable` says whether the same call may succeed later.
+ */
+export class ProviderError extends Error {
+  readonly type: string;
+  readonly retryable: boolean;
+  readonly retryAfterMs: number | undefined;
+  /** What the provider said, for operators; never credentials. */
+  readonly details: unknown[];
+
+  constructor(init: {
+    message: string;
+    type: string;
+    retryable: boolean;
+    retryAfterMs?: number;
+    details: unknown[];
+  }) {
+    super(init.message);
+    this.name = 'ProviderError';
+    this.type = init.type;
+    this.retryable = init.retryable;
+    this.retryAfterMs = init.retryAfterMs;
+    this.details = init.details;
+  }
+}
