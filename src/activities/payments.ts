@@ -12,14 +12,14 @@ import {
 import type { Authorization, PaymentCapture, Refund, Webhook } from '../providers/resources';
 import { count, type BusinessCounter, type CallOutcome } from './business-metrics';
 
-export const MISSING_REQUEST_ID = 'MISSING_REQUEST_ID';
+export const MISSING_IDEMPOTENCY_KEY = 'MISSING_IDEMPOTENCY_KEY';
 export const WEBHOOK_SUBSCRIPTIONS_UNSUPPORTED = 'WEBHOOK_SUBSCRIPTIONS_UNSUPPORTED';
 
 /** Capture and refund take an idempotency key without fail: it makes every retry of the activity act at most once. */
 function requireIdempotencyKey(activity: string, idempotencyKey: string): void {
   if (idempotencyKey) return;
   throw ApplicationFailure.create({
-    type: MISSING_REQUEST_ID,
+    type: MISSING_IDEMPOTENCY_KEY,
     message: `${activity} needs a non-empty idempotencyKey so that its retries never move money twice`,
     nonRetryable: true,
   });

@@ -52,7 +52,7 @@ describe('payments activities', () => {
     const error = await failure(
       env.run(activities.captureAuthorization, { ...captureInput, idempotencyKey: '' }),
     );
-    expect(error).toMatchObject({ type: 'MISSING_REQUEST_ID', nonRetryable: true });
+    expect(error).toMatchObject({ type: 'MISSING_IDEMPOTENCY_KEY', nonRetryable: true });
     expect(provider.requests).toHaveLength(0);
   });
 
