@@ -17,9 +17,11 @@ const layers = [
   // Helpers that admit callers, shared by the HTTP API and the characters service.
   ['src/auth/**'],
   // The provider port: what the service asks of any provider, in the lifecycle's vocabulary.
-  ['src/providers/*.ts'],
+  ['src/providers/!(registry).ts'],
   // One folder per provider: its client, wire formats, webhook signatures, event parsing.
   ['src/providers/*/**'],
+  // The one place each provider is registered.
+  ['src/providers/@(registry).ts'],
   // The local provider: it speaks the adapters' wire formats and knows nothing of the service.
   ['src/sandbox/**'],
   // The GraphQL characters service and its typed client.
