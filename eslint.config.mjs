@@ -1,4 +1,6 @@
 import js from '@eslint/js';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import importX from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
 // The SDK's internals (`@temporalio/common/lib/time`, …) change without notice: import its public entry points.
@@ -6,6 +8,52 @@ const sdkInternals = {
   group: ['@temporalio/*/lib/*', '@temporalio/*/lib'],
   message: "Import the Temporal SDK's public entry points, not its lib/ internals.",
 };
+
+// The layers of src, bottom up. A file imports from its own layer and the layers below it, never from one above,
+// types included. No path is in two layers.
+const layers = [
+  // Values every side shares (configuration, durations, currency decimals, the logger) and the payload codec.
+  ['src/*.ts', 'src/codec/**'],
+  // Helpers that admit callers, shared by the HTTP API and the characters service.
+  ['src/auth/**'],
+  // The provider port: what the service asks of any provider, in the lifecycle's vocabulary.
+  ['src/providers/!(registry).ts'],
+  // One folder per provider: its client, wire formats, webhook signatures, event parsing.
+  ['src/providers/*/**'],
+  // The one place each provider is registered.
+  ['src/providers/@(registry).ts'],
+  // The local provider: it speaks the adapters' wire formats and knows nothing of the service.
+  ['src/sandbox/**'],
+  // The GraphQL characters service and its typed client.
+  ['src/characters/**'],
+  // Workflows' contracts (ids, signals, queries, Updates, activity contracts) and the search attributes.
+  ['src/workflows/**/definitions.ts', 'src/workflows/**/search-attributes.ts'],
+  // Activities: every call to a provider or the characters service; they implement the contracts.
+  ['src/activities/**'],
+  // Deterministic workflow code: it reaches its activities through proxies typed by them.
+  ['src/workflows/**/!(definitions|search-attributes).ts'],
+  // Typed Temporal clients of the workflows: the lifecycle library, the characters import.
+  ['src/client/**'],
+  // The webhook side outside workflows: starting verifications and subscriptions.
+  ['src/webhooks/**'],
+  // HTTP for order systems and webhook deliveries.
+  ['src/api/**'],
+  // The payments Nexus service: the API's schemas and error classification, in Nexus terms.
+  ['src/nexus/**'],
+  // The worker process and its workflow bundle.
+  ['src/workers/**'],
+  // One-shot commands.
+  ['src/cli/**'],
+  // npm start and npm run cluster.
+  ['src/dev/**'],
+];
+
+// One zone per layer: its files may not import the layers above.
+const layerZones = layers.slice(0, -1).map((files, index) => ({
+  target: files,
+  from: layers.slice(index + 1).flat(),
+  message: `Layer ${index} (${files.join(', ')}) imports only its own and lower layers (eslint.config.mjs).`,
+}));
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', '.data/', 'coverage/'] },
@@ -143,6 +191,20 @@ export default tseslint.config(
           ],
         },
       ],
+    },
+  },
+  {
+    // Every layer points down, and no module reaches itself again through its imports.
+    files: ['src/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      'import-x/resolver-next': [createTypeScriptImportResolver()],
+    },
+    rules: {
+      'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones: layerZones }],
+      'import-x/no-cycle': 'error',
     },
   },
   {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Kind, OperationTypeNode } from 'graphql';
-import { bearerKeyCheck } from '../api/api-keys';
+import { bearerKeyCheck } from '../auth/bearer-keys';
 import { ConfigError, type Config } from '../config';
 import { GraphQLRequestError } from './request-errors';
 

@@ -1,12 +1,12 @@
 import type { Client, WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
-import type { importCharacters } from '../workflows/character-import';
+import type { importCharacters } from '../workflows/character-import/workflow';
 import {
   characterImportWorkflowId,
   characterImportWorkflowType,
   importProgressQuery,
   type CharacterImportInput,
   type CharacterImportProgress,
-} from '../workflows/character-import-definitions';
+} from '../workflows/character-import/definitions';
 
 export type CharacterImportHandle = WorkflowHandleWithFirstExecutionRunId<typeof importCharacters>;
 

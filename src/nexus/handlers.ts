@@ -3,7 +3,8 @@ import * as nexus from 'nexus-rpc';
 import type { z } from 'zod';
 import { LifecycleClient } from '../client/lifecycle-client';
 import type { LifecycleInput } from '../workflows/lifecycle/definitions';
-import type { paymentOutcome } from '../workflows/payment-outcome';
+import { paymentState } from '../workflows/payment-outcome/definitions';
+import type { paymentOutcome } from '../workflows/payment-outcome/workflow';
 import { toNexusError } from './errors';
 import {
   captureInput,
@@ -13,7 +14,6 @@ import {
   startLifecycleInput,
   voidInput,
 } from './inputs';
-import { paymentState } from './payment-state';
 import { paymentsService, type PaymentState } from './service';
 
 export interface PaymentsHandlerOptions {

@@ -1,7 +1,7 @@
 import * as nexus from 'nexus-rpc';
 import type { z } from 'zod';
 import type { Authorization, PaymentCapture } from '../providers/resources';
-import type { LifecycleState } from '../workflows/lifecycle/definitions';
+import type { OutcomeFailure, PaymentState } from '../workflows/payment-outcome/definitions';
 import type {
   captureInput,
   lifecycleRefInput,
@@ -13,10 +13,7 @@ import type {
 // The payments Nexus service: the contract order workflows in other namespaces call. At run time it needs only
 // `nexus-rpc`; everything else here is types, so a caller's workflow bundle imports nothing of ours.
 
-export type { Authorization, PaymentCapture };
-
-/** The lifecycle's state as callers see it: without the answers and event ids it keeps for itself. */
-export type PaymentState = Omit<LifecycleState, 'keyedAnswers' | 'seenEventIds'>;
+export type { Authorization, PaymentCapture, PaymentState };
 
 /** Durations are Temporal durations, e.g. '3 days'; omitted ones are the service's defaults, as in the API. */
 export type StartLifecycleInput = z.input<typeof startLifecycleInput>;
@@ -56,8 +53,8 @@ export const PaymentsFailure = {
   stateForbids: 'LIFECYCLE_STATE_FORBIDS',
   /** The authorization cannot be managed (e.g. it is already voided at the provider). */
   notManageable: 'AUTHORIZATION_NOT_MANAGEABLE',
-  /** No lifecycle exists for the authorization. */
-  notFound: 'LIFECYCLE_NOT_FOUND',
+  /** No lifecycle exists for the authorization (also the outcome activity's failure, hence the tie). */
+  notFound: 'LIFECYCLE_NOT_FOUND' satisfies (typeof OutcomeFailure)['notFound'],
 } as const;
 
 export type PaymentsFailureType = (typeof PaymentsFailure)[keyof typeof PaymentsFailure];

@@ -10,7 +10,7 @@ import { dataConverterFromConfig } from '../codec/data-converter';
 import { lifecycleStartDefaults, loadConfig, temporalAddress } from '../config';
 import { createLogger } from '../logger';
 import { paymentsServiceHandler } from '../nexus/handlers';
-import { createOutcomeActivities } from '../nexus/outcome-activity';
+import { createOutcomeActivities } from '../activities/payment-outcome';
 import { charactersClientFromConfig } from '../characters/client';
 import { providerFromConfig } from '../providers/registry';
 import { webhookListenerUrl } from '../webhooks/listener-url';

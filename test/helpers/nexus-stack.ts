@@ -3,7 +3,7 @@ import { Client, Connection, WorkflowFailedError } from '@temporalio/client';
 import { createPaymentsActivities } from '../../src/activities/payments';
 import { ORDERS_NAMESPACE, ensurePaymentsEndpoint } from '../../src/nexus/endpoint';
 import { paymentsServiceHandler } from '../../src/nexus/handlers';
-import { createOutcomeActivities } from '../../src/nexus/outcome-activity';
+import { createOutcomeActivities } from '../../src/activities/payment-outcome';
 import type { PaymentsProvider } from '../../src/providers/port';
 import { runTestWorker, temporalAddress, testDataConverter, uniqueTaskQueue } from './temporal';
 

@@ -4,7 +4,7 @@ import { createCharactersActivities, type CharactersActivities } from '../../src
 import type { CharacterInput } from '../../src/characters/character';
 import { createCharactersClient, type CharactersClient } from '../../src/characters/client';
 import { characterImportProgress, startCharacterImport } from '../../src/client/character-import-client';
-import { type CharacterImportInput } from '../../src/workflows/character-import-definitions';
+import { type CharacterImportInput } from '../../src/workflows/character-import/definitions';
 import { characterFailureTypes } from '../../src/activities/characters';
 import { startCharactersService } from '../helpers/characters-fixtures';
 import { connectClient, uniqueTaskQueue, withWorker } from '../helpers/temporal';

@@ -1,5 +1,5 @@
 import { defineQuery } from '@temporalio/workflow';
-import type { Character, CharacterInput } from '../characters/character';
+import type { Character, CharacterInput } from '../../characters/character';
 
 // What the character import workflow shares with the code that starts and watches it.
 

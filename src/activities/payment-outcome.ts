@@ -1,34 +1,31 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
 import { lifecycleWorkflowId, stateQuery, terminalStatuses } from '../workflows/lifecycle/definitions';
-import { paymentState } from './payment-state';
-import { PaymentsFailure, type PaymentState } from './service';
+import {
+  OutcomeFailure,
+  paymentState,
+  type OutcomeActivities,
+} from '../workflows/payment-outcome/definitions';
 
-/** The failure type of an outcome not reached yet: retried by the waiting workflow's retry policy. */
-const OUTCOME_PENDING = 'PAYMENT_OUTCOME_PENDING';
-
-export function createOutcomeActivities() {
+export function createOutcomeActivities(): OutcomeActivities {
   return {
-    /** The lifecycle's state once it is terminal; a retryable OUTCOME_PENDING failure until then. */
-    async paymentOutcome(authorizationId: string): Promise<PaymentState> {
+    async paymentOutcome(authorizationId) {
       const handle = Context.current().client.workflow.getHandle(lifecycleWorkflowId(authorizationId));
       const state = await handle.query(stateQuery).catch((error: unknown) => {
         if (!(error instanceof WorkflowNotFoundError)) throw error;
         throw ApplicationFailure.nonRetryable(
           `no lifecycle for authorization ${authorizationId}`,
-          PaymentsFailure.notFound,
+          OutcomeFailure.notFound,
         );
       });
       // null: the lifecycle is still reading its authorization.
       if (!state || !terminalStatuses.includes(state.status)) {
         throw ApplicationFailure.retryable(
           `the lifecycle is ${state?.status ?? 'starting'}`,
-          OUTCOME_PENDING,
+          OutcomeFailure.pending,
         );
       }
       return paymentState(state);
     },
   };
 }
-
-export type OutcomeActivities = ReturnType<typeof createOutcomeActivities>;

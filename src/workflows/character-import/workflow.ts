@@ -6,14 +6,14 @@ import {
   sleep,
   type ActivityOptions,
 } from '@temporalio/workflow';
-import type { CharactersActivities } from '../activities/characters';
-import type { Character, CharacterInput, CliqueType } from '../characters/character';
+import type { CharactersActivities } from '../../activities/characters';
+import type { Character, CharacterInput, CliqueType } from '../../characters/character';
 import {
   importProgressQuery,
   type CharacterImportInput,
   type CharacterImportProgress,
   type CharacterImportResult,
-} from './character-import-definitions';
+} from './definitions';
 
 /**
  * Upserts a list of characters and can be run again with the same input without creating duplicates.

@@ -1,6 +1,5 @@
 import { proxyActivities } from '@temporalio/workflow';
-import type { OutcomeActivities } from '../nexus/outcome-activity';
-import type { PaymentState } from '../nexus/service';
+import type { OutcomeActivities, PaymentState } from './definitions';
 
 /**
  * Backs the Nexus `awaitOutcome` operation: waits until the lifecycle reaches a terminal status, for days if

@@ -1,0 +1,26 @@
+import type { LifecycleState } from '../lifecycle/definitions';
+
+// What the payment-outcome workflow shares with its activity and with the Nexus service that starts it.
+
+/** The lifecycle's state as callers see it: without the answers and event ids it keeps for itself. */
+export type PaymentState = Omit<LifecycleState, 'keyedAnswers' | 'seenEventIds'>;
+
+/** The state as the API shows it too: the remembered answers and seen event ids stay inside the workflow. */
+export function paymentState(state: LifecycleState): PaymentState {
+  const { keyedAnswers: _answers, seenEventIds: _seen, ...shown } = state;
+  return shown;
+}
+
+/** The failure types of the outcome's activity. */
+export const OutcomeFailure = {
+  /** The outcome is not reached yet: retried by the waiting workflow's retry policy. */
+  pending: 'PAYMENT_OUTCOME_PENDING',
+  /** No lifecycle exists for the authorization: final, and the Nexus caller's PaymentsFailure.notFound. */
+  notFound: 'LIFECYCLE_NOT_FOUND',
+} as const;
+
+/** The outcome's activity, implemented in src/activities/payment-outcome.ts. */
+export interface OutcomeActivities {
+  /** The lifecycle's state once it is terminal; a retryable OutcomeFailure.pending failure until then. */
+  paymentOutcome(authorizationId: string): Promise<PaymentState>;
+}
