@@ -207,6 +207,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   registerOAuthRoutes(app, context);
   registerCertificateRoute(app, context);
   registerControlRoutes(app, context);
+  app.get('/health', () => ({ status: 'ok' }));
   await app.register(async (authenticated) => {
     authenticated.addHook('onRequest', requireBearerToken(context.tokens, mode));
     registerAuthorizationRoutes(authenticated, context);
