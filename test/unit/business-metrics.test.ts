@@ -6,6 +6,7 @@ import { createPaymentsActivities } from '../../src/activities/payments';
 import { createWebhookActivities } from '../../src/activities/webhooks';
 import { registerApiMetrics } from '../../src/api/metrics';
 import { findFreePort } from '../../src/dev/ports';
+import { workerPrometheusExporter } from '../../src/workers/prometheus';
 import { PaymentsClient } from '../../src/providers/paypal/client';
 import type { SignatureCheck } from '../../src/workflows/webhooks/definitions';
 import { scrapeMetrics, sampleTotal } from '../helpers/prometheus-text';
@@ -26,7 +27,7 @@ let payments: PaymentsClient;
 
 beforeAll(async () => {
   const port = await findFreePort();
-  Runtime.install({ telemetryOptions: { metrics: { prometheus: { bindAddress: `127.0.0.1:${port}` } } } });
+  Runtime.install({ telemetryOptions: { metrics: workerPrometheusExporter(`127.0.0.1:${port}`) } });
   metricsUrl = `http://127.0.0.1:${port}/metrics`;
 });
 beforeEach(async () => {
