@@ -4,10 +4,10 @@ import { Runtime } from '@temporalio/worker';
 
 /**
  * The service's business counters, on the worker's Prometheus endpoint through the SDK runtime's metric
- * meter. Names follow Prometheus' conventions: a counter ends in `_total` (the SDK's exporter adds no suffix
- * of its own), labels are snake_case. The runtime's meter, not the activity context's: the context's adds
- * camelCase labels (`taskQueue`, `activityType`), so `count` sets `namespace`, `task_queue` and
- * `activity_type` itself.
+ * meter. Names follow Prometheus' conventions: a counter ends in `_total`, which the worker's exporter adds
+ * (src/workers/prometheus.ts), so the meter gets the name without it; labels are snake_case. The runtime's
+ * meter, not the activity context's: the context's adds camelCase labels (`taskQueue`, `activityType`), so
+ * `count` sets `namespace`, `task_queue` and `activity_type` itself.
  */
 export const businessCounters = {
   captures: ['payment_captures_total', 'captures by outcome: succeeded, refused, failed'],
@@ -34,7 +34,7 @@ function counter(meter: MetricMeter, which: BusinessCounter): MetricCounter {
   let found = known.get(which);
   if (!found) {
     const [name, description] = businessCounters[which];
-    found = meter.createCounter(name, undefined, description);
+    found = meter.createCounter(name.replace(/_total$/, ''), undefined, description);
     known.set(which, found);
   }
   return found;

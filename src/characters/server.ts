@@ -68,6 +68,6 @@ export async function buildCharactersServer({
     allowBatchedQueries: false,
   });
   if (apiKeys) requireKeyForMutations(app, apiKeys);
-  app.get('/healthz', async () => ({ status: 'ok', store: store.kind }));
+  app.get('/health', async () => ({ status: 'ok', store: store.kind }));
   return app;
 }

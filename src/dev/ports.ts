@@ -30,3 +30,15 @@ export async function assertPortFree(port: number, what: string, variable: strin
     throw error;
   }
 }
+
+/** A port a stack is about to listen on: what listens there and the variable that moves it. */
+export interface PortClaim {
+  port: number;
+  what: string;
+  variable: string;
+}
+
+/** Checks every port before anything starts, so that a taken one stops start-up at once. */
+export async function assertPortsFree(claims: readonly PortClaim[]): Promise<void> {
+  for (const { port, what, variable } of claims) await assertPortFree(port, what, variable);
+}

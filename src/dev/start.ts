@@ -1,10 +1,11 @@
 import { DEV_KEY_FILE, codecKeysFromConfig } from '../codec/codec-keys';
 import { loadConfig } from '../config';
-import { runService, superviseStack, waitForHttp, waitForLine, type ServiceProcess } from './child-process';
+import { superviseStack } from './child-process';
 import { startDevServer, type DevServer } from './dev-server';
-import { assertPortFree } from './ports';
+import { assertPortsFree, type PortClaim } from './ports';
+import { ServiceStartup, announced } from './service-startup';
 import { resolveTemporalCli } from './temporal-cli';
-import { ORDERS_NAMESPACE, setUpPaymentsNexus } from '../nexus/endpoint';
+import { ORDERS_NAMESPACE } from '../nexus/endpoint';
 import { subscribeListener } from '../webhooks/subscribe-listener';
 
 /**
@@ -14,26 +15,43 @@ import { subscribeListener } from '../webhooks/subscribe-listener';
  */
 async function main() {
   const config = loadConfig();
-  const services: ServiceProcess[] = [];
+  const startup = new ServiceStartup();
   let temporal: DevServer | undefined;
   const supervisor = superviseStack('local stack', async () => {
-    await Promise.all(services.map((service) => service.stop()));
+    await startup.stop();
     await temporal?.stop();
   });
 
   try {
+    const ports: PortClaim[] = [
+      ...(config.TEMPORAL_ADDRESS
+        ? []
+        : [
+            {
+              port: config.TEMPORAL_DEV_PORT,
+              what: 'the Temporal dev server',
+              variable: 'TEMPORAL_DEV_PORT',
+            },
+            { port: config.TEMPORAL_UI_PORT, what: 'the Temporal Web UI', variable: 'TEMPORAL_UI_PORT' },
+          ]),
+      ...(config.PAYMENTS_BASE_URL
+        ? []
+        : [{ port: config.SANDBOX_PORT, what: 'the payments sandbox', variable: 'SANDBOX_PORT' }]),
+      { port: config.CHARACTERS_PORT, what: 'the characters service', variable: 'CHARACTERS_PORT' },
+      { port: config.WORKER_METRICS_PORT, what: 'the worker metrics', variable: 'WORKER_METRICS_PORT' },
+      { port: config.API_PORT, what: 'the API', variable: 'API_PORT' },
+    ];
+    await assertPortsFree(ports);
+
     // Every process encrypts payloads with the same keys; without PAYLOAD_CODEC_KEYS one is generated once.
     const [encryptionKey] = codecKeysFromConfig(config);
     const codecEndpoint = `http://localhost:${config.API_PORT}/codec`;
-    console.log(
-      `Payloads:          encrypted with key "${encryptionKey?.id}" (${config.PAYLOAD_CODEC_KEYS ? 'PAYLOAD_CODEC_KEYS' : DEV_KEY_FILE})`,
-    );
+    const keySource = config.PAYLOAD_CODEC_KEYS ? 'PAYLOAD_CODEC_KEYS' : DEV_KEY_FILE;
+    console.log(announced('Payloads', `encrypted with key "${encryptionKey?.id}" (${keySource})`));
     let temporalAddress = config.TEMPORAL_ADDRESS;
     if (temporalAddress) {
       console.log(`Using the Temporal server at ${temporalAddress} (TEMPORAL_ADDRESS); starting none.`);
     } else {
-      await assertPortFree(config.TEMPORAL_DEV_PORT, 'the Temporal dev server', 'TEMPORAL_DEV_PORT');
-      await assertPortFree(config.TEMPORAL_UI_PORT, 'the Temporal Web UI', 'TEMPORAL_UI_PORT');
       const cli = await resolveTemporalCli();
       console.log(`Starting the Temporal dev server (${cli.source}: ${cli.path})…`);
       temporal = await startDevServer({
@@ -46,56 +64,33 @@ async function main() {
         uiCodecEndpoint: codecEndpoint,
       });
       temporalAddress = temporal.address;
-      console.log(`Temporal server:   ${temporal.address} (state in ${config.TEMPORAL_DB_FILE})`);
-      console.log(`Temporal Web UI:   ${temporal.uiUrl}`);
+      console.log(announced('Temporal server', `${temporal.address} (state in ${config.TEMPORAL_DB_FILE})`));
+      console.log(announced('Temporal Web UI', `${temporal.uiUrl}`));
     }
     const env: NodeJS.ProcessEnv = { TEMPORAL_ADDRESS: temporalAddress };
 
     if (config.PAYMENTS_BASE_URL) {
-      console.log(`Payments provider: ${config.PAYMENTS_BASE_URL} (PAYMENTS_BASE_URL)`);
+      console.log(announced('Payments provider', `${config.PAYMENTS_BASE_URL} (PAYMENTS_BASE_URL)`));
     } else {
-      await assertPortFree(config.SANDBOX_PORT, 'the payments sandbox', 'SANDBOX_PORT');
-      const sandboxUrl = `http://127.0.0.1:${config.SANDBOX_PORT}`;
-      const sandbox = runService('sandbox', 'src/sandbox/main.ts', env);
-      services.push(sandbox);
-      await waitForHttp(`${sandboxUrl}/sandbox/deliveries`, sandbox);
-      env.PAYMENTS_BASE_URL = sandboxUrl;
-      console.log(`Payments sandbox:  ${sandboxUrl} (control API under /sandbox)`);
+      env.PAYMENTS_BASE_URL = await startup.sandbox(config.SANDBOX_PORT, env);
     }
+    await startup.characters(config.CHARACTERS_PORT, env, 'GraphiQL: /graphiql');
 
-    await assertPortFree(config.CHARACTERS_PORT, 'the characters service', 'CHARACTERS_PORT');
-    const characters = runService('characters', 'src/characters/main.ts', env);
-    services.push(characters);
-    await waitForHttp(`http://127.0.0.1:${config.CHARACTERS_PORT}/healthz`, characters);
-    console.log(
-      `Characters:        http://localhost:${config.CHARACTERS_PORT}/graphql (GraphiQL: /graphiql)`,
-    );
+    await startup.worker('worker', env);
+    console.log(announced('Worker', `polling ${config.TEMPORAL_TASK_QUEUE}`));
+    console.log(announced('Worker metrics', `http://localhost:${config.WORKER_METRICS_PORT}/metrics`));
+    const target = { namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE };
+    await startup.nexus(temporalAddress, target);
 
-    await assertPortFree(config.WORKER_METRICS_PORT, 'the worker metrics', 'WORKER_METRICS_PORT');
-    const worker = runService('worker', 'src/workers/main.ts', env);
-    services.push(worker);
-    await waitForLine(worker, 'worker polling');
-    console.log(`Worker:            polling ${config.TEMPORAL_TASK_QUEUE}`);
-    console.log(`Worker metrics:    http://localhost:${config.WORKER_METRICS_PORT}/metrics`);
-    const nexus = await setUpPaymentsNexus(temporalAddress, {
-      namespace: config.TEMPORAL_NAMESPACE,
-      taskQueue: config.TEMPORAL_TASK_QUEUE,
-    });
-    console.log(`Nexus:             ${nexus}`);
-
-    await assertPortFree(config.API_PORT, 'the API', 'API_PORT');
-    const api = runService('api', 'src/api/main.ts', env);
-    services.push(api);
-    await waitForHttp(`http://127.0.0.1:${config.API_PORT}/health`, api);
-    console.log(`API:               http://localhost:${config.API_PORT} (docs: /docs, key: API_KEYS)`);
-    console.log(`Codec server:      ${codecEndpoint} (the Web UI decrypts payloads through it)`);
-    console.log(`API metrics:       http://localhost:${config.API_PORT}/metrics`);
+    await startup.api('api', 'API', config.API_PORT, env);
+    console.log(announced('Codec server', `${codecEndpoint} (the Web UI decrypts payloads through it)`));
+    console.log(announced('API metrics', `http://localhost:${config.API_PORT}/metrics`));
 
     // Webhooks (src/webhooks/subscribe-listener.ts): the provider delivers to the API's /webhooks/payments.
     await subscribeListener({ ...config, TEMPORAL_ADDRESS: temporalAddress });
 
     console.log('The local stack is up. Ctrl-C stops it.');
-    supervisor.watch(services);
+    supervisor.watch(startup.processes());
   } catch (error) {
     console.error(error instanceof Error ? error.message : error);
     await supervisor.stopAll(1);

@@ -190,6 +190,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   );
   registerErrorHandling(app, mode);
   registerControlRoutes(app, context, mode);
+  app.get('/health', () => ({ status: 'ok' }));
   await mode.registerRoutes(app);
 
   const host = options.host ?? '127.0.0.1';

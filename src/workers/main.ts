@@ -13,6 +13,7 @@ import { paymentsServiceHandler } from '../nexus/handlers';
 import { createOutcomeActivities } from '../activities/payment-outcome';
 import { charactersClientFromConfig } from '../characters/client';
 import { providerFromConfig } from '../providers/registry';
+import { workerPrometheusExporter } from './prometheus';
 import { webhookListenerUrl } from '../webhooks/listener-url';
 
 /**
@@ -30,7 +31,7 @@ async function main() {
     ),
     telemetryOptions: {
       logging: { filter: makeTelemetryFilterString({ core: 'WARN' }) },
-      metrics: { prometheus: { bindAddress: `0.0.0.0:${config.WORKER_METRICS_PORT}` } },
+      metrics: workerPrometheusExporter(`0.0.0.0:${config.WORKER_METRICS_PORT}`),
     },
   });
 

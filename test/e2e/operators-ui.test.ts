@@ -10,6 +10,7 @@ import {
   historyPayloads,
   rawHistoryWithoutSearchAttributes,
 } from '../helpers/history-payloads';
+import { dashboardQueries, ratedMetrics } from '../helpers/grafana-dashboard';
 import { historyToJson } from '../helpers/history-json';
 import { sampleTotal, scrapeMetrics } from '../helpers/prometheus-text';
 import { promtoolFindings, promtoolInstalled } from '../helpers/promtool';
@@ -201,9 +202,18 @@ it('counts captures, provider refusals and API requests on the worker and API Pr
   expect(
     sampleTotal(api, 'api_request_duration_seconds_count', { route: '/codec/decode', status_code: '200' }),
   ).toBeGreaterThan(0);
-  // Prometheus naming of our own metrics on both real endpoints; the SDK's and prom-client's are left alone.
+  // Prometheus naming on both real endpoints: the worker's whole, the SDK's own metrics included; the API's
+  // without prom-client's Node and process metrics.
   if (promtoolInstalled) {
     expect(promtoolFindings(worker)).toEqual([]);
     expect(promtoolFindings(api)).toEqual([]);
   }
+});
+
+it("charts on the Grafana dashboard the SDK's metrics by the names the worker exports", async () => {
+  const charted = new Set(dashboardQueries().flatMap(ratedMetrics));
+  const sdk = [...charted].filter((metric) => metric.startsWith('temporal_'));
+  expect(sdk.length).toBeGreaterThan(0);
+  const exported = await scrapeMetrics(stack.workerMetricsUrl);
+  for (const metric of sdk) expect(exported).toMatch(new RegExp(`^${metric}\\{`, 'm'));
 });

@@ -8,6 +8,7 @@ import { registerApiMetrics } from '../../src/api/metrics';
 import { findFreePort } from '../../src/dev/ports';
 import type { PaymentsProvider } from '../../src/providers/port';
 import { createProvider } from '../../src/providers/registry';
+import { workerPrometheusExporter } from '../../src/workers/prometheus';
 import type { SignatureCheck } from '../../src/workflows/webhooks/definitions';
 import { scrapeMetrics, sampleTotal } from '../helpers/prometheus-text';
 import { promtoolFindings, promtoolInstalled } from '../helpers/promtool';
@@ -27,7 +28,7 @@ let payments: PaymentsProvider;
 
 beforeAll(async () => {
   const port = await findFreePort();
-  Runtime.install({ telemetryOptions: { metrics: { prometheus: { bindAddress: `127.0.0.1:${port}` } } } });
+  Runtime.install({ telemetryOptions: { metrics: workerPrometheusExporter(`127.0.0.1:${port}`) } });
   metricsUrl = `http://127.0.0.1:${port}/metrics`;
 });
 beforeEach(async () => {

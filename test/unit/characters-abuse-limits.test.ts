@@ -202,7 +202,7 @@ describe('the embedded store takes its data directory for one service alone', ()
     });
     const first = runService('characters-1', 'src/characters/main.ts', env(firstPort), { log: () => {} });
     try {
-      const health = `http://127.0.0.1:${firstPort}/healthz`;
+      const health = `http://127.0.0.1:${firstPort}/health`;
       await waitForHttp(health, first, 90_000);
       const said: string[] = [];
       const second = runService('characters-2', 'src/characters/main.ts', env(secondPort), {

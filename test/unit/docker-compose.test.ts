@@ -4,6 +4,7 @@ import { parse } from 'yaml';
 import { configVariableNames } from '../../src/config';
 import { cliSearchAttributeType } from '../../src/dev/dev-server';
 import { apiEnv, workerEnv, type ServiceWiring } from '../../src/dev/cluster/service-processes';
+import { READINESS_PATH } from '../../src/dev/service-startup';
 import { customSearchAttributes } from '../../src/workflows/search-attributes';
 
 // No Docker engine runs here, so the compose file is checked as data: the topology and its wiring.
@@ -14,6 +15,7 @@ interface ComposeService {
   environment?: Record<string, unknown>;
   depends_on?: Record<string, unknown>;
   ports?: string[];
+  healthcheck?: { test?: string[] };
 }
 const root = join(__dirname, '..', '..');
 const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
@@ -190,6 +192,17 @@ describe('docker-compose.yml', () => {
       expect(Object.keys(service.environment ?? {})).not.toContain('CODEC_UI_WITHOUT_KEY');
     expect(services.grafana?.environment?.GF_AUTH_ANONYMOUS_ENABLED).not.toBe('true');
     expect(String(services.grafana?.environment?.GF_SECURITY_ADMIN_PASSWORD)).toMatch(/^\$\{\w+:\?/);
+  });
+
+  it('checks the readiness of every HTTP service of ours on /health, as `npm start` waits for it', () => {
+    for (const name of ['sandbox', 'characters', 'api-1', 'api-2']) {
+      const check = (services[name]?.healthcheck?.test ?? []).join(' ');
+      expect(`${name}: ${check}`).toMatch(new RegExp(`^${name}: CMD node .*\\${READINESS_PATH}\\b`));
+    }
+    expect(services['webhook-subscription']?.depends_on).toMatchObject({
+      'api-1': { condition: 'service_healthy' },
+      sandbox: { condition: 'service_healthy' },
+    });
   });
 
   it('lets the other containers reach the sandbox: it listens on every interface of its container', () => {

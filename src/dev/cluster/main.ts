@@ -1,5 +1,5 @@
 import { loadConfig } from '../../config';
-import { assertPortFree } from '../ports';
+import { assertPortsFree } from '../ports';
 import { superviseStack } from '../child-process';
 import {
   DEFAULT_CLUSTER_DATABASE_URL,
@@ -7,8 +7,6 @@ import {
   startClusterStack,
   type ClusterStack,
 } from './stack';
-
-/** The PostgreSQL `npm run cluster` uses when DATABASE_URL is not set. */
 
 /**
  * `npm run cluster`: a Temporal cluster on PostgreSQL (frontend, history, matching and worker as separate
@@ -25,22 +23,29 @@ async function main() {
   });
 
   try {
-    const wanted: Array<[number, string, string]> = [
-      [ports.server.frontend.grpc, 'the Temporal frontend', 'TEMPORAL_DEV_PORT'],
-      [ports.server.history.grpc, 'the Temporal history service', 'TEMPORAL_DEV_PORT'],
-      [ports.server.matching.grpc, 'the Temporal matching service', 'TEMPORAL_DEV_PORT'],
-      [ports.server.worker.grpc, 'the Temporal worker service', 'TEMPORAL_DEV_PORT'],
-      [ports.ui, 'the Temporal Web UI', 'TEMPORAL_UI_PORT'],
-      [ports.sandbox, 'the payments sandbox', 'SANDBOX_PORT'],
-      [ports.characters, 'the characters service', 'CHARACTERS_PORT'],
-      ...ports.apis.map((port, i): [number, string, string] => [port, `API ${i + 1}`, 'API_PORT']),
-      ...ports.workerMetrics.map((port, i): [number, string, string] => [
+    await assertPortsFree([
+      { port: ports.server.frontend.grpc, what: 'the Temporal frontend', variable: 'TEMPORAL_DEV_PORT' },
+      {
+        port: ports.server.history.grpc,
+        what: 'the Temporal history service',
+        variable: 'TEMPORAL_DEV_PORT',
+      },
+      {
+        port: ports.server.matching.grpc,
+        what: 'the Temporal matching service',
+        variable: 'TEMPORAL_DEV_PORT',
+      },
+      { port: ports.server.worker.grpc, what: 'the Temporal worker service', variable: 'TEMPORAL_DEV_PORT' },
+      { port: ports.ui, what: 'the Temporal Web UI', variable: 'TEMPORAL_UI_PORT' },
+      { port: ports.sandbox, what: 'the payments sandbox', variable: 'SANDBOX_PORT' },
+      { port: ports.characters, what: 'the characters service', variable: 'CHARACTERS_PORT' },
+      ...ports.apis.map((port, i) => ({ port, what: `API ${i + 1}`, variable: 'API_PORT' })),
+      ...ports.workerMetrics.map((port, i) => ({
         port,
-        `the metrics of worker ${i + 1}`,
-        'WORKER_METRICS_PORT',
-      ]),
-    ];
-    for (const [port, what, variable] of wanted) await assertPortFree(port, what, variable);
+        what: `the metrics of worker ${i + 1}`,
+        variable: 'WORKER_METRICS_PORT',
+      })),
+    ]);
 
     stack = await startClusterStack({
       config,

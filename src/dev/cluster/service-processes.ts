@@ -2,7 +2,8 @@ import { WORKER_V8_FLAGS } from '../../workers/v8-limits';
 import { writeWorkflowBundle } from '../../workers/workflow-bundle';
 import { subscribeListener } from '../../webhooks/subscribe-listener';
 import { loadConfig } from '../../config';
-import { runService, waitForHttp, waitForLine, type ServiceProcess } from '../child-process';
+import type { ServiceProcess } from '../child-process';
+import { ServiceStartup, announced, type ServiceStartupOptions } from '../service-startup';
 
 /** What the workers and the APIs of the cluster share (docker-compose.yml sets the same variables). */
 export interface ServiceWiring {
@@ -37,7 +38,7 @@ export function apiEnv(wiring: ServiceWiring, port: number): NodeJS.ProcessEnv {
   return { ...sharedServiceEnv(wiring), API_PORT: String(port) };
 }
 
-export interface ServiceProcessesOptions {
+export interface ServiceProcessesOptions extends ServiceStartupOptions {
   wiring: ServiceWiring;
   /** One API process per port. */
   apiPorts: number[];
@@ -47,8 +48,6 @@ export interface ServiceProcessesOptions {
   bundlePath: string;
   /** More variables for the workers and the APIs. */
   appEnv?: NodeJS.ProcessEnv;
-  output?: (name: string, line: string) => void;
-  progress: (line: string) => void;
 }
 
 /** The service's own processes on some Temporal server: workers and APIs, each of which can fail alone. */
@@ -66,40 +65,29 @@ export interface ServiceProcesses {
 
 /** Starts the workers (on one prebuilt bundle), then the APIs, then subscribes the listener to webhooks. */
 export async function startServiceProcesses(options: ServiceProcessesOptions): Promise<ServiceProcesses> {
-  const { wiring, progress } = options;
-  const output = (name: string) =>
-    options.output ? (line: string) => options.output?.(name, line) : undefined;
+  const { wiring } = options;
+  const startup = new ServiceStartup(options);
   const workers: ServiceProcess[] = [];
-  const apis: ServiceProcess[] = [];
-  const stop = async () => {
-    await Promise.all([...apis, ...workers].map((service) => service.stop()));
-  };
+  const stop = () => startup.stop();
 
   try {
     await writeWorkflowBundle(options.bundlePath);
     const startWorker = async (index: number) => {
-      const name = `worker-${index + 1}`;
       const env = {
         ...workerEnv(wiring, options.workerMetricsPorts[index] as number, options.bundlePath),
         NODE_OPTIONS: WORKER_V8_FLAGS.join(' '),
         ...options.appEnv,
       };
-      const worker = runService(name, 'src/workers/main.ts', env, { log: output(name) });
-      workers[index] = worker;
-      await waitForLine(worker, 'worker polling');
+      workers[index] = await startup.worker(`worker-${index + 1}`, env);
     };
     for (const [i, port] of options.workerMetricsPorts.entries()) {
       await startWorker(i);
-      progress(`Worker ${i + 1}:          polling ${wiring.taskQueue} (metrics :${port})`);
+      startup.progress(announced(`Worker ${i + 1}`, `polling ${wiring.taskQueue} (metrics :${port})`));
     }
     const apiUrls = options.apiPorts.map((port) => `http://127.0.0.1:${port}`);
     for (const [i, port] of options.apiPorts.entries()) {
-      const name = `api-${i + 1}`;
       const env = { ...apiEnv(wiring, port), ...options.appEnv };
-      const api = runService(name, 'src/api/main.ts', env, { log: output(name) });
-      apis.push(api);
-      await waitForHttp(`${apiUrls[i]}/health`, api);
-      progress(`API ${i + 1}:             http://localhost:${port} (docs: /docs, key: API_KEYS)`);
+      await startup.api(`api-${i + 1}`, `API ${i + 1}`, port, env);
     }
     // The subscription's client encrypts as the workers decrypt: the same environment, payload keys included.
     await subscribeListener(
@@ -117,7 +105,7 @@ export async function startServiceProcesses(options: ServiceProcessesOptions): P
       },
       stopWorker: (index) => worker(index).stop(),
       startWorker,
-      processes: () => [...workers, ...apis],
+      processes: () => startup.processes(),
       stop,
     };
   } catch (error) {

@@ -1,19 +1,19 @@
 import { join, resolve } from 'node:path';
 import type { Config } from '../../config';
 import { WEBHOOK_ROUTE } from '../../webhooks/listener-url';
-import { setUpPaymentsNexus } from '../../nexus/endpoint';
-import { runCommand, runService, waitForHttp, type ServiceProcess } from '../child-process';
+import { runCommand, waitForHttp, type ServiceProcess } from '../child-process';
 import { assertPortFree, findFreePort } from '../ports';
+import { ServiceStartup, announced } from '../service-startup';
 import { resolveClusterBinaries } from './binaries';
 import { forgetClusterMembers, postgresServer, prepareDatabases, temporalDatabases } from './databases';
 import { serverPortsFrom, writeServerConfig, type ServerPorts } from './server-config';
 import { startServiceProcesses, type ServiceProcesses, type ServiceWiring } from './service-processes';
 import { startTemporalCluster, type TemporalCluster } from './temporal-cluster';
 
-/** The cluster's own processes: two workers and two APIs, so that either of each can fail. */
 /** The PostgreSQL the cluster's databases live on when DATABASE_URL names none: the local server, trust auth. */
 export const DEFAULT_CLUSTER_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 
+/** The cluster's own processes: two workers and two APIs, so that either of each can fail. */
 export const REPLICAS = 2;
 export const NUM_HISTORY_SHARDS = 4;
 const DYNAMIC_CONFIG_FILE = resolve(__dirname, '..', '..', '..', 'deploy', 'temporal-dynamic-config.yaml');
@@ -114,7 +114,8 @@ export interface ClusterStack extends ServiceProcesses {
  */
 export async function startClusterStack(options: ClusterStackOptions): Promise<ClusterStack> {
   const { config, ports } = options;
-  const progress = options.progress ?? ((line: string) => console.log(line));
+  const startup = new ServiceStartup({ progress: options.progress, output: options.output });
+  const { progress } = startup;
   const output = (name: string) =>
     options.output ? (line: string) => options.output?.(name, line) : undefined;
   const services: ServiceProcess[] = [];
@@ -124,6 +125,7 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
   const stop = async () => {
     await app?.stop();
     await Promise.all(services.map((service) => service.stop()));
+    await startup.stop();
     await temporal?.stop();
   };
 
@@ -177,39 +179,21 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
       services.push(ui);
       uiUrl = `http://localhost:${ports.ui}`;
       await waitForHttp(`http://127.0.0.1:${ports.ui}/`, ui);
-      progress(`Temporal Web UI:   ${uiUrl}`);
+      progress(announced('Temporal Web UI', uiUrl));
     }
 
     const base = { TEMPORAL_ADDRESS: temporalAddress, TEMPORAL_NAMESPACE: config.TEMPORAL_NAMESPACE };
-    let paymentsBaseUrl = options.paymentsBaseUrl;
-    if (!paymentsBaseUrl) {
-      paymentsBaseUrl = `http://127.0.0.1:${ports.sandbox}`;
-      const sandbox = runService(
-        'sandbox',
-        'src/sandbox/main.ts',
-        { ...base, SANDBOX_PORT: String(ports.sandbox) },
-        { log: output('sandbox') },
-      );
-      services.push(sandbox);
-      await waitForHttp(`${paymentsBaseUrl}/sandbox/deliveries`, sandbox);
-      progress(`Payments sandbox:  ${paymentsBaseUrl} (control API under /sandbox)`);
-    }
-
-    let charactersUrl: string | undefined;
-    if (options.characters !== false) {
-      const characters = runService(
-        'characters',
-        'src/characters/main.ts',
-        { ...base, CHARACTERS_PORT: String(ports.characters), DATABASE_URL: options.databaseUrl },
-        { log: output('characters') },
-      );
-      services.push(characters);
-      charactersUrl = `http://127.0.0.1:${ports.characters}/graphql`;
-      await waitForHttp(`http://127.0.0.1:${ports.characters}/healthz`, characters);
-      progress(
-        `Characters:        ${charactersUrl} (on ${options.databaseUrl.replace(/:[^:@/]*@/, ':***@')})`,
-      );
-    }
+    const paymentsBaseUrl =
+      options.paymentsBaseUrl ??
+      (await startup.sandbox(ports.sandbox, { ...base, SANDBOX_PORT: String(ports.sandbox) }));
+    const charactersUrl =
+      options.characters === false
+        ? undefined
+        : await startup.characters(
+            ports.characters,
+            { ...base, CHARACTERS_PORT: String(ports.characters), DATABASE_URL: options.databaseUrl },
+            `on ${options.databaseUrl.replace(/:[^:@/]*@/, ':***@')}`,
+          );
 
     const wiring: ServiceWiring = {
       temporalAddress,
@@ -228,11 +212,10 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
       output: options.output,
       progress,
     });
-    const nexus = await setUpPaymentsNexus(temporalAddress, {
+    await startup.nexus(temporalAddress, {
       namespace: config.TEMPORAL_NAMESPACE,
       taskQueue: config.TEMPORAL_TASK_QUEUE,
     });
-    progress(`Nexus:             ${nexus}`);
     const own = app;
     return {
       ...app,
@@ -241,7 +224,12 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
       uiUrl,
       paymentsBaseUrl,
       charactersUrl,
-      processes: () => [...(temporal?.processes() ?? []), ...services, ...own.processes()],
+      processes: () => [
+        ...(temporal?.processes() ?? []),
+        ...services,
+        ...startup.processes(),
+        ...own.processes(),
+      ],
       stop,
     };
   } catch (error) {
