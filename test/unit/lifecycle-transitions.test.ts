@@ -6,7 +6,7 @@ import {
   isTerminal,
   markEnded,
 } from '../../src/workflows/lifecycle/state';
-import { authorizedState, capturedState, usd } from '../fixtures/lifecycle-state';
+import { authorizedState, captureCompletedEvent, capturedState, usd } from '../fixtures/lifecycle-state';
 
 // State transitions that lifecycle-state.test.ts and lifecycle-refund-events.test.ts leave out.
 
@@ -61,17 +61,7 @@ describe('a capture record', () => {
 
   it("learnt from a webhook first takes the key of the request that made it when the provider's answer comes", () => {
     const state = authorizedState();
-    applyEvent(
-      state,
-      {
-        id: 'WH-1',
-        eventType: 'PAYMENT.CAPTURE.COMPLETED',
-        authorizationId: 'A1',
-        captureId: 'C1',
-        amount: usd('40.00'),
-      },
-      't3',
-    );
+    applyEvent(state, captureCompletedEvent('40.00'), 't3');
     expect(state.captures[0]?.idempotencyKey).toBeUndefined();
     applyCapture(
       state,

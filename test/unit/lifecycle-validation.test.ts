@@ -8,7 +8,13 @@ import {
   reauthorizeAmount,
   refundPlan,
 } from '../../src/workflows/lifecycle/validation';
-import { authorizedState, capturedState, refundOf, usd } from '../fixtures/lifecycle-state';
+import {
+  authorizedState,
+  captureCompletedEvent,
+  capturedState,
+  refundOf,
+  usd,
+} from '../fixtures/lifecycle-state';
 import { recordRefund } from '../../src/workflows/lifecycle/refunds';
 
 // What the lifecycle's validators refuse before anything enters history, and the plans its commands follow.
@@ -107,18 +113,7 @@ describe('the capture plan', () => {
   it('plans again, for a keyed retry, the capture a lost attempt made that no request claimed', () => {
     const state = authorizedState('100.00');
     // The first attempt's capture, learnt from the webhook: no key of ours on it.
-    applyEvent(
-      state,
-      {
-        id: 'WH-1',
-        eventType: 'PAYMENT.CAPTURE.COMPLETED',
-        authorizationId: 'A1',
-        captureId: 'C1',
-        amount: usd('100.00'),
-        finalCapture: true,
-      },
-      't3',
-    );
+    applyEvent(state, captureCompletedEvent('100.00', { finalCapture: true }), 't3');
     expect(state.status).toBe('CAPTURED');
     expect(capturePlan(state, { amount: '100', idempotencyKey: 'k1' })).toEqual({
       amount: '100.00',
