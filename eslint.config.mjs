@@ -55,6 +55,15 @@ const layerZones = layers.slice(0, -1).map((files, index) => ({
   message: `Layer ${index} (${files.join(', ')}) imports only its own and lower layers (eslint.config.mjs).`,
 }));
 
+// A provider's wire format stays in its folder: above the adapters, only the registry and the provider's own
+// sandbox folder reach one; everything else goes through the port.
+const adapterZone = {
+  target: ['src/!(providers|sandbox)/**', 'src/*.ts', 'src/sandbox/*.ts'],
+  from: ['src/providers/*/**'],
+  message:
+    'Only src/providers/registry.ts and src/sandbox/<provider>/ import a provider adapter: use the port.',
+};
+
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', '.data/', 'coverage/'] },
   js.configs.recommended,
@@ -203,7 +212,10 @@ export default tseslint.config(
       'import-x/resolver-next': [createTypeScriptImportResolver()],
     },
     rules: {
-      'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones: layerZones }],
+      'import-x/no-restricted-paths': [
+        'error',
+        { basePath: import.meta.dirname, zones: [...layerZones, adapterZone] },
+      ],
       'import-x/no-cycle': 'error',
     },
   },
