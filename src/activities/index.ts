@@ -6,16 +6,16 @@ import { createWebhookActivities, type WebhookActivityOptions } from './webhooks
 
 // Every activity the worker hosts, built from the clients they wrap. Activities are the only code that does I/O.
 export interface ActivityDependencies {
-  payments: PaymentsProvider;
+  provider: PaymentsProvider;
   characters: CharactersClient;
-  webhooks: Omit<WebhookActivityOptions, 'payments'>;
+  webhooks: Omit<WebhookActivityOptions, 'provider'>;
 }
 
 export function createActivities(deps: ActivityDependencies) {
   return {
-    ...createPaymentsActivities(deps.payments),
+    ...createPaymentsActivities(deps.provider),
     ...createCharactersActivities(deps.characters),
-    ...createWebhookActivities({ payments: deps.payments, ...deps.webhooks }),
+    ...createWebhookActivities({ provider: deps.provider, ...deps.webhooks }),
   };
 }
 

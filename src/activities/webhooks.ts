@@ -8,7 +8,7 @@ import { count } from './business-metrics';
 import { callProvider, paymentsFailure } from './payments';
 
 export interface WebhookActivityOptions {
-  payments: PaymentsProvider;
+  provider: PaymentsProvider;
   /** The listener's public URL: its subscription's id verifies deliveries when no WEBHOOK_ID is set. */
   listenerUrl?: string;
   anchorType?: string;
@@ -24,7 +24,7 @@ const SUBSCRIPTION_CACHE_MS = 30_000;
 
 /** Activities of webhook verification: the signature check in either mode, the event's parsing and routing. */
 export function createWebhookActivities(options: WebhookActivityOptions) {
-  const { payments } = options;
+  const { provider } = options;
   let subscription: { webhookId: string; until: number } | undefined;
 
   return {
@@ -34,7 +34,7 @@ export function createWebhookActivities(options: WebhookActivityOptions) {
     /** 'api': the provider checks the signature (verify-webhook-signature); the body is passed on unchanged. */
     verifyWebhookSignature: async (input: SignatureVerification): Promise<SignatureCheck> => {
       const response = await callProvider(
-        () => payments.verifyDelivery(input.delivery, input.webhookId, 'api'),
+        () => provider.verifyDelivery(input.delivery, input.webhookId, 'api'),
         'verify',
       );
       count('webhookVerifications', { outcome: response.verification_status, mode: 'api' });
@@ -46,13 +46,13 @@ export function createWebhookActivities(options: WebhookActivityOptions) {
      * CRC-32 of the body's bytes and RSA-SHA256 under the allow-listed, cached certificate at cert_url).
      */
     verifyWebhookSignatureLocally: async (input: SignatureVerification): Promise<SignatureCheck> => {
-      const check = await payments.verifyDelivery(input.delivery, input.webhookId, 'local');
+      const check = await provider.verifyDelivery(input.delivery, input.webhookId, 'local');
       count('webhookVerifications', { outcome: check.verification_status, mode: 'local' });
       return check;
     },
 
     /** Parsing (zod) stays out of the workflow sandbox; the result is plain JSON. */
-    parsePaymentEvent: async (body: string): Promise<ParsedPaymentEvent> => payments.parsePaymentEvent(body),
+    parsePaymentEvent: async (body: string): Promise<ParsedPaymentEvent> => provider.parsePaymentEvent(body),
 
     /**
      * Signals a verified event to a lifecycle: when Temporal accepted the signal, or null when that lifecycle
@@ -89,9 +89,9 @@ export function createWebhookActivities(options: WebhookActivityOptions) {
       const { listenerUrl } = options;
       if (!listenerUrl) return null;
       if (subscription && subscription.until > Date.now()) return subscription.webhookId;
-      if (!payments.subscriptions) return null;
+      if (!provider.subscriptions) return null;
       try {
-        const { webhooks } = await payments.subscriptions.listWebhooks(options.anchorType);
+        const { webhooks } = await provider.subscriptions.listWebhooks(options.anchorType);
         const found = webhooks.find((webhook) => webhook.url === listenerUrl);
         subscription = found && { webhookId: found.id, until: Date.now() + SUBSCRIPTION_CACHE_MS };
         return found?.id ?? null;

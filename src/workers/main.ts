@@ -47,7 +47,7 @@ async function main() {
       : { workflowsPath: require.resolve('../workflows') }),
     activities: {
       ...createActivities({
-        payments: providerFromConfig(
+        provider: providerFromConfig(
           config,
           config.PAYMENTS_BASE_URL ?? `http://127.0.0.1:${config.SANDBOX_PORT}`,
           log,

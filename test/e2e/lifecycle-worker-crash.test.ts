@@ -60,7 +60,7 @@ async function startInProcessWorker(listenerUrl: string) {
     taskQueue,
     activities: {
       ...createPaymentsActivities(payments),
-      ...createWebhookActivities({ payments, listenerUrl }),
+      ...createWebhookActivities({ provider: payments, listenerUrl }),
     },
   });
 }

@@ -134,7 +134,7 @@ export async function startWebhookStack(options: { mode?: PaymentsDialectName } 
     taskQueue,
     activities: {
       ...createPaymentsActivities(port),
-      ...createWebhookActivities({ payments: port, listenerUrl }),
+      ...createWebhookActivities({ provider: port, listenerUrl }),
     },
   });
   const workerDone = worker.run();

@@ -211,7 +211,7 @@ describe('a refused or failed verification never blocks the genuine delivery', (
           taskQueue,
           activities: {
             ...createPaymentsActivities(stack.port),
-            ...createWebhookActivities({ payments: stack.port }),
+            ...createWebhookActivities({ provider: stack.port }),
           },
         },
         async () => {
@@ -271,7 +271,7 @@ describe('a refused or failed verification never blocks the genuine delivery', (
             taskQueue,
             activities: {
               ...createPaymentsActivities(payments),
-              ...createWebhookActivities({ payments }),
+              ...createWebhookActivities({ provider: payments }),
             },
           },
           async () => {

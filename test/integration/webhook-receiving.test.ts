@@ -307,7 +307,7 @@ describe('nothing is lost while the service restarts or the provider falters', (
           taskQueue,
           activities: {
             ...createPaymentsActivities(stack.port),
-            ...createWebhookActivities({ payments: stack.port }),
+            ...createWebhookActivities({ provider: stack.port }),
           },
         },
         () => stack.verification(delivery.transmissionId),

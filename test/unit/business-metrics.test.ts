@@ -97,7 +97,7 @@ describe('business counters of the activities', () => {
   });
 
   it('counts webhook verifications by outcome in both modes', async () => {
-    const webhooks = createWebhookActivities({ payments });
+    const webhooks = createWebhookActivities({ provider: payments });
     const delivery = {
       headers: {
         'SERVICE-AUTH-ALGO': 'SHA256withRSA',

@@ -14,7 +14,7 @@ beforeEach(async () => {
     credentials: { accessToken: 'test-token' },
     timeoutMs: 300,
   });
-  activities = createWebhookActivities({ payments });
+  activities = createWebhookActivities({ provider: payments });
   env = new MockActivityEnvironment();
 });
 afterEach(async () => {
