@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { describeIssues } from './errors';
-import { moneySchema } from './schemas';
+import { moneySchema } from '../resources';
 import type { ParsedPaymentEvent, PaymentEvent } from '../events';
 
 // The event envelope of a verified delivery (PayPal's Notifications v1 shape). Loose: only the fields that

@@ -1,17 +1,11 @@
 import { z } from 'zod';
 import * as resources from '../resources';
-import { moneySchema } from '../resources';
 
 // The spec hides the resource fields; these follow the public PayPal v2 payments and v1 notifications
 // resources. Objects are loose: fields we do not model pass through unchanged. A `*BodySchema` accepts
 // every answer PayPal's schema allows; the schema without `Body` is what the client hands out, read again
 // from the provider when an answer left out a field it needs. A malformed field fails the parse, and the
 // error names its path.
-
-export { moneySchema };
-export type { Money } from '../resources';
-export { authorizationStatusSchema, captureStatusSchema, refundStatusSchema } from '../resources';
-export type { AuthorizationStatus, CaptureStatus, RefundStatus } from '../resources';
 
 export const linkSchema = z.looseObject({
   href: z.string(),
@@ -33,7 +27,7 @@ export type Authorization = z.infer<typeof authorizationSchema>;
 export const authorizationBodySchema = authorizationSchema.partial();
 
 export const paymentCaptureRequestSchema = z.looseObject({
-  amount: moneySchema.optional(),
+  amount: resources.moneySchema.optional(),
   invoice_id: z.string().optional(),
   final_capture: z.boolean().optional(),
   note_to_payer: z.string().optional(),
@@ -49,7 +43,7 @@ export type PaymentCapture = z.infer<typeof paymentCaptureSchema>;
 export const paymentCaptureBodySchema = paymentCaptureSchema.partial();
 
 export const refundRequestSchema = z.looseObject({
-  amount: moneySchema.optional(),
+  amount: resources.moneySchema.optional(),
   custom_id: z.string().min(1).max(127).optional(),
   invoice_id: z.string().min(1).max(127).optional(),
   note_to_payer: z.string().min(1).max(255).optional(),
