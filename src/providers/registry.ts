@@ -1,6 +1,6 @@
 import type { Config } from '../config';
 import type { DeliveryHeaderNames, PaymentsProvider } from './port';
-import { PaymentsClient, paymentsClientFromConfig, type PaymentsClientOptions } from './paypal/client';
+import { PaymentsClient, paymentsClientOptionsFromConfig, type PaymentsClientOptions } from './paypal/client';
 import { paymentsDialect } from './paypal/dialects';
 import type { PaymentsLogger } from './paypal/http-transport';
 import { paypalProvider } from './paypal/provider';
@@ -30,7 +30,8 @@ export function providerFromConfig(
   baseUrl?: string,
   logger?: PaymentsLogger,
 ): PaymentsProvider {
-  return paypalProvider(paymentsClientFromConfig(config, baseUrl, logger), {
+  return createProvider({
+    ...paymentsClientOptionsFromConfig(config, baseUrl, logger),
     certificateHosts: config.WEBHOOK_CERT_HOSTS,
   });
 }

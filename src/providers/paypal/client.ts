@@ -301,15 +301,15 @@ export class PaymentsClient {
   }
 }
 
-/** The client for the configured provider; `baseUrl` (e.g. the embedded sandbox's) wins over the config. */
-export function paymentsClientFromConfig(
+/** The client's options from the config; `baseUrl` (e.g. the embedded sandbox's) wins over the config. */
+export function paymentsClientOptionsFromConfig(
   config: Config,
   baseUrl?: string,
   logger?: PaymentsLogger,
-): PaymentsClient {
+): PaymentsClientOptions {
   const url = baseUrl ?? config.PAYMENTS_BASE_URL;
   if (!url) throw new Error('PAYMENTS_BASE_URL is not set and no provider base URL was given');
-  return new PaymentsClient({
+  return {
     baseUrl: url,
     dialect: config.PAYMENTS_DIALECT,
     credentials: config.PAYMENTS_ACCESS_TOKEN
@@ -317,7 +317,16 @@ export function paymentsClientFromConfig(
       : { clientId: config.PAYMENTS_CLIENT_ID, clientSecret: config.PAYMENTS_CLIENT_SECRET },
     timeoutMs: config.PAYMENTS_TIMEOUT_MS,
     ...(logger && { logger }),
-  });
+  };
+}
+
+/** The client for the configured provider; `baseUrl` (e.g. the embedded sandbox's) wins over the config. */
+export function paymentsClientFromConfig(
+  config: Config,
+  baseUrl?: string,
+  logger?: PaymentsLogger,
+): PaymentsClient {
+  return new PaymentsClient(paymentsClientOptionsFromConfig(config, baseUrl, logger));
 }
 
 const WEBHOOKS_PATH = '/v1/notifications/webhooks';
