@@ -16,6 +16,7 @@ import { lifecycleRoutes, type LifecycleRoutesOptions } from './lifecycle-routes
 import { defaultApiLimits, type ApiLimits } from './limits';
 import { registerApiMetrics } from './metrics';
 import { webhookRoutes, type WebhookRoutesOptions } from './webhook-routes';
+import { READINESS_PATH } from '../readiness';
 
 export interface ApiOptions {
   lifecycles: LifecycleClient;
@@ -101,7 +102,7 @@ export async function buildApi(options: ApiOptions) {
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
-  app.get('/health', { schema: { hide: true } }, () => ({ status: 'ok' }));
+  app.get(READINESS_PATH, { schema: { hide: true } }, () => ({ status: 'ok' }));
 
   await app.register(lifecycleRoutes, {
     lifecycles: options.lifecycles,

@@ -11,6 +11,7 @@ import { refuseMalformedGraphQLRequests } from './request-errors';
 import { charactersResolvers } from './resolvers';
 import { charactersSchema } from './schema';
 import type { CharacterStore } from './store';
+import { READINESS_PATH } from '../readiness';
 
 export const charactersGraphQLPath = '/graphql';
 
@@ -68,6 +69,6 @@ export async function buildCharactersServer({
     allowBatchedQueries: false,
   });
   if (apiKeys) requireKeyForMutations(app, apiKeys);
-  app.get('/health', async () => ({ status: 'ok', store: store.kind }));
+  app.get(READINESS_PATH, async () => ({ status: 'ok', store: store.kind }));
   return app;
 }

@@ -1,8 +1,6 @@
 import { setUpPaymentsNexus } from '../nexus/endpoint';
+import { READINESS_PATH } from '../readiness';
 import { runService, waitForHttp, waitForLine, type ServiceProcess } from './child-process';
-
-/** The route every HTTP service of the stack answers once it is ready: the API, characters and the sandbox. */
-export const READINESS_PATH = '/health';
 
 /** One progress line, its label in a column: `Payments sandbox:  http://127.0.0.1:8090 …`. */
 export function announced(label: string, text: string): string {

@@ -19,6 +19,7 @@ import type { LedgerEvent } from './records';
 import { RefundLedger } from './refunds';
 import { registerControlRoutes } from './routes-control';
 import { WebhookRegistry } from './webhooks';
+import { READINESS_PATH } from '../readiness';
 
 export interface SandboxOptions extends SandboxModeOptions {
   /** The contract it answers by: `spec` (the default) or `paypal` (PayPal's published API, see docs/sandbox.md). */
@@ -190,7 +191,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   );
   registerErrorHandling(app, mode);
   registerControlRoutes(app, context, mode);
-  app.get('/health', () => ({ status: 'ok' }));
+  app.get(READINESS_PATH, () => ({ status: 'ok' }));
   await mode.registerRoutes(app);
 
   const host = options.host ?? '127.0.0.1';

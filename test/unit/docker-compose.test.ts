@@ -4,7 +4,7 @@ import { parse } from 'yaml';
 import { configVariableNames } from '../../src/config';
 import { cliSearchAttributeType } from '../../src/dev/dev-server';
 import { apiEnv, workerEnv, type ServiceWiring } from '../../src/dev/cluster/service-processes';
-import { READINESS_PATH } from '../../src/dev/service-startup';
+import { READINESS_PATH } from '../../src/readiness';
 import { customSearchAttributes } from '../../src/workflows/search-attributes';
 
 // No Docker engine runs here, so the compose file is checked as data: the topology and its wiring.

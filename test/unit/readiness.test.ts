@@ -1,6 +1,6 @@
 import { buildCharactersServer } from '../../src/characters/server';
 import type { CharacterStore } from '../../src/characters/store';
-import { READINESS_PATH } from '../../src/dev/service-startup';
+import { READINESS_PATH } from '../../src/readiness';
 import { startSandbox } from '../../src/sandbox/server';
 
 // What `npm start`, `npm run cluster` and docker-compose.yml wait for; the API's is in test/integration.
