@@ -26,6 +26,18 @@ function lifecycleState(authorizationId: string) {
   return stack.client.workflow.getHandle(lifecycleWorkflowId(authorizationId)).query(stateQuery);
 }
 
+/** The provider's PAYMENT.CAPTURE.COMPLETED for a final capture, as the webhook intake signals it. */
+function signalCaptureCompleted(authorizationId: string, captureId: string, value: string) {
+  return stack.client.workflow.getHandle(lifecycleWorkflowId(authorizationId)).signal(paymentEventSignal, {
+    id: `WH-${randomUUID()}`,
+    eventType: 'PAYMENT.CAPTURE.COMPLETED',
+    authorizationId,
+    captureId,
+    amount: { currency_code: 'USD', value },
+    finalCapture: true,
+  });
+}
+
 describe('an Idempotency-Key', () => {
   it('reused with another amount is refused with 422 naming the field; "10" and "10.00" are the same', async () => {
     const authorizationId = await stack.startLifecycle();
@@ -128,27 +140,27 @@ describe('an Idempotency-Key', () => {
     ['60.00', { amount: '60.00' }],
     ['all that remains', {}],
   ])(
-    'of a capture (%s) whose answer was lost, learnt first from the webhook, gets it on retry',
+    'of a capture (%s) whose answer was lost, learnt first from the webhook, gets it on retry; no other key does',
     async (_what, body) => {
       const authorizationId = await stack.startLifecycle('60.00');
       const key = randomUUID();
-      // The first attempt reached the provider under the key's Service-Request-Id; its answer never came back.
-      const payments = sandboxPaymentsClient(stack.sandbox);
-      const made = await payments.captureAuthorization(
-        authorizationId,
-        { amount: { currency_code: 'USD', value: '60.00' }, final_capture: true },
-        `${authorizationId}-${key}`,
-      );
-      // The provider's webhook for it arrives before the retry: the lifecycle is CAPTURED.
-      await stack.client.workflow.getHandle(lifecycleWorkflowId(authorizationId)).signal(paymentEventSignal, {
-        id: `WH-${randomUUID()}`,
-        eventType: 'PAYMENT.CAPTURE.COMPLETED',
-        authorizationId,
-        captureId: made.id,
-        amount: { currency_code: 'USD', value: '60.00' },
-        finalCapture: true,
+      // The provider captures on the first attempt and drops every answer, replays included.
+      await stack.provider.post('/sandbox/faults', {
+        operation: 'capture',
+        mode: 'commit-then-drop',
+        count: 5,
       });
+      expect((await capture(authorizationId, key, body)).status).toBe(503);
+      const atProvider = await stack.capturesAtProvider(authorizationId);
+      expect(atProvider).toHaveLength(1);
+      const made = atProvider[0] as { id: string };
+      // The provider's webhook for it arrives before the retry: the lifecycle is CAPTURED.
+      await signalCaptureCompleted(authorizationId, made.id, '60.00');
       expect((await lifecycleState(authorizationId))?.status).toBe('CAPTURED');
+
+      // Another key is refused: nothing remains to capture, and the webhook's capture is not its own.
+      const other = await capture(authorizationId, randomUUID(), body);
+      expect(other.status).toBe(409);
 
       const retried = await capture(authorizationId, key, body);
       expect(retried.status).toBe(200);
@@ -158,12 +170,26 @@ describe('an Idempotency-Key', () => {
       expect(state?.captures).toEqual([
         expect.objectContaining({ id: made.id, idempotencyKey: `${authorizationId}-${key}` }),
       ]);
-
-      // Another key is still refused: nothing remains to capture.
-      const other = await capture(authorizationId, randomUUID(), { amount: '60.00' });
-      expect(other.status).toBe(409);
+      expect(state?.pendingAttempts).toEqual([]);
     },
   );
+
+  it("never claims a capture made in the provider's dashboard: a CAPTURED lifecycle captures no more", async () => {
+    const authorizationId = await stack.startLifecycle('60.00');
+    const payments = sandboxPaymentsClient(stack.sandbox);
+    const made = await payments.captureAuthorization(
+      authorizationId,
+      { amount: { currency_code: 'USD', value: '60.00' }, final_capture: true },
+      `dashboard-${randomUUID()}`,
+    );
+    await signalCaptureCompleted(authorizationId, made.id, '60.00');
+    expect((await lifecycleState(authorizationId))?.status).toBe('CAPTURED');
+
+    for (const body of [{}, { amount: '60.00' }, { amount: '10.00' }]) {
+      expect((await capture(authorizationId, randomUUID(), body)).status).toBe(409);
+    }
+    expect(await stack.capturesAtProvider(authorizationId)).toHaveLength(1);
+  });
 
   it('is remembered for its retention only; requests without a key leave no answer behind', async () => {
     const authorizationId = await stack.startLifecycle('100.00', { idempotencyKeyRetention: '2 seconds' });

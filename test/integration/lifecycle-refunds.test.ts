@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { eventually } from '../helpers/eventually';
-import { useLifecycleStack } from '../helpers/lifecycle-stack';
-import { lifecycleWorkflowId } from '../../src/workflows/lifecycle/definitions';
+import { sandboxPaymentsClient, useLifecycleStack } from '../helpers/lifecycle-stack';
+import { lifecycleWorkflowId, paymentEventSignal } from '../../src/workflows/lifecycle/definitions';
 
 // Refunds through the API and the typed client, on the dev server and the sandbox, over real HTTP.
 
@@ -140,6 +140,77 @@ describe('POST /v1/lifecycles/:authorizationId/captures/:captureId/refund', () =
     const fullyRefunded = await refund(authorizationId, captureId, {}, key());
     expect(fullyRefunded.status).toBe(409);
     expect(fullyRefunded.data.error.message).toContain('REFUNDED');
+  });
+});
+
+/** The provider's refund (or reversal) event for a refund of `captureId`, as the webhook intake signals it. */
+function signalRefundEvent(
+  authorizationId: string,
+  event: { eventType: string; captureId: string; refundId: string; value: string },
+) {
+  return stack.client.workflow.getHandle(lifecycleWorkflowId(authorizationId)).signal(paymentEventSignal, {
+    id: `WH-${randomUUID()}`,
+    eventType: event.eventType,
+    captureId: event.captureId,
+    refundId: event.refundId,
+    status: 'COMPLETED',
+    amount: { currency_code: 'USD', value: event.value },
+  });
+}
+
+describe('a refund learnt only from a webhook', () => {
+  it('whose answer was lost is claimed by the retry under its key only', async () => {
+    const { authorizationId, captureId } = await captured('50.00', {}, {});
+    const idempotencyKey = key();
+    // The provider refunds on the first attempt and drops every answer, replays included.
+    await stack.provider.post('/sandbox/faults', { operation: 'refund', mode: 'commit-then-drop', count: 5 });
+    expect((await refund(authorizationId, captureId, {}, idempotencyKey)).status).toBe(503);
+    const atProvider = await refundsAtProvider(captureId);
+    expect(atProvider).toHaveLength(1);
+    const made = atProvider[0] as { id: string };
+    await signalRefundEvent(authorizationId, {
+      eventType: 'PAYMENT.CAPTURE.REFUNDED',
+      captureId,
+      refundId: made.id,
+      value: '50.00',
+    });
+    expect((await lifecycleState(authorizationId)).status).toBe('REFUNDED');
+
+    expect((await refund(authorizationId, captureId, {}, key())).status).toBe(409);
+    const retried = await refund(authorizationId, captureId, {}, idempotencyKey);
+    expect(retried.status).toBe(200);
+    expect(retried.data.id).toBe(made.id);
+    expect(await refundsAtProvider(captureId)).toHaveLength(1);
+    const state = await lifecycleState(authorizationId);
+    expect(state.refunds).toEqual([
+      expect.objectContaining({ id: made.id, idempotencyKey: `${captureId}-${idempotencyKey}` }),
+    ]);
+  });
+
+  it('made in the dashboard is never claimed: a reversed capture is refunded to no key', async () => {
+    const { authorizationId, captureId } = await captured('50.00', {}, {});
+    const dashboard = await sandboxPaymentsClient(stack.sandbox).refundCapture(
+      captureId,
+      { amount: { currency_code: 'USD', value: '10.00' } },
+      `dashboard-${randomUUID()}`,
+    );
+    await signalRefundEvent(authorizationId, {
+      eventType: 'PAYMENT.CAPTURE.REFUNDED',
+      captureId,
+      refundId: dashboard.id,
+      value: '10.00',
+    });
+    await signalRefundEvent(authorizationId, {
+      eventType: 'PAYMENT.CAPTURE.REVERSED',
+      captureId,
+      refundId: `RV-${randomUUID()}`,
+      value: '40.00',
+    });
+    expect((await lifecycleState(authorizationId)).status).toBe('REVERSED');
+    for (const body of [{}, { amount: '10.00' }, { amount: '1.00' }]) {
+      expect((await refund(authorizationId, captureId, body, key())).status).toBe(409);
+    }
+    expect(await refundsAtProvider(captureId)).toHaveLength(1);
   });
 });
 

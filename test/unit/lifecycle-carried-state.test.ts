@@ -25,6 +25,16 @@ describe('a carried-over state', () => {
     state.keyedAnswers = [
       { idempotencyKey: 'k1', operation: 'capture', answer: { id: 'C1' }, keptUntil: 'later' },
     ];
+    state.pendingAttempts = [
+      {
+        operation: 'refund',
+        idempotencyKey: 'k3',
+        request: { captureId: 'C1' },
+        providerRequestId: 'C1-k3',
+        amount: usd('30.00'),
+        captureId: 'C1',
+      },
+    ];
     expect(carriedOver(structuredClone(state), HOUR, now)).toEqual(state);
   });
 

@@ -16,6 +16,37 @@ import {
   usd,
 } from '../fixtures/lifecycle-state';
 import { recordRefund } from '../../src/workflows/lifecycle/refunds';
+import { beginAttempt, endAttempt } from '../../src/workflows/lifecycle/attempts';
+import { requestFingerprint } from '../../src/workflows/lifecycle/idempotency';
+import type {
+  CaptureInput,
+  LifecycleState,
+  PendingAttempt,
+  RefundInput,
+} from '../../src/workflows/lifecycle/definitions';
+
+/** The capture plan for a request, with the fingerprint its command computes. */
+function capturePlanOf(state: LifecycleState, request: CaptureInput) {
+  return capturePlan(state, request, requestFingerprint(request, state.currency));
+}
+
+function refundPlanOf(state: LifecycleState, request: RefundInput) {
+  return refundPlan(state, request, requestFingerprint(request, state.currency));
+}
+
+/** The keyed attempt `request` recorded before its provider call, sent as `providerRequestId`. */
+function attemptOf(
+  operation: PendingAttempt['operation'],
+  request: CaptureInput | RefundInput,
+  fields: Pick<PendingAttempt, 'providerRequestId' | 'amount'> & Partial<PendingAttempt>,
+): PendingAttempt {
+  return {
+    operation,
+    idempotencyKey: request.idempotencyKey as string,
+    request: requestFingerprint(request, 'USD'),
+    ...fields,
+  };
+}
 
 // What the lifecycle's validators refuse before anything enters history, and the plans its commands follow.
 
@@ -78,59 +109,105 @@ describe('an open lifecycle', () => {
 describe('the capture plan', () => {
   it('captures what remains without an amount, and an amount with the currency decimals', () => {
     const state = authorizedState('100.00');
-    expect(capturePlan(state, {})).toEqual({ amount: '100.00' });
-    expect(capturePlan(state, { amount: '5' })).toEqual({ amount: '5.00' });
-    expect(capturePlan(authorizedState('1000', { currency: 'JPY' }), { amount: '999' })).toEqual({
+    expect(capturePlanOf(state, {})).toEqual({ amount: '100.00' });
+    expect(capturePlanOf(state, { amount: '5' })).toEqual({ amount: '5.00' });
+    expect(capturePlanOf(authorizedState('1000', { currency: 'JPY' }), { amount: '999' })).toEqual({
       amount: '999',
     });
   });
 
   it('refuses an amount that is not positive in the currency, and more than remains', () => {
     const state = capturedState('100.00', { C1: '60.00' });
-    expect(refusal(() => capturePlan(state, { amount: '0.00' }))).toEqual({
+    expect(refusal(() => capturePlanOf(state, { amount: '0.00' }))).toEqual({
       type: LifecycleFailure.invalidRequest,
       message: 'amount: "0.00" is not a positive amount in USD, which has 2 decimals',
     });
-    expect(refusal(() => capturePlan(state, { amount: '1.001' })).type).toBe(LifecycleFailure.invalidRequest);
-    expect(refusal(() => capturePlan(state, { amount: '40.01' }))).toEqual({
+    expect(refusal(() => capturePlanOf(state, { amount: '1.001' })).type).toBe(
+      LifecycleFailure.invalidRequest,
+    );
+    expect(refusal(() => capturePlanOf(state, { amount: '40.01' }))).toEqual({
       type: LifecycleFailure.stateForbids,
       message: 'amount: 40.01 USD is more than the 40.00 that remains',
     });
   });
 
   it('refuses a capture when nothing remains, or the lifecycle ended', () => {
-    expect(refusal(() => capturePlan(capturedState('100.00', { C1: '100.00' }), {})).message).toBe(
+    expect(refusal(() => capturePlanOf(capturedState('100.00', { C1: '100.00' }), {})).message).toBe(
       'cannot capture: the lifecycle is CAPTURED',
     );
     const state = authorizedState();
     state.remainingAmount = '0.00';
-    expect(refusal(() => capturePlan(state, {}))).toEqual({
+    expect(refusal(() => capturePlanOf(state, {}))).toEqual({
       type: LifecycleFailure.stateForbids,
       message: 'cannot capture: nothing remains to capture',
     });
   });
 
-  it('plans again, for a keyed retry, the capture a lost attempt made that no request claimed', () => {
+  it('never lets a new key claim a capture learnt only from a webhook (a lost answer, the dashboard)', () => {
     const state = authorizedState('100.00');
-    // The first attempt's capture, learnt from the webhook: no key of ours on it.
     applyEvent(state, captureCompletedEvent('100.00', { finalCapture: true }), 't3');
     expect(state.status).toBe('CAPTURED');
-    expect(capturePlan(state, { amount: '100', idempotencyKey: 'k1' })).toEqual({
+    expect(() => capturePlanOf(state, { amount: '100', idempotencyKey: 'k1' })).toThrow(/cannot capture/);
+    expect(() => capturePlanOf(state, { idempotencyKey: 'k1' })).toThrow(/cannot capture/);
+    expect(() => capturePlanOf(state, { amount: '10.00', idempotencyKey: 'k1' })).toThrow(/cannot capture/);
+  });
+
+  it('lets the retry of the attempt whose answer was lost claim its capture, under the same provider request id', () => {
+    const state = authorizedState('100.00');
+    const request = { amount: '100', idempotencyKey: 'k1' };
+    beginAttempt(
+      state,
+      attemptOf('capture', request, {
+        providerRequestId: 'A1-k1',
+        amount: usd('100.00'),
+        finalCapture: true,
+      }),
+    );
+    applyEvent(state, captureCompletedEvent('100.00', { finalCapture: true }), 't3');
+    expect(capturePlanOf(state, { amount: '100.00', idempotencyKey: 'k1' })).toEqual({
       amount: '100.00',
       finalCapture: true,
+      providerRequestId: 'A1-k1',
     });
-    expect(() => capturePlan(state, { amount: '100.00' })).toThrow(/cannot capture/);
-    expect(() => capturePlan(state, { amount: '50.00', idempotencyKey: 'k1' })).toThrow(/cannot capture/);
+    // Another key, or the same key with another request, is held to what remains.
+    expect(() => capturePlanOf(state, { amount: '100.00', idempotencyKey: 'k2' })).toThrow(/cannot capture/);
+    expect(() => capturePlanOf(state, { idempotencyKey: 'k1' })).toThrow(/cannot capture/);
+    expect(() => capturePlanOf(state, { amount: '100.00' })).toThrow(/cannot capture/);
+  });
+
+  it('resends a pending attempt not yet reported while it fits what remains, and forgets it once answered', () => {
+    const state = capturedState('100.00', { C1: '50.00' });
+    const request = { idempotencyKey: 'k1' };
+    const attempt = attemptOf('capture', request, { providerRequestId: 'A1-k1', amount: usd('30.00') });
+    beginAttempt(state, attempt);
+    expect(capturePlanOf(state, request)).toEqual({ amount: '30.00', providerRequestId: 'A1-k1' });
+    applyCapture(
+      state,
+      { id: 'C2', status: 'COMPLETED', amount: usd('50.00') },
+      {
+        amount: usd('50.00'),
+        finalCapture: false,
+      },
+    );
+    expect(refusal(() => capturePlanOf(state, request)).message).toBe(
+      'cannot capture: the lifecycle is CAPTURED',
+    );
+    endAttempt(state, attempt);
+    expect(state.pendingAttempts).toEqual([]);
   });
 
   it('does not plan again a capture a request already claimed', () => {
     const state = authorizedState('100.00');
+    beginAttempt(
+      state,
+      attemptOf('capture', { idempotencyKey: 'k1' }, { providerRequestId: 'A1-k1', amount: usd('100.00') }),
+    );
     applyCapture(
       state,
       { id: 'C1', status: 'COMPLETED', amount: usd('100.00') },
       { amount: usd('100.00'), finalCapture: true, idempotencyKey: 'A1-k0' },
     );
-    expect(() => capturePlan(state, { idempotencyKey: 'k1' })).toThrow(/cannot capture/);
+    expect(() => capturePlanOf(state, { idempotencyKey: 'k1' })).toThrow(/cannot capture/);
   });
 });
 
@@ -156,24 +233,24 @@ describe('the reauthorization amount', () => {
 describe('the refund plan', () => {
   it('refunds what the capture has not had refunded without an amount, or the amount asked', () => {
     const state = capturedState('100.00', { C1: '60.00', C2: '40.00' });
-    expect(refundPlan(state, { captureId: 'C1' })).toEqual({ amount: '60.00' });
+    expect(refundPlanOf(state, { captureId: 'C1' })).toEqual({ amount: '60.00' });
     recordRefund(state, refundOf('C1', 'R1', '15.00'));
-    expect(refundPlan(state, { captureId: 'C1' })).toEqual({ amount: '45.00' });
-    expect(refundPlan(state, { captureId: 'C1', amount: '45' })).toEqual({ amount: '45.00' });
+    expect(refundPlanOf(state, { captureId: 'C1' })).toEqual({ amount: '45.00' });
+    expect(refundPlanOf(state, { captureId: 'C1', amount: '45' })).toEqual({ amount: '45.00' });
   });
 
   it('refuses a capture the lifecycle does not hold, more than is left, and a capture not refundable', () => {
     const state = capturedState('100.00', { C1: '60.00' });
-    expect(refusal(() => refundPlan(state, { captureId: 'C9' }))).toEqual({
+    expect(refusal(() => refundPlanOf(state, { captureId: 'C9' }))).toEqual({
       type: LifecycleFailure.invalidRequest,
       message: 'captureId: C9 is not a capture of authorization A1',
     });
-    expect(refusal(() => refundPlan(state, { captureId: 'C1', amount: '60.01' }))).toEqual({
+    expect(refusal(() => refundPlanOf(state, { captureId: 'C1', amount: '60.01' }))).toEqual({
       type: LifecycleFailure.stateForbids,
       message: 'amount: 60.01 USD is more than the 60.00 capture C1 has not had refunded',
     });
     recordRefund(state, refundOf('C1', 'R1', '60.00'));
-    expect(refusal(() => refundPlan(state, { captureId: 'C1' }))).toEqual({
+    expect(refusal(() => refundPlanOf(state, { captureId: 'C1' }))).toEqual({
       type: LifecycleFailure.stateForbids,
       message: 'cannot refund: capture C1 is REFUNDED',
     });
@@ -182,18 +259,32 @@ describe('the refund plan', () => {
   it('is taken after the lifecycle ended', () => {
     const state = capturedState('100.00', { C1: '100.00' });
     expect(state.status).toBe('CAPTURED');
-    expect(refundPlan(state, { captureId: 'C1', amount: '1.00' })).toEqual({ amount: '1.00' });
+    expect(refundPlanOf(state, { captureId: 'C1', amount: '1.00' })).toEqual({ amount: '1.00' });
   });
 
-  it('plans again, for a keyed retry, the refund a lost attempt made that no request claimed', () => {
+  it('never lets a new key claim a refund learnt only from a webhook, nor refund a reversed capture', () => {
     const state = capturedState('100.00', { C1: '100.00' });
     recordRefund(state, refundOf('C1', 'R1', '100.00'));
-    expect(refundPlan(state, { captureId: 'C1', amount: '100.00', idempotencyKey: 'k1' })).toEqual({
-      amount: '100.00',
-    });
-    expect(() => refundPlan(state, { captureId: 'C1', amount: '100.00' })).toThrow(/cannot refund/);
+    expect(() => refundPlanOf(state, { captureId: 'C1', amount: '100.00', idempotencyKey: 'k1' })).toThrow(
+      /cannot refund/,
+    );
+    const reversed = capturedState('100.00', { C1: '100.00' });
+    recordRefund(reversed, refundOf('C1', 'RV1', '100.00', { kind: 'reversal' }));
+    expect(() => refundPlanOf(reversed, { captureId: 'C1', idempotencyKey: 'k1' })).toThrow(/cannot refund/);
+  });
+
+  it('lets the retry of the refund whose answer was lost claim it, under the same provider request id', () => {
+    const state = capturedState('100.00', { C1: '100.00' });
+    const request = { captureId: 'C1', amount: '100.00', idempotencyKey: 'k1' };
+    beginAttempt(
+      state,
+      attemptOf('refund', request, { providerRequestId: 'C1-k1', amount: usd('100.00'), captureId: 'C1' }),
+    );
+    recordRefund(state, refundOf('C1', 'R1', '100.00'));
+    expect(refundPlanOf(state, request)).toEqual({ amount: '100.00', providerRequestId: 'C1-k1' });
+    expect(() => refundPlanOf(state, { ...request, idempotencyKey: 'k2' })).toThrow(/cannot refund/);
     const claimed = capturedState('100.00', { C1: '100.00' });
     recordRefund(claimed, refundOf('C1', 'R1', '100.00', { idempotencyKey: 'C1-k0' }));
-    expect(() => refundPlan(claimed, { captureId: 'C1', idempotencyKey: 'k1' })).toThrow(/cannot refund/);
+    expect(() => refundPlanOf(claimed, { captureId: 'C1', idempotencyKey: 'k1' })).toThrow(/cannot refund/);
   });
 });

@@ -9,11 +9,13 @@ import type {
   LifecycleOperation,
   LifecycleState,
   PaymentEvent,
+  PendingAttempt,
   ReauthorizeInput,
   RefundInput,
   RequestFingerprint,
   VoidInput,
 } from './definitions';
+import { beginAttempt, endAttempt, isDefiniteFailure } from './attempts';
 import { KeyedRequests, keyedAnswer, requestFingerprint } from './idempotency';
 import { captureIdempotencyKey, refundIdempotencyKey, voidIdempotencyKey } from './provider-keys';
 import { applyCapture, applyEvent, applyRefund, markEnded } from './state';
@@ -56,26 +58,41 @@ export class LifecycleCommands {
   }
 
   validateCapture(request: CaptureInput): void {
-    if (!this.keyed.isKnown('capture', request.idempotencyKey, this.fingerprint(request)))
-      capturePlan(this.state, request);
+    const fingerprint = this.fingerprint(request);
+    if (!this.keyed.isKnown('capture', request.idempotencyKey, fingerprint))
+      capturePlan(this.state, request, fingerprint);
   }
 
   capture(request: CaptureInput): Promise<PaymentCapture> {
-    return this.once('capture', request.idempotencyKey, this.fingerprint(request), async () => {
+    const fingerprint = this.fingerprint(request);
+    return this.once('capture', request.idempotencyKey, fingerprint, async () => {
       const state = this.state;
-      const plan = capturePlan(state, request);
+      const plan = capturePlan(state, request, fingerprint);
       const amount = { currency_code: state.currency, value: plan.amount };
       state.captureSequence += 1;
-      const idempotencyKey = captureIdempotencyKey(state, request.idempotencyKey);
+      const idempotencyKey = plan.providerRequestId ?? captureIdempotencyKey(state, request.idempotencyKey);
       const finalCapture = request.finalCapture ?? plan.finalCapture ?? plan.amount === state.remainingAmount;
-      const capture = await orderSystemCalls.captureAuthorization({
-        authorizationId: state.currentAuthorizationId,
-        amount,
-        finalCapture,
-        idempotencyKey,
-        ...(request.invoiceId ? { invoiceId: request.invoiceId } : {}),
-        ...(request.noteToPayer ? { noteToPayer: request.noteToPayer } : {}),
-      });
+      const capture = await this.attempt(
+        request.idempotencyKey
+          ? {
+              operation: 'capture',
+              idempotencyKey: request.idempotencyKey,
+              request: fingerprint,
+              providerRequestId: idempotencyKey,
+              amount,
+              finalCapture,
+            }
+          : undefined,
+        () =>
+          orderSystemCalls.captureAuthorization({
+            authorizationId: state.currentAuthorizationId,
+            amount,
+            finalCapture,
+            idempotencyKey,
+            ...(request.invoiceId ? { invoiceId: request.invoiceId } : {}),
+            ...(request.noteToPayer ? { noteToPayer: request.noteToPayer } : {}),
+          }),
+      );
       applyCapture(state, capture, { amount, finalCapture, idempotencyKey });
       this.stateChanged();
       return capture;
@@ -121,25 +138,40 @@ export class LifecycleCommands {
   }
 
   validateRefund(request: RefundInput): void {
-    if (!this.keyed.isKnown('refund', request.idempotencyKey, this.fingerprint(request)))
-      refundPlan(this.state, request);
+    const fingerprint = this.fingerprint(request);
+    if (!this.keyed.isKnown('refund', request.idempotencyKey, fingerprint))
+      refundPlan(this.state, request, fingerprint);
   }
 
   /** Taken also after the lifecycle ended: its captures stay refundable for months. */
   refund(request: RefundInput): Promise<Refund> {
-    return this.once('refund', request.idempotencyKey, this.fingerprint(request), async () => {
+    const fingerprint = this.fingerprint(request);
+    return this.once('refund', request.idempotencyKey, fingerprint, async () => {
       const state = this.state;
-      const plan = refundPlan(state, request);
+      const plan = refundPlan(state, request, fingerprint);
       const amount = { currency_code: state.currency, value: plan.amount };
       state.refundSequence = (state.refundSequence ?? 0) + 1;
-      const idempotencyKey = refundIdempotencyKey(state, request);
-      const refund = await orderSystemCalls.refundCapture({
-        captureId: request.captureId,
-        amount,
-        idempotencyKey,
-        ...(request.invoiceId ? { invoiceId: request.invoiceId } : {}),
-        ...(request.noteToPayer ? { noteToPayer: request.noteToPayer } : {}),
-      });
+      const idempotencyKey = plan.providerRequestId ?? refundIdempotencyKey(state, request);
+      const refund = await this.attempt(
+        request.idempotencyKey
+          ? {
+              operation: 'refund',
+              idempotencyKey: request.idempotencyKey,
+              request: fingerprint,
+              providerRequestId: idempotencyKey,
+              amount,
+              captureId: request.captureId,
+            }
+          : undefined,
+        () =>
+          orderSystemCalls.refundCapture({
+            captureId: request.captureId,
+            amount,
+            idempotencyKey,
+            ...(request.invoiceId ? { invoiceId: request.invoiceId } : {}),
+            ...(request.noteToPayer ? { noteToPayer: request.noteToPayer } : {}),
+          }),
+      );
       applyRefund(state, {
         id: refund.id,
         captureId: request.captureId,
@@ -182,6 +214,23 @@ export class LifecycleCommands {
 
   private fingerprint(request: CaptureInput | ReauthorizeInput | RefundInput): RequestFingerprint {
     return requestFingerprint(request, this.state.currency);
+  }
+
+  /**
+   * A provider call, recorded as pending (for a keyed request) until its answer comes: a success or a
+   * refusal ends it, a call that got no answer leaves it for the retry under the same key.
+   */
+  private async attempt<T>(pending: PendingAttempt | undefined, call: () => Promise<T>): Promise<T> {
+    if (!pending) return call();
+    beginAttempt(this.state, pending);
+    try {
+      const answer = await call();
+      endAttempt(this.state, pending);
+      return answer;
+    } catch (error) {
+      if (isDefiniteFailure(error)) endAttempt(this.state, pending);
+      throw error;
+    }
   }
 
   /** The work once per key, one provider call at a time. */

@@ -135,6 +135,27 @@ export type LifecycleState = {
   refundSequence?: number;
   /** The last timer reauthorization that failed for good; cleared by the next one that succeeds. */
   reauthorizationFailure?: { at: string; reason: string };
+  /** Keyed captures and refunds sent to the provider whose answer has not come; absent in older states. */
+  pendingAttempts?: PendingAttempt[];
+};
+
+/**
+ * A keyed capture or refund the lifecycle sent to the provider and has no answer for yet (lost with a
+ * dropped connection or a crashed worker). Only a retry under its key, with the same request, may claim the
+ * capture or refund a webhook reports for it, and the retry resends it under the same provider request id.
+ */
+export type PendingAttempt = {
+  operation: 'capture' | 'refund';
+  /** The caller's Idempotency-Key. */
+  idempotencyKey: string;
+  request: RequestFingerprint;
+  /** The idempotency key the provider was sent (PayPal-Request-Id): a resend under it replays the first answer. */
+  providerRequestId: string;
+  amount: Money;
+  /** A capture's final_capture flag. */
+  finalCapture?: boolean;
+  /** A refund's capture. */
+  captureId?: string;
 };
 
 export type LifecycleOperation = 'capture' | 'void' | 'reauthorize' | 'refund';

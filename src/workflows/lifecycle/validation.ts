@@ -7,10 +7,13 @@ import {
   type CaptureRecord,
   type LifecycleInput,
   type LifecycleState,
+  type PendingAttempt,
   type ReauthorizeInput,
   type RefundInput,
   type RefundRecord,
+  type RequestFingerprint,
 } from './definitions';
+import { pendingAttempt, sameMoney } from './attempts';
 import { refundableAmount } from './refunds';
 import { amountOf, holdsMoney, isTerminal, minorUnitsOf } from './state';
 
@@ -73,36 +76,41 @@ export function reauthorizeAmount(state: LifecycleState, request: ReauthorizeInp
   return amountOf(state, positiveAmount(state, request.amount)).value;
 }
 
+/** What to ask the provider for; a retry of a pending attempt resends it under its provider request id. */
+export type ProviderCallPlan = { amount: string; finalCapture?: boolean; providerRequestId?: string };
+
+function resent(attempt: PendingAttempt): ProviderCallPlan {
+  return {
+    amount: attempt.amount.value,
+    finalCapture: attempt.finalCapture,
+    providerRequestId: attempt.providerRequestId,
+  };
+}
+
 /**
- * The capture to ask the provider for: the request checked against what remains or, when the state no longer
- * allows it, the first attempt of this keyed request that a crashed worker lost the answer to.
+ * The capture to ask the provider for: the request checked against what remains or, for a retry of this
+ * lifecycle's own attempt whose answer was lost (see PendingAttempt), that attempt again. When the attempt's
+ * capture is already known from the provider's webhook, the retry claims it (the provider replays it under
+ * the same request id); otherwise the attempt's amount must still fit what remains.
  */
 export function capturePlan(
   state: LifecycleState,
   request: CaptureInput,
-): { amount: string; finalCapture?: boolean } {
-  try {
-    return { amount: captureAmount(state, request) };
-  } catch (refusal) {
-    const lost = unclaimedCapture(state, request);
-    if (!lost) throw refusal;
-    return { amount: lost.amount.value, finalCapture: lost.finalCapture };
-  }
+  fingerprint: RequestFingerprint,
+): ProviderCallPlan {
+  const attempt = pendingAttempt(state, 'capture', request.idempotencyKey, fingerprint);
+  if (!attempt) return { amount: captureAmount(state, request) };
+  if (!unclaimedCapture(state, attempt)) captureAmount(state, { amount: attempt.amount.value });
+  return resent(attempt);
 }
 
-/**
- * A capture the provider made that no request of this lifecycle has claimed (learnt from a webhook), and that
- * fits the request: the first attempt of a keyed request whose answer was lost with a crashed worker. Its
- * retry may reach the provider again, whose idempotency under the same key answers that first capture.
- */
-function unclaimedCapture(state: LifecycleState, request: CaptureInput): CaptureRecord | undefined {
-  if (!request.idempotencyKey) return undefined;
-  const wanted = request.amount === undefined ? undefined : minorUnitsOf(state, request.amount);
+/** A capture learnt only from a webhook, with the attempt's amount: the one the attempt made. */
+function unclaimedCapture(state: LifecycleState, attempt: PendingAttempt): CaptureRecord | undefined {
   return state.captures.find(
     (capture) =>
       capture.idempotencyKey === undefined &&
       holdsMoney(capture) &&
-      (wanted === undefined || minorUnitsOf(state, capture.amount.value) === wanted),
+      sameMoney(capture.amount, attempt.amount),
   );
 }
 
@@ -133,28 +141,30 @@ function refundAmount(state: LifecycleState, request: RefundInput): string {
 }
 
 /**
- * The refund to ask the provider for: the request checked against the capture or, when the capture no longer
- * allows it, the first attempt of this keyed request whose answer a crashed worker lost (its refund learnt
- * from the webhook); the provider's idempotency under the same key answers that refund again.
+ * The refund to ask the provider for: the request checked against the capture or, for a retry of this
+ * lifecycle's own attempt whose answer was lost, that attempt again, claiming its refund when a webhook
+ * reported it already (as for captures, see capturePlan).
  */
-export function refundPlan(state: LifecycleState, request: RefundInput): { amount: string } {
-  try {
-    return { amount: refundAmount(state, request) };
-  } catch (refusal) {
-    const lost = unclaimedRefund(state, request);
-    if (!lost) throw refusal;
-    return { amount: lost.amount.value };
+export function refundPlan(
+  state: LifecycleState,
+  request: RefundInput,
+  fingerprint: RequestFingerprint,
+): ProviderCallPlan {
+  const attempt = pendingAttempt(state, 'refund', request.idempotencyKey, fingerprint);
+  if (!attempt) return { amount: refundAmount(state, request) };
+  if (!unclaimedRefund(state, attempt)) {
+    refundAmount(state, { captureId: request.captureId, amount: attempt.amount.value });
   }
+  return resent(attempt);
 }
 
-function unclaimedRefund(state: LifecycleState, request: RefundInput): RefundRecord | undefined {
-  if (!request.idempotencyKey) return undefined;
-  const wanted = request.amount === undefined ? undefined : minorUnitsOf(state, request.amount);
+/** A refund of the attempt's capture learnt only from a webhook, with the attempt's amount. */
+function unclaimedRefund(state: LifecycleState, attempt: PendingAttempt): RefundRecord | undefined {
   return state.refunds?.find(
     (refund) =>
-      refund.captureId === request.captureId &&
+      refund.captureId === attempt.captureId &&
       refund.kind === 'refund' &&
       refund.idempotencyKey === undefined &&
-      (wanted === undefined || minorUnitsOf(state, refund.amount.value) === wanted),
+      sameMoney(refund.amount, attempt.amount),
   );
 }
