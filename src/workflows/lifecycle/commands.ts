@@ -1,4 +1,4 @@
-import { log, setCurrentDetails } from '@temporalio/workflow';
+import { log, patched, setCurrentDetails, sleep } from '@temporalio/workflow';
 import type { Authorization, PaymentCapture, Refund } from '../../providers/resources';
 import { orderSystemCalls } from './activity-options';
 import type {
@@ -223,6 +223,10 @@ export class LifecycleCommands {
   private async attempt<T>(pending: PendingAttempt | undefined, call: () => Promise<T>): Promise<T> {
     if (!pending) return call();
     beginAttempt(this.state, pending);
+    // The provider call is a local activity, run inside the workflow task that accepted the Update: a worker
+    // that dies before that task completes loses the Update and its attempt. A short timer completes the task
+    // first, so the attempt is in history before the provider is called.
+    if (patched('pending-attempt-before-call')) await sleep(1);
     try {
       const answer = await call();
       endAttempt(this.state, pending);
