@@ -10,6 +10,9 @@ import {
   type WebhookSubscriptions,
 } from '../providers/port';
 import type { Authorization, PaymentCapture, Refund, Webhook } from '../providers/resources';
+
+/** The authorization a lifecycle starts on, with how many captures its provider takes (absent in results recorded by earlier versions). */
+export type StartingAuthorization = Authorization & { maxCaptures?: number };
 import { count, type BusinessCounter, type CallOutcome } from './business-metrics';
 
 export const MISSING_IDEMPOTENCY_KEY = 'MISSING_IDEMPOTENCY_KEY';
@@ -66,8 +69,11 @@ export function createPaymentsActivities(provider: PaymentsProvider) {
     });
   };
   return {
-    getAuthorization: (authorizationId: string): Promise<Authorization> =>
-      callProvider(() => provider.getAuthorization(authorizationId)),
+    /** Read at a lifecycle's start: the provider's capture bound travels with it into the lifecycle's state. */
+    getAuthorization: async (authorizationId: string): Promise<StartingAuthorization> => ({
+      ...(await callProvider(() => provider.getAuthorization(authorizationId))),
+      maxCaptures: provider.capabilities.maxCaptures,
+    }),
 
     /** The idempotency key is mandatory here: it makes every retry of this activity capture at most once. */
     captureAuthorization: async (input: CaptureRequest): Promise<PaymentCapture> => {

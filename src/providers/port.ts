@@ -39,6 +39,8 @@ export type ProviderCapabilities = {
   reauthorization: 'reauthorize' | 'new-authorization';
   /** How long the provider answers a repeated idempotency key with its first answer. */
   idempotencyKeyRetentionMs: number;
+  /** How many captures one authorization takes; the lifecycle refuses the next before calling the provider. */
+  maxCaptures: number;
 };
 
 /** The delivery headers the webhook intake requires; two of them it reads itself. */

@@ -90,9 +90,30 @@ describe('the PayPal adapter of the provider port', () => {
     expect(error).toMatchObject({ type: 'AUTHORIZATION_VOIDED', retryable: false });
   });
 
+  it("refuses a capture past PayPal's capture count as a business refusal, not retryable", async () => {
+    recording.setHandler((_req, res) =>
+      respondJson(res, 422, {
+        name: 'UNPROCESSABLE_ENTITY',
+        details: [{ issue: 'MAX_CAPTURE_COUNT_EXCEEDED' }],
+      }),
+    );
+    const capture = paypal().captureAuthorization({
+      authorizationId: 'AUTH-1',
+      amount: { currency_code: 'USD', value: '1.00' },
+      finalCapture: false,
+      idempotencyKey: 'k1',
+    });
+    const error = await rejectionOf(capture, ProviderError);
+    expect(error).toMatchObject({ type: 'MAX_CAPTURE_COUNT_EXCEEDED', retryable: false });
+  });
+
   it('declares what the lifecycle may rely on', () => {
     const provider = paypal('paypal');
-    expect(provider.capabilities).toMatchObject({ multipleCaptures: true, reauthorization: 'reauthorize' });
+    expect(provider.capabilities).toMatchObject({
+      multipleCaptures: true,
+      reauthorization: 'reauthorize',
+      maxCaptures: 100,
+    });
     expect(provider.deliveryHeaders.transmission_id).toBe('PAYPAL-TRANSMISSION-ID');
     expect(provider.subscriptions).toBeDefined();
   });

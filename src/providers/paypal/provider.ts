@@ -14,6 +14,9 @@ export const paypalCapabilities: ProviderCapabilities = {
   reauthorization: 'reauthorize',
   // PayPal answers a repeated PayPal-Request-Id with its first answer for 45 days.
   idempotencyKeyRetentionMs: 45 * DAY_MS,
+  // PayPal's limit is set per account and not published (MAX_CAPTURE_COUNT_EXCEEDED past it); 100 is the
+  // lifecycle's own bound, which keeps its captures (carried over continue-as-new) a bounded list.
+  maxCaptures: 100,
 };
 
 export interface PaypalProviderOptions {

@@ -135,6 +135,8 @@ export type LifecycleState = {
   refundSequence?: number;
   /** The last timer reauthorization that failed for good; cleared by the next one that succeeds. */
   reauthorizationFailure?: { at: string; reason: string };
+  /** How many captures the provider takes on one authorization; absent in older states (then 100). */
+  maxCaptures?: number;
   /** Keyed captures and refunds sent to the provider whose answer has not come; absent in older states. */
   pendingAttempts?: PendingAttempt[];
 };

@@ -51,7 +51,12 @@ export async function startState(workflowId: string, input: LifecycleInput): Pro
   return initialState(
     workflowId,
     authorization,
-    { orderId: input.orderId, expiryPolicy: input.expiryPolicy ?? 'void' },
+    {
+      orderId: input.orderId,
+      expiryPolicy: input.expiryPolicy ?? 'void',
+      // A result recorded by an earlier version has no bound: the lifecycle's default applies.
+      ...(authorization.maxCaptures !== undefined && { maxCaptures: authorization.maxCaptures }),
+    },
     {
       createTime: new Date(made).toISOString(),
       reauthorizeAt: new Date(made + reauthorizeAfter).toISOString(),

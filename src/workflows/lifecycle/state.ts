@@ -79,7 +79,7 @@ export function canManage(authorization: Authorization): boolean {
 export function initialState(
   workflowId: string,
   authorization: Authorization,
-  options: { orderId?: string; expiryPolicy: LifecycleState['expiryPolicy'] },
+  options: { orderId?: string; expiryPolicy: LifecycleState['expiryPolicy']; maxCaptures?: number },
   times: { createTime: string; reauthorizeAt: string; expiryPolicyAt: string },
 ): LifecycleState {
   return {
@@ -103,6 +103,7 @@ export function initialState(
     keyedAnswers: [],
     seenEventIds: [],
     captureSequence: 0,
+    ...(options.maxCaptures !== undefined && { maxCaptures: options.maxCaptures }),
   };
 }
 

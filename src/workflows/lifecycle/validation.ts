@@ -54,9 +54,19 @@ function positiveAmount(state: LifecycleState, amount: string): bigint {
   return wanted;
 }
 
+/** The captures a lifecycle makes at most when its state does not say (states of earlier versions). */
+export const DEFAULT_MAX_CAPTURES = 100;
+
 /** The amount to capture, with the currency's decimals ("5" USD becomes "5.00"), validated against what remains. */
 export function captureAmount(state: LifecycleState, request: CaptureInput): string {
   assertOpen(state, 'capture');
+  const maxCaptures = state.maxCaptures ?? DEFAULT_MAX_CAPTURES;
+  if (state.captures.length >= maxCaptures) {
+    refuse(
+      LifecycleFailure.stateForbids,
+      `cannot capture: authorization ${state.authorizationId} has ${state.captures.length} captures, the most its provider takes (maxCaptures ${maxCaptures})`,
+    );
+  }
   const remaining = minorUnitsOf(state, state.remainingAmount) ?? 0n;
   if (remaining === 0n) refuse(LifecycleFailure.stateForbids, 'cannot capture: nothing remains to capture');
   if (request.amount === undefined) return state.remainingAmount;
