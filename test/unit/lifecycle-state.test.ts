@@ -1,6 +1,7 @@
 import { formatMinorUnits, toMinorUnits } from '../../src/currency-decimals';
 import { applyCapture, applyEvent, applyReauthorization } from '../../src/workflows/lifecycle/state';
-import { authorizedState, usd } from '../fixtures/lifecycle-state';
+import { inLifecycleCurrency } from '../../src/workflows/lifecycle/validation';
+import { authorizedState, captureCompletedEvent, usd } from '../fixtures/lifecycle-state';
 
 describe('amounts in minor units', () => {
   it("converts decimal strings exactly, with each currency's ISO 4217 decimals", () => {
@@ -179,5 +180,49 @@ describe('lifecycle state transitions', () => {
     );
     expect(voided.applied).toBe(true);
     expect(state).toMatchObject({ status: 'VOIDED', remainingAmount: '0.00' });
+  });
+});
+
+describe('amounts in another currency than the lifecycle', () => {
+  it('are recorded with a note and never booked: a JPY 50 capture or refund event on a USD lifecycle', () => {
+    const state = authorizedState('100.00');
+    const capture = applyEvent(
+      state,
+      captureCompletedEvent('50', { amount: { currency_code: 'JPY', value: '50' } }),
+      't3',
+    );
+    expect(capture).toMatchObject({
+      applied: false,
+      note: "amount in JPY, not the lifecycle's USD: not booked",
+    });
+    expect(state).toMatchObject({ status: 'AUTHORIZED', capturedAmount: '0.00', remainingAmount: '100.00' });
+    expect(state.captures).toEqual([]);
+
+    applyEvent(state, captureCompletedEvent('40.00', { id: 'WH-2' }), 't4');
+    const refund = applyEvent(
+      state,
+      {
+        id: 'WH-3',
+        eventType: 'PAYMENT.CAPTURE.REFUNDED',
+        captureId: 'C1',
+        refundId: 'R1',
+        status: 'COMPLETED',
+        amount: { currency_code: 'JPY', value: '40' },
+      },
+      't5',
+    );
+    expect(refund.applied).toBe(false);
+    expect(state.refunds).toBeUndefined();
+    expect(state.captures[0]).toMatchObject({ status: 'COMPLETED', amount: usd('40.00') });
+  });
+
+  it('in a provider answer are refused, naming both currencies', () => {
+    const state = authorizedState('100.00');
+    const answer = { id: 'C1', status: 'COMPLETED' as const, amount: { currency_code: 'JPY', value: '50' } };
+    expect(() => inLifecycleCurrency(state, answer, 'capture')).toThrow(
+      "the provider answered capture C1 in JPY, not the lifecycle's USD: not booked",
+    );
+    const inUsd = { ...answer, amount: usd('50.00') };
+    expect(inLifecycleCurrency(state, inUsd, 'capture')).toBe(inUsd);
   });
 });

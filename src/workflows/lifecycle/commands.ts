@@ -20,7 +20,7 @@ import { KeyedRequests, keyedAnswer, requestFingerprint } from './idempotency';
 import { captureIdempotencyKey, refundIdempotencyKey, voidIdempotencyKey } from './provider-keys';
 import { applyCapture, applyEvent, applyRefund, markEnded } from './state';
 import { fireTimer, reauthorize, type TimerKind } from './timers';
-import { assertOpen, capturePlan, reauthorizeAmount, refundPlan } from './validation';
+import { assertOpen, capturePlan, inLifecycleCurrency, reauthorizeAmount, refundPlan } from './validation';
 import { lifecycleDetails, type LifecycleVisibility } from './visibility';
 
 /** One provider call at a time, so a timer's reauthorization never races a capture. */
@@ -83,15 +83,19 @@ export class LifecycleCommands {
               finalCapture,
             }
           : undefined,
-        () =>
-          orderSystemCalls.captureAuthorization({
-            authorizationId: state.currentAuthorizationId,
-            amount,
-            finalCapture,
-            idempotencyKey,
-            ...(request.invoiceId ? { invoiceId: request.invoiceId } : {}),
-            ...(request.noteToPayer ? { noteToPayer: request.noteToPayer } : {}),
-          }),
+        async () =>
+          inLifecycleCurrency(
+            state,
+            await orderSystemCalls.captureAuthorization({
+              authorizationId: state.currentAuthorizationId,
+              amount,
+              finalCapture,
+              idempotencyKey,
+              ...(request.invoiceId ? { invoiceId: request.invoiceId } : {}),
+              ...(request.noteToPayer ? { noteToPayer: request.noteToPayer } : {}),
+            }),
+            'capture',
+          ),
       );
       applyCapture(state, capture, { amount, finalCapture, idempotencyKey });
       this.stateChanged();
@@ -163,14 +167,18 @@ export class LifecycleCommands {
               captureId: request.captureId,
             }
           : undefined,
-        () =>
-          orderSystemCalls.refundCapture({
-            captureId: request.captureId,
-            amount,
-            idempotencyKey,
-            ...(request.invoiceId ? { invoiceId: request.invoiceId } : {}),
-            ...(request.noteToPayer ? { noteToPayer: request.noteToPayer } : {}),
-          }),
+        async () =>
+          inLifecycleCurrency(
+            state,
+            await orderSystemCalls.refundCapture({
+              captureId: request.captureId,
+              amount,
+              idempotencyKey,
+              ...(request.invoiceId ? { invoiceId: request.invoiceId } : {}),
+              ...(request.noteToPayer ? { noteToPayer: request.noteToPayer } : {}),
+            }),
+            'refund',
+          ),
       );
       applyRefund(state, {
         id: refund.id,

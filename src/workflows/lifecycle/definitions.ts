@@ -254,6 +254,8 @@ export const LifecycleFailure = {
   invalidRequest: 'INVALID_LIFECYCLE_REQUEST',
   stateForbids: 'LIFECYCLE_STATE_FORBIDS',
   keyReused: 'IDEMPOTENCY_KEY_REUSED',
+  /** The provider answered an amount in another currency than the lifecycle's: nothing of it is booked. */
+  answerCurrencyMismatch: 'PROVIDER_ANSWER_CURRENCY_MISMATCH',
 } as const;
 
 /** A capture's status as the lifecycle records it: the provider's, or REVERSED after a reversal event. */

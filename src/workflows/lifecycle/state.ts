@@ -194,6 +194,9 @@ export function applyEvent(state: LifecycleState, event: PaymentEvent, receivedA
 }
 
 function decide(state: LifecycleState, event: PaymentEvent): string | undefined {
+  if (event.amount && event.amount.currency_code !== state.currency) {
+    return `amount in ${event.amount.currency_code}, not the lifecycle's ${state.currency}: not booked`;
+  }
   if (event.refundId && event.captureId) return decideRefund(state, { ...event, refundId: event.refundId });
   const captureStatus = captureStatusByEvent[event.eventType];
   if (captureStatus && event.captureId) {

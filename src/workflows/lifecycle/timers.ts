@@ -5,6 +5,7 @@ import type { LifecycleInput, LifecycleState } from './definitions';
 import { reauthorizeIdempotencyKey, voidIdempotencyKey } from './provider-keys';
 import { millisecondsOf } from './start';
 import { amountOf, applyReauthorization, isTerminal, markEnded, minorUnitsOf } from './state';
+import { inLifecycleCurrency } from './validation';
 
 export type TimerKind = 'reauthorize' | 'expiryPolicy';
 export type Deadline = { kind: TimerKind; at: number };
@@ -75,6 +76,7 @@ export async function reauthorize(
     amount: { currency_code: state.currency, value: total },
     idempotencyKey: reauthorizeIdempotencyKey(state, reason, idempotencyKey),
   });
+  inLifecycleCurrency(state, authorization, 'authorization');
   applyReauthorization(state, authorization, reason, new Date().toISOString());
   return authorization;
 }

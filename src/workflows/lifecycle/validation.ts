@@ -1,4 +1,5 @@
 import { ApplicationFailure } from '@temporalio/workflow';
+import type { Money } from '../../providers/resources';
 import { currencyDecimals } from '../../currency-decimals';
 import { durationBounds, durationRule, isWithinBounds, type DurationField } from '../../duration-bounds';
 import {
@@ -39,6 +40,24 @@ export function assertDurationsWithinBounds(input: LifecycleInput): void {
 export function assertOpen(state: LifecycleState, what: string): void {
   if (isTerminal(state))
     refuse(LifecycleFailure.stateForbids, `cannot ${what}: the lifecycle is ${state.status}`);
+}
+
+/**
+ * The provider's answer, refused when its amount is in another currency than the lifecycle's: booking it
+ * would count, say, JPY 50 as USD 50.00.
+ */
+export function inLifecycleCurrency<Answer extends { id: string; amount?: Money }>(
+  state: LifecycleState,
+  answer: Answer,
+  what: string,
+): Answer {
+  if (answer.amount && answer.amount.currency_code !== state.currency) {
+    refuse(
+      LifecycleFailure.answerCurrencyMismatch,
+      `the provider answered ${what} ${answer.id} in ${answer.amount.currency_code}, not the lifecycle's ${state.currency}: not booked`,
+    );
+  }
+  return answer;
 }
 
 /** Minor units of a requested amount; one that is not a positive amount in the lifecycle's currency is refused. */
