@@ -47,6 +47,11 @@ export const authorizationSchema = z.looseObject({
   status: authorizationStatusSchema,
   status_details: statusDetailsSchema.optional(),
   amount: moneySchema,
+  /**
+   * What was captured of it so far, filled by an adapter whose provider says (Stripe's amount_received);
+   * PayPal's authorization does not say, so its adapter leaves it out.
+   */
+  captured_amount: moneySchema.optional(),
   invoice_id: z.string().optional(),
   custom_id: z.string().optional(),
   expiration_time: z.string().optional(),

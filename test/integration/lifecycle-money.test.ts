@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createPaymentsActivities } from '../../src/activities/payments';
-import { useLifecycleStack } from '../helpers/lifecycle-stack';
+import { formatMinorUnits, toMinorUnits } from '../../src/currency-decimals';
+import { sandboxPaymentsClient, useLifecycleStack } from '../helpers/lifecycle-stack';
 import {
   lifecycleWorkflowId,
   paymentEventSignal,
@@ -8,7 +9,10 @@ import {
 } from '../../src/workflows/lifecycle/definitions';
 
 // The lifecycle's money invariants over the real API, the dev server and the sandbox (docs/lifecycle.md,
-// "Money invariants"). The worker's provider declares a bound of 3 captures per authorization.
+// "Money invariants"). The worker's provider declares a bound of 3 captures per authorization and, for the
+// authorizations in `tellsCaptured`, says what was captured of them, as an adapter whose provider tells does.
+
+const tellsCaptured = new Set<string>();
 
 const stack = useLifecycleStack({
   worker: (taskQueue, payments) => ({
@@ -16,9 +20,40 @@ const stack = useLifecycleStack({
     activities: createPaymentsActivities({
       ...payments,
       capabilities: { ...payments.capabilities, maxCaptures: 3 },
+      async getAuthorization(authorizationId) {
+        const authorization = await payments.getAuthorization(authorizationId);
+        if (!tellsCaptured.has(authorizationId)) return authorization;
+        const captured = (await stack.capturesAtProvider(authorizationId)).reduce(
+          (sum, each) => sum + (toMinorUnits(each.amount.value, 'USD') ?? 0n),
+          0n,
+        );
+        return {
+          ...authorization,
+          captured_amount: { currency_code: 'USD', value: formatMinorUnits(captured, 'USD') },
+        };
+      },
     }),
   }),
 });
+
+/** An authorization of `value` USD of which `captured` was captured before any lifecycle managed it. */
+async function partlyCaptured(value: string, captured: string): Promise<string> {
+  const authorization = await stack.createAuthorization(value);
+  await sandboxPaymentsClient(stack.sandbox).captureAuthorization(
+    authorization.id,
+    { amount: { currency_code: 'USD', value: captured }, final_capture: false },
+    `before-${randomUUID()}`,
+  );
+  return authorization.id;
+}
+
+function start(authorizationId: string) {
+  return stack.api.post(
+    '/v1/lifecycles',
+    { authorizationId },
+    { headers: { 'idempotency-key': randomUUID() } },
+  );
+}
 
 function capture(authorizationId: string, body: Record<string, unknown>) {
   return stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, body, {
@@ -60,5 +95,36 @@ describe('an amount in another currency', () => {
       currency_code: 'USD',
       value: '100.00',
     });
+  });
+});
+
+describe('a partly captured authorization', () => {
+  it('is refused with 409 when its provider does not say how much was captured (PayPal)', async () => {
+    const authorizationId = await partlyCaptured('100.00', '30.00');
+    const refused = await start(authorizationId);
+    expect(refused.status).toBe(409);
+    expect(refused.data.error.code).toBe('AUTHORIZATION_NOT_MANAGEABLE');
+    expect(refused.data.error.message).toContain('does not say how much was captured');
+  });
+
+  it('is adopted with what remains when its provider says what was captured', async () => {
+    const authorizationId = await partlyCaptured('100.00', '30.00');
+    tellsCaptured.add(authorizationId);
+    expect((await start(authorizationId)).status).toBe(201);
+    const state = await stack.client.workflow
+      .getHandle(lifecycleWorkflowId(authorizationId))
+      .query(stateQuery);
+    expect(state).toMatchObject({
+      status: 'PARTIALLY_CAPTURED',
+      capturedAmount: '30.00',
+      remainingAmount: '70.00',
+    });
+    const rest = await capture(authorizationId, {});
+    expect(rest.status).toBe(200);
+    expect(rest.data.amount).toEqual({ currency_code: 'USD', value: '70.00' });
+    expect((await stack.capturesAtProvider(authorizationId)).map((each) => each.amount.value)).toEqual([
+      '30.00',
+      '70.00',
+    ]);
   });
 });

@@ -1,6 +1,12 @@
 import { formatMinorUnits, toMinorUnits } from '../../src/currency-decimals';
-import { applyCapture, applyEvent, applyReauthorization } from '../../src/workflows/lifecycle/state';
-import { inLifecycleCurrency } from '../../src/workflows/lifecycle/validation';
+import { assertCapturedKnown } from '../../src/workflows/lifecycle/start';
+import {
+  applyCapture,
+  applyEvent,
+  applyReauthorization,
+  initialState,
+} from '../../src/workflows/lifecycle/state';
+import { capturePlan, inLifecycleCurrency } from '../../src/workflows/lifecycle/validation';
 import { authorizedState, captureCompletedEvent, usd } from '../fixtures/lifecycle-state';
 
 describe('amounts in minor units', () => {
@@ -224,5 +230,45 @@ describe('amounts in another currency than the lifecycle', () => {
     );
     const inUsd = { ...answer, amount: usd('50.00') };
     expect(inLifecycleCurrency(state, inUsd, 'capture')).toBe(inUsd);
+  });
+});
+
+describe('a lifecycle started on a partly captured authorization', () => {
+  it('starts with what its provider says was captured, and captures only the rest', () => {
+    const state = initialState(
+      'authorization-A1',
+      { id: 'A1', status: 'PARTIALLY_CAPTURED', amount: usd('100.00'), captured_amount: usd('30') },
+      { expiryPolicy: 'void' },
+      { createTime: 't0', reauthorizeAt: 't1', expiryPolicyAt: 't2' },
+    );
+    expect(state).toMatchObject({
+      status: 'PARTIALLY_CAPTURED',
+      capturedAmount: '30.00',
+      capturedBeforeStart: '30.00',
+      remainingAmount: '70.00',
+    });
+    expect(capturePlan(state, {}, {})).toEqual({ amount: '70.00' });
+    applyCapture(
+      state,
+      { id: 'C2', status: 'COMPLETED', amount: usd('70.00') },
+      {
+        amount: usd('70.00'),
+        finalCapture: true,
+      },
+    );
+    expect(state).toMatchObject({ status: 'CAPTURED', capturedAmount: '100.00', remainingAmount: '0.00' });
+  });
+
+  it('is refused when its provider does not say how much was captured, or says nonsense', () => {
+    const partly = { id: 'A1', status: 'PARTIALLY_CAPTURED' as const, amount: usd('100.00') };
+    expect(() => assertCapturedKnown(partly)).toThrow(
+      'authorization A1 is PARTIALLY_CAPTURED and its provider does not say how much was captured',
+    );
+    expect(() =>
+      assertCapturedKnown({ ...partly, captured_amount: { currency_code: 'JPY', value: '30' } }),
+    ).toThrow('which the lifecycle cannot take as part of it');
+    expect(() => assertCapturedKnown({ ...partly, captured_amount: usd('100.01') })).toThrow(/cannot take/);
+    expect(() => assertCapturedKnown({ ...partly, captured_amount: usd('30.00') })).not.toThrow();
+    expect(() => assertCapturedKnown({ ...partly, status: 'CREATED' })).not.toThrow();
   });
 });

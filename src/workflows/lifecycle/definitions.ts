@@ -110,6 +110,8 @@ export type LifecycleState = {
   currency: string;
   authorizedAmount: string;
   capturedAmount: string;
+  /** What the provider had captured before the lifecycle started on the authorization; absent for none. */
+  capturedBeforeStart?: string;
   remainingAmount: string;
   authorizationCreateTime: string;
   expirationTime?: string;

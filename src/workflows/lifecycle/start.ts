@@ -1,4 +1,5 @@
 import { toMinorUnits } from '../../currency-decimals';
+import type { Authorization } from '../../providers/resources';
 import { durationDefaults, durationMilliseconds, type DurationField } from '../../duration-bounds';
 import { startCalls } from './activity-options';
 import {
@@ -37,6 +38,7 @@ export async function startState(workflowId: string, input: LifecycleInput): Pro
       `authorization ${authorization.id} is for ${value} ${currency_code}: not an amount with the decimals of a known ISO 4217 currency`,
     );
   }
+  assertCapturedKnown(authorization);
   // PayPal's statuses have no EXPIRED: an expired authorization keeps its status and its expiration time is past.
   const expires = authorization.expiration_time ? Date.parse(authorization.expiration_time) : NaN;
   if (expires <= Date.now()) {
@@ -63,6 +65,31 @@ export async function startState(workflowId: string, input: LifecycleInput): Pro
       expiryPolicyAt: new Date(made + expiryAfter).toISOString(),
     },
   );
+}
+
+/**
+ * A partly captured authorization is managed only when its provider says how much was captured (in its
+ * currency, no more than authorized): otherwise what remains to capture is unknown. PayPal's does not say.
+ */
+export function assertCapturedKnown(authorization: Authorization): void {
+  if (authorization.status !== 'PARTIALLY_CAPTURED') return;
+  const { currency_code, value } = authorization.amount;
+  const captured = authorization.captured_amount;
+  if (!captured) {
+    refuse(
+      LifecycleFailure.notManageable,
+      `authorization ${authorization.id} is PARTIALLY_CAPTURED and its provider does not say how much was captured: what remains to capture is unknown`,
+    );
+  }
+  const capturedMinor =
+    captured.currency_code === currency_code ? toMinorUnits(captured.value, currency_code) : undefined;
+  const authorized = toMinorUnits(value, currency_code) ?? 0n;
+  if (capturedMinor === undefined || capturedMinor > authorized) {
+    refuse(
+      LifecycleFailure.notManageable,
+      `authorization ${authorization.id} is for ${value} ${currency_code}; its provider says ${captured.value} ${captured.currency_code} was captured, which the lifecycle cannot take as part of it`,
+    );
+  }
 }
 
 /** Field names an earlier version carried: answers in a plain object, `key` on answers, `requestId` on records. */

@@ -43,7 +43,10 @@ function settle(state: LifecycleState): void {
   const finalCaptureMade = state.captures.some((capture) => capture.finalCapture && holdsMoney(capture));
   const captured = state.captures
     .filter(holdsMoney)
-    .reduce((sum, capture) => sum + (minorUnitsOf(state, capture.amount.value) ?? 0n), 0n);
+    .reduce(
+      (sum, capture) => sum + (minorUnitsOf(state, capture.amount.value) ?? 0n),
+      minorUnitsOf(state, state.capturedBeforeStart ?? '0') ?? 0n,
+    );
   state.capturedAmount = amountOf(state, captured).value;
   const pending = state.captures.some((capture) => capture.status === 'PENDING');
   const remaining = minorUnitsOf(state, state.remainingAmount) ?? 0n;
@@ -76,12 +79,20 @@ export function canManage(authorization: Authorization): boolean {
   return manageableStatuses.includes(authorization.status);
 }
 
+/**
+ * The state of a lifecycle started on `authorization`; one partly captured starts with what its provider
+ * says was captured (captured_amount, checked by the start) and the rest to capture.
+ */
 export function initialState(
   workflowId: string,
   authorization: Authorization,
   options: { orderId?: string; expiryPolicy: LifecycleState['expiryPolicy']; maxCaptures?: number },
   times: { createTime: string; reauthorizeAt: string; expiryPolicyAt: string },
 ): LifecycleState {
+  const { currency_code: currency, value: authorized } = authorization.amount;
+  const captured = toMinorUnits(authorization.captured_amount?.value ?? '0', currency) ?? 0n;
+  // Kept apart so the status and the captured amount, which follow from the captures, count it.
+  const remaining = (toMinorUnits(authorized, currency) ?? 0n) - captured;
   return {
     workflowId,
     authorizationId: authorization.id,
@@ -90,8 +101,10 @@ export function initialState(
     status: authorization.status === 'PARTIALLY_CAPTURED' ? 'PARTIALLY_CAPTURED' : 'AUTHORIZED',
     currency: authorization.amount.currency_code,
     authorizedAmount: authorization.amount.value,
-    capturedAmount: formatMinorUnits(0n, authorization.amount.currency_code),
-    remainingAmount: authorization.amount.value,
+    capturedAmount: formatMinorUnits(captured, currency),
+    ...(captured > 0n && { capturedBeforeStart: formatMinorUnits(captured, currency) }),
+    remainingAmount:
+      captured === 0n ? authorized : formatMinorUnits(remaining > 0n ? remaining : 0n, currency),
     authorizationCreateTime: times.createTime,
     expirationTime: authorization.expiration_time,
     reauthorizeAt: times.reauthorizeAt,
