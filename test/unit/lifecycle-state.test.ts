@@ -239,14 +239,30 @@ describe('a lifecycle started on a partly captured authorization', () => {
       'authorization-A1',
       { id: 'A1', status: 'PARTIALLY_CAPTURED', amount: usd('100.00'), captured_amount: usd('30') },
       { expiryPolicy: 'void' },
-      { createTime: 't0', reauthorizeAt: 't1', expiryPolicyAt: 't2' },
+      {
+        createTime: '2026-11-25T10:00:00Z',
+        reauthorizeAt: 't1',
+        expiryPolicyAt: 't2',
+        readAt: '2026-11-25T12:00:00Z',
+      },
     );
     expect(state).toMatchObject({
       status: 'PARTIALLY_CAPTURED',
       capturedAmount: '30.00',
-      capturedBeforeStart: '30.00',
+      capturedAtStart: { amount: '30.00', asOf: '2026-11-25T12:00:00Z' },
       remainingAmount: '70.00',
     });
+    // The webhook of the capture made before the start arrives late: it is counted already.
+    const late = applyEvent(
+      state,
+      captureCompletedEvent('30.00', { id: 'WH-0', captureId: 'C0', createTime: '2026-11-25T11:00:00Z' }),
+      't3',
+    );
+    expect(late).toMatchObject({
+      applied: false,
+      note: 'capture made before the lifecycle started: counted in what was captured then',
+    });
+    expect(state).toMatchObject({ capturedAmount: '30.00', remainingAmount: '70.00' });
     expect(capturePlan(state, {}, {})).toEqual({ amount: '70.00' });
     applyCapture(
       state,

@@ -110,8 +110,11 @@ export type LifecycleState = {
   currency: string;
   authorizedAmount: string;
   capturedAmount: string;
-  /** What the provider had captured before the lifecycle started on the authorization; absent for none. */
-  capturedBeforeStart?: string;
+  /**
+   * What the provider had captured when the lifecycle read the authorization at start (`asOf`); absent for
+   * none. Events of captures made before `asOf` are recorded, not applied: this amount counts them.
+   */
+  capturedAtStart?: { amount: string; asOf: string };
   remainingAmount: string;
   authorizationCreateTime: string;
   expirationTime?: string;

@@ -24,6 +24,7 @@ export function millisecondsOf(input: LifecycleInput, field: DurationField): num
 
 /** Reads the authorization and sets the deadlines, measured from when it was made. */
 export async function startState(workflowId: string, input: LifecycleInput): Promise<LifecycleState> {
+  const readAt = new Date().toISOString();
   const authorization = await startCalls.getAuthorization(input.authorizationId);
   if (!canManage(authorization)) {
     refuse(
@@ -63,6 +64,7 @@ export async function startState(workflowId: string, input: LifecycleInput): Pro
       createTime: new Date(made).toISOString(),
       reauthorizeAt: new Date(made + reauthorizeAfter).toISOString(),
       expiryPolicyAt: new Date(made + expiryAfter).toISOString(),
+      readAt,
     },
   );
 }

@@ -45,7 +45,7 @@ function settle(state: LifecycleState): void {
     .filter(holdsMoney)
     .reduce(
       (sum, capture) => sum + (minorUnitsOf(state, capture.amount.value) ?? 0n),
-      minorUnitsOf(state, state.capturedBeforeStart ?? '0') ?? 0n,
+      minorUnitsOf(state, state.capturedAtStart?.amount ?? '0') ?? 0n,
     );
   state.capturedAmount = amountOf(state, captured).value;
   const pending = state.captures.some((capture) => capture.status === 'PENDING');
@@ -87,11 +87,10 @@ export function initialState(
   workflowId: string,
   authorization: Authorization,
   options: { orderId?: string; expiryPolicy: LifecycleState['expiryPolicy']; maxCaptures?: number },
-  times: { createTime: string; reauthorizeAt: string; expiryPolicyAt: string },
+  times: { createTime: string; reauthorizeAt: string; expiryPolicyAt: string; readAt?: string },
 ): LifecycleState {
   const { currency_code: currency, value: authorized } = authorization.amount;
   const captured = toMinorUnits(authorization.captured_amount?.value ?? '0', currency) ?? 0n;
-  // Kept apart so the status and the captured amount, which follow from the captures, count it.
   const remaining = (toMinorUnits(authorized, currency) ?? 0n) - captured;
   return {
     workflowId,
@@ -102,7 +101,13 @@ export function initialState(
     currency: authorization.amount.currency_code,
     authorizedAmount: authorization.amount.value,
     capturedAmount: formatMinorUnits(captured, currency),
-    ...(captured > 0n && { capturedBeforeStart: formatMinorUnits(captured, currency) }),
+    // Kept apart from the captures: the status and the captured amount, which follow from them, count it.
+    ...(captured > 0n && {
+      capturedAtStart: {
+        amount: formatMinorUnits(captured, currency),
+        asOf: times.readAt ?? times.createTime,
+      },
+    }),
     remainingAmount:
       captured === 0n ? authorized : formatMinorUnits(remaining > 0n ? remaining : 0n, currency),
     authorizationCreateTime: times.createTime,
@@ -234,6 +239,9 @@ function decide(state: LifecycleState, event: PaymentEvent): string | undefined 
       return undefined;
     }
     if (!event.amount) return 'capture event without an amount';
+    if (madeBeforeStart(state, event.createTime)) {
+      return 'capture made before the lifecycle started: counted in what was captured then';
+    }
     applyCapture(
       state,
       {
@@ -257,6 +265,12 @@ function decide(state: LifecycleState, event: PaymentEvent): string | undefined 
     return undefined;
   }
   return 'event type the lifecycle does not act on';
+}
+
+/** Whether a capture made at `createTime` was counted in what the provider said was captured at start. */
+function madeBeforeStart(state: LifecycleState, createTime: string | undefined): boolean {
+  if (!state.capturedAtStart || !createTime) return false;
+  return Date.parse(createTime) < Date.parse(state.capturedAtStart.asOf);
 }
 
 /** A refund or reversal event: its resource is the refund, whose capture is one of the lifecycle's. */
