@@ -75,7 +75,7 @@ describe('POST /v1/lifecycles/:authorizationId/captures/:captureId/refund', () =
       .getHandle(lifecycleWorkflowId(authorizationId))
       .describe();
     expect(searchAttributes.PaymentStatus).toEqual(['REFUNDED']);
-    expect(searchAttributes.CaptureIds).toEqual([captureId]);
+    expect(searchAttributes.CaptureIds).toBeUndefined();
   });
 
   it('answers the same refund to the same Idempotency-Key, with one refund at the provider', async () => {
@@ -161,9 +161,9 @@ describe('a refund after the lifecycle has closed', () => {
     expect(description.status.name).toBe('RUNNING');
     expect(description.searchAttributes).toMatchObject({
       PaymentStatus: ['PARTIALLY_REFUNDED'],
-      CaptureIds: [captureId],
       AuthorizationId: [authorizationId],
     });
+    expect(description.searchAttributes.CaptureIds).toBeUndefined();
 
     // The retry, through the typed client, answers the same refund; another key refunds the rest.
     const retried = await stack.lifecycles.refund(authorizationId, captureId, {
