@@ -3,7 +3,7 @@ import { startWebhookStack, type WebhookStack } from '../helpers/webhook-stack';
 import type { WebhookVerificationResult } from '../../src/workflows/webhooks/definitions';
 
 // PAYMENT.CAPTURE.REFUNDED and REVERSED carry a refund whose `up` link names the capture: the sandbox delivers
-// them signed to the API, and they reach the lifecycle through its CaptureIds search attribute.
+// them signed to the API, and they reach the lifecycle through the authorization the provider's capture names.
 
 let stack: WebhookStack;
 beforeAll(async () => {
@@ -33,7 +33,7 @@ async function capturedLifecycle(value: string): Promise<{ authorizationId: stri
   return { authorizationId, captureId: capture.data.id };
 }
 
-describe('refund and reversal events reach the lifecycle through the capture id', () => {
+describe("refund and reversal events reach the lifecycle through the capture's authorization", () => {
   it('subscribes the listener to PAYMENT.CAPTURE.REFUNDED and REVERSED', async () => {
     const webhook = await stack.payments.getWebhook(stack.webhookId);
     expect(webhook.event_types.map((type) => type.name)).toEqual(
