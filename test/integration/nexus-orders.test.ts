@@ -168,3 +168,21 @@ it('fails the awaited outcome, naming why, when the lifecycle is terminated befo
     `the lifecycle of authorization ${authorizationId} closed TERMINATED without an outcome (the lifecycle is AUTHORIZED)`,
   );
 });
+
+it('fails the awaited outcome with the lifecycle’s own failure when it failed at start', async () => {
+  const authorization = await stack.createAuthorization('10.00');
+  await stack.provider.post(`/sandbox/authorizations/${authorization.id}/expire`);
+  expect((await stack.api.post('/v1/lifecycles', { authorizationId: authorization.id })).status).toBe(409);
+  const awaited = await orders.run('callPayments', [
+    orders.endpoint,
+    'awaitOutcome',
+    { authorizationId: authorization.id },
+  ]);
+  const failure = paymentsFailure(awaited.failure);
+  expect(failure?.type).toBe(PaymentsFailure.noOutcome);
+  expect(failure?.message).toMatch(
+    new RegExp(
+      `closed FAILED without an outcome \\(the lifecycle is starting\\): authorization ${authorization.id} .*EXPIRED`,
+    ),
+  );
+});
