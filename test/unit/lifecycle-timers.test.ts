@@ -43,7 +43,7 @@ describe('a lifecycle duration', () => {
     expect(millisecondsOf({ authorizationId: 'A1', lateEventWindow: 0 }, 'lateEventWindow')).toBe(0);
     expect(millisecondsOf({ authorizationId: 'A1' }, 'reauthorizeAfter')).toBe(3 * DAY);
     expect(millisecondsOf({ authorizationId: 'A1' }, 'expiryPolicyAfter')).toBe(29 * DAY - HOUR);
-    expect(millisecondsOf({ authorizationId: 'A1' }, 'idempotencyKeyRetention')).toBe(DAY);
+    expect(millisecondsOf({ authorizationId: 'A1' }, 'idempotencyKeyRetention')).toBe(45 * DAY);
   });
 
   it('that is not a duration is a TypeError', () => {
@@ -67,7 +67,7 @@ describe('a reauthorization', () => {
     const authorization = await reauthorize(state, calls, '70.00', 'request', 'k1');
     expect(authorization.id).toBe('A2');
     expect(reauthorizeAuthorization).toHaveBeenCalledWith(
-      expect.objectContaining({ authorizationId: 'A1', idempotencyKey: 'A1-reauthorize-k1' }),
+      expect.objectContaining({ authorizationId: 'A1', idempotencyKey: 'A1/reauthorize/k1' }),
     );
     expect(state).toMatchObject({
       currentAuthorizationId: 'A2',

@@ -103,6 +103,7 @@ export function initialState(
     keyedAnswers: [],
     seenEventIds: [],
     captureSequence: 0,
+    idempotencyScheme: 2,
   };
 }
 
