@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { IdempotencyKeyReusedError } from '../../src/client/lifecycle-client';
 import { eventually } from '../helpers/eventually';
-import { sandboxPaymentsClient, useLifecycleStack } from '../helpers/lifecycle-stack';
+import { freshKey, sandboxPaymentsClient, useLifecycleStack } from '../helpers/lifecycle-stack';
 import {
   lifecycleWorkflowId,
   paymentEventSignal,
@@ -170,7 +170,8 @@ describe('an Idempotency-Key', () => {
     const early = randomUUID();
     expect((await capture(authorizationId, early, { amount: '1.00' })).status).toBe(200);
     expect(
-      (await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, { amount: '1.00' })).status,
+      (await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, { amount: '1.00' }, freshKey()))
+        .status,
     ).toBe(200);
     expect(
       (await lifecycleState(authorizationId))?.keyedAnswers.map((answer) => answer.idempotencyKey),
