@@ -25,7 +25,7 @@ describe('durations', () => {
     ['reauthorizeAfter', '1000000 years', 'at most 365 days'],
     ['expiryPolicyAfter', '366 days', 'at most 365 days'],
     ['lateEventWindow', '31 days', 'at most 30 days'],
-    ['idempotencyKeyRetention', '31 days', 'at most 30 days'],
+    ['idempotencyKeyRetention', '91 days', 'at most 90 days'],
     ['timerCallTimeout', '25 hours', 'at most 1 day'],
   ])('refuses %s of %s with 400 naming the field and its maximum', async (field, value, maximum) => {
     const authorizationId = await authorize('USD', '10.00');
