@@ -9,10 +9,9 @@ import { authorizedState } from '../fixtures/lifecycle-state';
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
 
-/** A lifecycle started before answers were kept for the provider's retention (no idempotencyScheme). */
-function earlierState(): LifecycleState {
-  const { idempotencyScheme: _scheme, ...state } = authorizedState();
-  return state;
+/** A lifecycle started since answers are kept as long as the provider honours a request id. */
+function currentState(): LifecycleState {
+  return { ...authorizedState(), idempotencyScheme: 2 };
 }
 
 function refusal(run: () => unknown): ApplicationFailure {
@@ -131,7 +130,7 @@ describe('KeyedRequests', () => {
   });
 
   it('keeps an answer as long as the provider honours its request id, whatever the shorter retention', async () => {
-    const state = authorizedState();
+    const state = currentState();
     const keyed = new KeyedRequests(state, HOUR);
     const now = Date.now();
     jest.spyOn(Date, 'now').mockReturnValue(now);
@@ -147,7 +146,7 @@ describe('KeyedRequests', () => {
   });
 
   it('keeps an answer for a longer retention than the provider asks', async () => {
-    const state = authorizedState();
+    const state = currentState();
     const now = Date.now();
     jest.spyOn(Date, 'now').mockReturnValue(now);
     await new KeyedRequests(state, 60 * DAY).once('capture', 'k1', {}, async () => 'first');
@@ -155,7 +154,7 @@ describe('KeyedRequests', () => {
   });
 
   it('refuses a key whose answer it no longer keeps, naming the key', async () => {
-    const keyed = new KeyedRequests(earlierState(), HOUR);
+    const keyed = new KeyedRequests(authorizedState(), HOUR);
     const now = Date.now();
     jest.spyOn(Date, 'now').mockReturnValue(now);
     await keyed.once('capture', 'k1', { amount: '10.00' }, async () => 'first');
@@ -167,7 +166,7 @@ describe('KeyedRequests', () => {
   });
 
   it('keeps 500 answers and refuses a new key rather than forgetting one', async () => {
-    const state = authorizedState();
+    const state = currentState();
     const keyed = new KeyedRequests(state, HOUR);
     for (let n = 0; n < 500; n += 1) await keyed.once('capture', `k${n}`, {}, async () => n);
     const refused = refusal(() => keyed.isKnown('capture', 'k500', {}));
@@ -178,7 +177,7 @@ describe('KeyedRequests', () => {
   });
 
   it('on a lifecycle started before, keeps at most 500 answers, dropping the oldest', async () => {
-    const state = earlierState();
+    const state = authorizedState();
     const keyed = new KeyedRequests(state, HOUR);
     for (let n = 0; n <= 500; n += 1) await keyed.once('capture', `k${n}`, {}, async () => n);
     expect(state.keyedAnswers).toHaveLength(500);

@@ -67,7 +67,7 @@ describe('a reauthorization', () => {
     const authorization = await reauthorize(state, calls, '70.00', 'request', 'k1');
     expect(authorization.id).toBe('A2');
     expect(reauthorizeAuthorization).toHaveBeenCalledWith(
-      expect.objectContaining({ authorizationId: 'A1', idempotencyKey: 'A1/reauthorize/k1' }),
+      expect.objectContaining({ authorizationId: 'A1', idempotencyKey: 'A1-reauthorize-k1' }),
     );
     expect(state).toMatchObject({
       currentAuthorizationId: 'A2',

@@ -135,7 +135,8 @@ export type LifecycleState = {
   refundSequence?: number;
   /**
    * 2 for lifecycles started since provider request ids name their operation and answers are kept as long as
-   * the provider honours a request id; absent on earlier ones, which keep the ids and retention they had.
+   * the provider honours a request id (set at start, behind a patch); absent on earlier ones, which keep the
+   * ids and retention they had.
    */
   idempotencyScheme?: 2;
   /** The last timer reauthorization that failed for good; cleared by the next one that succeeds. */

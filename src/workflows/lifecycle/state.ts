@@ -103,7 +103,6 @@ export function initialState(
     keyedAnswers: [],
     seenEventIds: [],
     captureSequence: 0,
-    idempotencyScheme: 2,
   };
 }
 
