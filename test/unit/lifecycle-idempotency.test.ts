@@ -1,4 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
+import { providerRequestIdRetention } from '../../src/duration-bounds';
+import { paypalCapabilities } from '../../src/providers/paypal/provider';
 import { LifecycleFailure, type LifecycleState } from '../../src/workflows/lifecycle/definitions';
 import { KeyedRequests, keyedAnswer, requestFingerprint } from '../../src/workflows/lifecycle/idempotency';
 import { authorizedState } from '../fixtures/lifecycle-state';
@@ -143,6 +145,10 @@ describe('KeyedRequests', () => {
     await expect(keyed.once('capture', 'k1', { amount: '10.00' }, async () => 'second')).resolves.toBe(
       'first',
     );
+  });
+
+  it('keeps answers at least as long as PayPal declares it honours a request id', () => {
+    expect(providerRequestIdRetention).toBeGreaterThanOrEqual(paypalCapabilities.idempotencyKeyRetentionMs);
   });
 
   it('keeps an answer for a longer retention than the provider asks', async () => {
