@@ -16,7 +16,6 @@ import { sampleTotal, scrapeMetrics } from '../helpers/prometheus-text';
 import { promtoolFindings, promtoolInstalled } from '../helpers/promtool';
 import { startOperatorStack, type OperatorStack } from '../helpers/operator-stack';
 import { testCodec } from '../helpers/temporal';
-import { freshKey } from '../helpers/lifecycle-stack';
 
 /**
  * What an operator sees: the service's own worker (production mode, encrypted payloads) and API processes,
@@ -58,7 +57,11 @@ beforeAll(async () => {
   });
   refusedId = (other.data as { id: string }).id;
   expect((await stack.api.post('/v1/lifecycles', { authorizationId: refusedId })).status).toBe(201);
-  const refused = await stack.api.post(`/v1/lifecycles/${refusedId}/capture`, {}, freshKey());
+  const refused = await stack.api.post(
+    `/v1/lifecycles/${refusedId}/capture`,
+    {},
+    { headers: { 'idempotency-key': randomUUID() } },
+  );
   expect(refused.status).toBe(422);
   refusal = (refused.data as { error: typeof refusal }).error;
   browser = await chromium.launch({
