@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { eventually } from '../helpers/eventually';
-import { useLifecycleStack } from '../helpers/lifecycle-stack';
+import { freshKey, useLifecycleStack } from '../helpers/lifecycle-stack';
 import { lifecycleWorkflowId } from '../../src/workflows/lifecycle/definitions';
 
 // Refunds through the API and the typed client, on the dev server and the sandbox, over real HTTP.
@@ -26,7 +26,7 @@ async function captured(
   start: Record<string, unknown> = {},
 ) {
   const authorizationId = await stack.startLifecycle(value, start);
-  const capture = await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, body);
+  const capture = await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, body, freshKey());
   expect(capture.status).toBe(200);
   return { authorizationId, captureId: capture.data.id as string };
 }
