@@ -1,3 +1,4 @@
+import { patched } from '@temporalio/workflow';
 import { toMinorUnits } from '../../currency-decimals';
 import type { Authorization } from '../../providers/resources';
 import { durationDefaults, durationMilliseconds, type DurationField } from '../../duration-bounds';
@@ -51,7 +52,7 @@ export async function startState(workflowId: string, input: LifecycleInput): Pro
   const made = authorization.create_time ? Date.parse(authorization.create_time) : Date.now();
   const reauthorizeAfter = millisecondsOf(input, 'reauthorizeAfter');
   const expiryAfter = millisecondsOf(input, 'expiryPolicyAfter');
-  return initialState(
+  const state = initialState(
     workflowId,
     authorization,
     {
@@ -67,6 +68,9 @@ export async function startState(workflowId: string, input: LifecycleInput): Pro
       readAt,
     },
   );
+  // A patch, not a constant: a run started before, replayed, must rebuild its state without the scheme.
+  if (patched('idempotency-scheme-2')) state.idempotencyScheme = 2;
+  return state;
 }
 
 /**
