@@ -10,10 +10,13 @@ import {
   type WebhookSubscriptions,
 } from '../providers/port';
 import type { Authorization, PaymentCapture, Refund, Webhook } from '../providers/resources';
-
-/** The authorization a lifecycle starts on, with how many captures its provider takes (absent in results recorded by earlier versions). */
-export type StartingAuthorization = Authorization & { maxCaptures?: number };
 import { count, type BusinessCounter, type CallOutcome } from './business-metrics';
+
+/**
+ * The authorization a lifecycle starts on, with how many captures its provider takes (absent in results
+ * recorded by earlier versions).
+ */
+export type StartingAuthorization = Authorization & { maxCaptures?: number };
 
 export const MISSING_IDEMPOTENCY_KEY = 'MISSING_IDEMPOTENCY_KEY';
 export const WEBHOOK_SUBSCRIPTIONS_UNSUPPORTED = 'WEBHOOK_SUBSCRIPTIONS_UNSUPPORTED';
