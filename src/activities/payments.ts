@@ -72,6 +72,9 @@ export function createPaymentsActivities(provider: PaymentsProvider) {
     });
   };
   return {
+    /** Does nothing: a lifecycle awaits it so that what it recorded is in history before its next step. */
+    checkpoint: async (): Promise<void> => undefined,
+
     /** Read at a lifecycle's start: the provider's capture bound travels with it into the lifecycle's state. */
     getAuthorization: async (authorizationId: string): Promise<StartingAuthorization> => ({
       ...(await callProvider(() => provider.getAuthorization(authorizationId))),

@@ -1,4 +1,5 @@
-import { log, patched, setCurrentDetails, sleep } from '@temporalio/workflow';
+import { log, patched, proxyActivities, setCurrentDetails } from '@temporalio/workflow';
+import type { PaymentsActivities } from '../../activities/payments';
 import type { Authorization, PaymentCapture, Refund } from '../../providers/resources';
 import { orderSystemCalls } from './activity-options';
 import type {
@@ -22,6 +23,9 @@ import { applyCapture, applyEvent, applyRefund, markEnded } from './state';
 import { fireTimer, reauthorize, type TimerKind } from './timers';
 import { assertOpen, capturePlan, inLifecycleCurrency, reauthorizeAmount, refundPlan } from './validation';
 import { lifecycleDetails, type LifecycleVisibility } from './visibility';
+
+/** The no-op activity a keyed provider call waits on first (see LifecycleCommands.attempt). */
+const { checkpoint } = proxyActivities<PaymentsActivities>({ startToCloseTimeout: '5 seconds' });
 
 /** One provider call at a time, so a timer's reauthorization never races a capture. */
 class SerialQueue {
@@ -232,9 +236,10 @@ export class LifecycleCommands {
     if (!pending) return call();
     beginAttempt(this.state, pending);
     // The provider call is a local activity, run inside the workflow task that accepted the Update: a worker
-    // that dies before that task completes loses the Update and its attempt. A short timer completes the task
-    // first, so the attempt is in history before the provider is called.
-    if (patched('pending-attempt-before-call')) await sleep(1);
+    // that dies before that task completes loses the Update and its attempt. Scheduling a no-op activity
+    // completes the task first (a timer would too, but fires up to a second late), so the attempt is in
+    // history before the provider is called.
+    if (patched('pending-attempt-in-history')) await checkpoint();
     try {
       const answer = await call();
       endAttempt(this.state, pending);
