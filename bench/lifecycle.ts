@@ -42,7 +42,8 @@ const FLOOR_COUNT = Number(process.env.BENCH_FLOOR_COUNT ?? 200);
 const HOT_EVENTS = Number(process.env.BENCH_HOT_EVENTS ?? 1000);
 const API_KEY = 'bench-key';
 
-const noopActivities: Pick<PaymentsActivities, 'getAuthorization' | 'captureAuthorization'> = {
+const noopActivities: Pick<PaymentsActivities, 'checkpoint' | 'getAuthorization' | 'captureAuthorization'> = {
+  checkpoint: async () => undefined,
   getAuthorization: async (id: string): Promise<Authorization> => ({
     id,
     status: 'CREATED',
