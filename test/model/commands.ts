@@ -1,0 +1,362 @@
+import { isDeepStrictEqual } from 'node:util';
+import type fc from 'fast-check';
+import type { ModelStack } from './model-stack';
+import { holdsMoney, ledgerViolations, readLedger, type ProviderLedger } from './provider-ledger';
+import { settle } from './quiet';
+
+// The model's commands: what a merchant's order system, the merchant's dashboard, the payer's bank, the
+// provider's webhook delivery and the operator's deploys do to one lifecycle. Each command acts on the real
+// service and checks what it answered; `Checked` checks the provider's books after every step.
+
+export type Operation = 'capture' | 'refund' | 'void' | 'reauthorize';
+
+export interface Answer {
+  status: number;
+  data: unknown;
+}
+
+/** A request the order system sent under an Idempotency-Key: a retry sends the same key and body again. */
+export interface KeyedRequest {
+  operation: Operation;
+  path: string;
+  key: string;
+  body: Record<string, unknown>;
+  /** Its first answer that is not "try again later" (5xx): every retry of the key must get the same. */
+  answer?: Answer;
+}
+
+export interface MoneyModel {
+  keyed: KeyedRequest[];
+  /** Refunds that are chargebacks (the provider lists them with the capture's refunds). */
+  reversals: Set<string>;
+  /**
+   * Whether the lifecycle has been told of every provider change (set once adopted and once quiet; cleared by
+   * a change at the provider it hears of only by webhook): while it has, a request beyond what remains is
+   * the service's to refuse, and reaching the provider with it is a money move PayPal (115 %) would make.
+   */
+  informed: boolean;
+  /** Names requests, keys and invoice ids uniquely within the run. */
+  sequence: number;
+}
+
+export interface MoneyReal {
+  stack: ModelStack;
+  authorizationId: string;
+}
+
+export type MoneyCommand = fc.AsyncCommand<MoneyModel, MoneyReal>;
+
+/** The provider's refusals of a move beyond what is left, which PayPal's 115 % or other books could grant. */
+const overMoveIssues = [
+  'MAX_CAPTURE_AMOUNT_EXCEEDED',
+  'AUTHORIZATION_ALREADY_CAPTURED',
+  'REFUND_AMOUNT_EXCEEDED',
+  'CAPTURE_FULLY_REFUNDED',
+  'REFUND_NOT_PERMITTED_DUE_TO_CHARGEBACK',
+];
+
+export class ModelViolation extends Error {}
+
+function violation(message: string): never {
+  throw new ModelViolation(message);
+}
+
+function nextName(model: MoneyModel, prefix: string): string {
+  model.sequence += 1;
+  return `${prefix}${model.sequence}`;
+}
+
+async function ledgerOf(real: MoneyReal): Promise<ProviderLedger> {
+  return readLedger(real.stack.provider, real.authorizationId);
+}
+
+async function send(real: MoneyReal, request: KeyedRequest, lose: boolean): Promise<Answer> {
+  const { provider, api } = real.stack;
+  if (lose) {
+    const fault = { operation: request.operation, mode: 'commit-then-drop', count: 1 };
+    const armed = await provider.post('/sandbox/faults', fault);
+    if (armed.status !== 201) throw new Error(`fault not armed: ${JSON.stringify(armed.data)}`);
+  }
+  const response = await api.post(request.path, request.body, {
+    headers: { 'idempotency-key': request.key },
+  });
+  if (lose) await provider.delete('/sandbox/faults');
+  return { status: response.status, data: response.data };
+}
+
+/** What every answer must satisfy, and what a key's repeated answers must. */
+function judge(model: MoneyModel, request: KeyedRequest, answer: Answer): void {
+  const issue = (answer.data as { error?: { details?: { issue?: string } } }).error?.details?.issue;
+  if (model.informed && answer.status === 422 && issue && overMoveIssues.includes(issue)) {
+    violation(
+      `${request.operation} under key ${request.key} ${JSON.stringify(request.body)} reached the provider beyond ` +
+        `what remains (${issue}): the lifecycle knew and let it through`,
+    );
+  }
+  if (answer.status >= 500) return;
+  if (!request.answer) {
+    request.answer = answer;
+    return;
+  }
+  if (!isDeepStrictEqual(request.answer, answer)) {
+    violation(
+      `key ${request.key} answered differently: first ${JSON.stringify(request.answer)}, now ${JSON.stringify(answer)}`,
+    );
+  }
+}
+
+async function keyed(
+  model: MoneyModel,
+  real: MoneyReal,
+  request: KeyedRequest,
+  lose: boolean,
+): Promise<void> {
+  if (lose) model.informed = false;
+  if (!model.keyed.includes(request)) model.keyed.push(request);
+  judge(model, request, await send(real, request, lose));
+}
+
+const amountText = (amount: string | undefined) => (amount === undefined ? 'rest' : amount);
+const lostText = (lose: boolean) => (lose ? ', answer lost' : '');
+
+export class Capture implements MoneyCommand {
+  constructor(
+    readonly amount: string | undefined,
+    readonly finalCapture: boolean,
+    readonly lose: boolean,
+  ) {}
+  check = () => true;
+  async run(model: MoneyModel, real: MoneyReal) {
+    const key = nextName(model, 'k');
+    const body = {
+      ...(this.amount && { amount: this.amount }),
+      finalCapture: this.finalCapture,
+      invoiceId: `inv-${key}`,
+    };
+    const path = `/v1/lifecycles/${real.authorizationId}/capture`;
+    await keyed(model, real, { operation: 'capture', path, key, body }, this.lose);
+  }
+  toString = () =>
+    `Capture(${amountText(this.amount)}${this.finalCapture ? ', final' : ''}${lostText(this.lose)})`;
+}
+
+export class Refund implements MoneyCommand {
+  constructor(
+    readonly captureIndex: number,
+    readonly amount: string | undefined,
+    readonly lose: boolean,
+  ) {}
+  check = () => true;
+  async run(model: MoneyModel, real: MoneyReal) {
+    const captures = (await ledgerOf(real)).captures.filter(holdsMoney);
+    const capture = captures[this.captureIndex % Math.max(captures.length, 1)];
+    if (!capture) return;
+    const key = nextName(model, 'k');
+    const body = { ...(this.amount && { amount: this.amount }), invoiceId: `inv-${key}` };
+    const path = `/v1/lifecycles/${real.authorizationId}/captures/${capture.id}/refund`;
+    await keyed(model, real, { operation: 'refund', path, key, body }, this.lose);
+  }
+  toString = () => `Refund(capture #${this.captureIndex}, ${amountText(this.amount)}${lostText(this.lose)})`;
+}
+
+export class Void implements MoneyCommand {
+  constructor(readonly lose: boolean) {}
+  check = () => true;
+  async run(model: MoneyModel, real: MoneyReal) {
+    const path = `/v1/lifecycles/${real.authorizationId}/void`;
+    await keyed(model, real, { operation: 'void', path, key: nextName(model, 'k'), body: {} }, this.lose);
+  }
+  toString = () => `Void(${lostText(this.lose).slice(2)})`;
+}
+
+export class Reauthorize implements MoneyCommand {
+  constructor(
+    readonly amount: string | undefined,
+    readonly lose: boolean,
+  ) {}
+  check = () => true;
+  async run(model: MoneyModel, real: MoneyReal) {
+    const path = `/v1/lifecycles/${real.authorizationId}/reauthorize`;
+    const body = this.amount ? { amount: this.amount } : {};
+    await keyed(model, real, { operation: 'reauthorize', path, key: nextName(model, 'k'), body }, this.lose);
+  }
+  toString = () => `Reauthorize(${amountText(this.amount)}${lostText(this.lose)})`;
+}
+
+/** The order system retries an earlier request: the same key and body. */
+export class RetrySameKey implements MoneyCommand {
+  constructor(
+    readonly index: number,
+    readonly lose: boolean,
+  ) {}
+  check = (model: Readonly<MoneyModel>) => model.keyed.length > 0;
+  async run(model: MoneyModel, real: MoneyReal) {
+    const request = model.keyed[this.index % model.keyed.length];
+    if (request) await keyed(model, real, request, this.lose);
+  }
+  toString = () => `RetrySameKey(request #${this.index}${lostText(this.lose)})`;
+}
+
+/**
+ * The order system retries an earlier request under a new key: a new request as far as anyone can tell, so
+ * a new invoice id; the guards (remaining, refundable, status) must hold it as they hold any.
+ */
+export class RetryFreshKey implements MoneyCommand {
+  constructor(
+    readonly index: number,
+    readonly lose: boolean,
+  ) {}
+  check = (model: Readonly<MoneyModel>) => model.keyed.length > 0;
+  async run(model: MoneyModel, real: MoneyReal) {
+    const earlier = model.keyed[this.index % model.keyed.length];
+    if (!earlier) return;
+    const key = nextName(model, 'k');
+    const body = 'invoiceId' in earlier.body ? { ...earlier.body, invoiceId: `inv-${key}` } : earlier.body;
+    await keyed(model, real, { operation: earlier.operation, path: earlier.path, key, body }, this.lose);
+  }
+  toString = () => `RetryFreshKey(request #${this.index}${lostText(this.lose)})`;
+}
+
+/** A capture without an Idempotency-Key: the API requires one (400 naming the header). */
+export class KeylessCapture implements MoneyCommand {
+  check = () => true;
+  async run(model: MoneyModel, real: MoneyReal) {
+    const invoiceId = `inv-${nextName(model, 'keyless')}`;
+    const response = await real.stack.api.post(`/v1/lifecycles/${real.authorizationId}/capture`, {
+      invoiceId,
+    });
+    if (response.status !== 400) {
+      violation(
+        `a capture without Idempotency-Key was answered ${response.status} ${JSON.stringify(response.data)}`,
+      );
+    }
+  }
+  toString = () => 'KeylessCapture()';
+}
+
+/** The merchant captures in the provider's dashboard, with a request id of its own. */
+export class DashboardCapture implements MoneyCommand {
+  constructor(
+    readonly amount: string,
+    readonly finalCapture: boolean,
+  ) {}
+  check = () => true;
+  async run(model: MoneyModel, real: MoneyReal) {
+    model.informed = false;
+    const current = (await ledgerOf(real)).chain.at(-1)?.id ?? real.authorizationId;
+    const name = nextName(model, 'dash');
+    await real.stack.provider.post(
+      `/v2/payments/authorizations/${current}/capture`,
+      {
+        amount: { currency_code: 'USD', value: this.amount },
+        final_capture: this.finalCapture,
+        invoice_id: name,
+      },
+      { headers: { 'paypal-request-id': name } },
+    );
+  }
+  toString = () => `DashboardCapture(${this.amount}${this.finalCapture ? ', final' : ''})`;
+}
+
+/** The merchant refunds in the provider's dashboard. */
+export class DashboardRefund implements MoneyCommand {
+  constructor(
+    readonly captureIndex: number,
+    readonly amount: string | undefined,
+  ) {}
+  check = () => true;
+  async run(model: MoneyModel, real: MoneyReal) {
+    const captures = (await ledgerOf(real)).captures.filter(holdsMoney);
+    const capture = captures[this.captureIndex % Math.max(captures.length, 1)];
+    if (!capture) return;
+    model.informed = false;
+    const name = nextName(model, 'dash');
+    await real.stack.provider.post(
+      `/v2/payments/captures/${capture.id}/refund`,
+      { ...(this.amount && { amount: { currency_code: 'USD', value: this.amount } }), invoice_id: name },
+      { headers: { 'paypal-request-id': name } },
+    );
+  }
+  toString = () => `DashboardRefund(capture #${this.captureIndex}, ${amountText(this.amount)})`;
+}
+
+/** The payer's bank reverses what is left of a capture. */
+export class Chargeback implements MoneyCommand {
+  constructor(readonly captureIndex: number) {}
+  check = () => true;
+  async run(model: MoneyModel, real: MoneyReal) {
+    const captures = (await ledgerOf(real)).captures.filter(holdsMoney);
+    const capture = captures[this.captureIndex % Math.max(captures.length, 1)];
+    if (!capture) return;
+    const response = await real.stack.provider.post<{ id: string }>(
+      `/sandbox/captures/${capture.id}/reverse`,
+    );
+    if (response.status === 201) {
+      model.informed = false;
+      model.reversals.add(response.data.id);
+    }
+  }
+  toString = () => `Chargeback(capture #${this.captureIndex})`;
+}
+
+/**
+ * Held webhook transmissions reach the service: the oldest `count` in order or the newest `count` in reverse
+ * order, each once or twice; the rest stay held (delayed).
+ */
+export class DeliverWebhooks implements MoneyCommand {
+  constructor(
+    readonly count: number,
+    readonly reversed: boolean,
+    readonly duplicated: boolean,
+  ) {}
+  check = () => true;
+  async run(_model: MoneyModel, real: MoneyReal) {
+    const { held } = real.stack;
+    const start = this.reversed ? Math.max(held.length - this.count, 0) : 0;
+    const chosen = held.splice(start, this.count);
+    if (this.reversed) chosen.reverse();
+    for (const delivery of chosen) {
+      for (let copy = 0; copy < (this.duplicated ? 2 : 1); copy += 1) {
+        const status = await real.stack.forward(delivery);
+        if (status === 409) {
+          held.push(delivery);
+          break;
+        }
+        if (status < 200 || status >= 300) violation(`the listener refused ${delivery.eventType}: ${status}`);
+      }
+    }
+  }
+  toString = () =>
+    `DeliverWebhooks(${this.reversed ? 'newest' : 'oldest'} ${this.count}${this.reversed ? ' reversed' : ''}` +
+    `${this.duplicated ? ', twice' : ''})`;
+}
+
+export class RestartWorker implements MoneyCommand {
+  check = () => true;
+  async run(_model: MoneyModel, real: MoneyReal) {
+    await real.stack.restartWorker();
+  }
+  toString = () => 'RestartWorker()';
+}
+
+/** Every held delivery reaches the service; once quiet, the lifecycle must agree with the provider's books. */
+export class Settle implements MoneyCommand {
+  check = () => true;
+  async run(model: MoneyModel, real: MoneyReal) {
+    await settle(real, model.reversals);
+    model.informed = true;
+  }
+  toString = () => 'Settle()';
+}
+
+/** A command followed by the check of the provider's books: every step keeps the money invariants. */
+export class Checked implements MoneyCommand {
+  constructor(readonly command: MoneyCommand) {}
+  check = (model: Readonly<MoneyModel>) => this.command.check(model);
+  async run(model: MoneyModel, real: MoneyReal) {
+    await this.command.run(model, real);
+    const violations = ledgerViolations(await ledgerOf(real));
+    if (violations.length > 0) violation(`after ${this.command.toString()}: ${violations.join('; ')}`);
+  }
+  toString = () => this.command.toString();
+}

@@ -1,0 +1,79 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { isDeepStrictEqual } from 'node:util';
+import { formatMinorUnits, toMinorUnits } from '../../src/currency-decimals';
+import type { LifecycleState } from '../../src/workflows/lifecycle/definitions';
+import type { MoneyReal } from './commands';
+import {
+  CURRENCY,
+  capturedMinor,
+  expectedStatus,
+  readLedger,
+  refundedMinor,
+  type ProviderLedger,
+} from './provider-ledger';
+
+/** How long a quiet lifecycle may take to show what it has been told: its signals are processed in order. */
+const QUIET_TIMEOUT_MS = 20_000;
+const DELIVERY_ROUNDS = 20;
+
+interface Books {
+  status: string;
+  captured: string;
+  refunded: string;
+}
+
+function providerBooks(ledger: ProviderLedger, reversals: ReadonlySet<string>): Books {
+  const refunded = ledger.captures.reduce((sum, capture) => sum + refundedMinor(capture), 0n);
+  return {
+    status: expectedStatus(ledger, reversals),
+    captured: formatMinorUnits(capturedMinor(ledger), CURRENCY),
+    refunded: formatMinorUnits(refunded, CURRENCY),
+  };
+}
+
+function lifecycleBooks(state: LifecycleState): Books {
+  const refunded = toMinorUnits(state.refundedAmount ?? '0', CURRENCY) ?? 0n;
+  return {
+    status: state.status,
+    captured: formatMinorUnits(toMinorUnits(state.capturedAmount, CURRENCY) ?? 0n, CURRENCY),
+    refunded: formatMinorUnits(refunded, CURRENCY),
+  };
+}
+
+/** Forwards every held delivery (again after a 409 "still verifying") until none is held. */
+async function deliverAll(real: MoneyReal): Promise<void> {
+  const { held } = real.stack;
+  for (let round = 0; round < DELIVERY_ROUNDS && held.length > 0; round += 1) {
+    for (const delivery of held.splice(0)) {
+      const status = await real.stack.forward(delivery);
+      if (status === 409) held.push(delivery);
+      else if (status < 200 || status >= 300)
+        throw new Error(`the listener refused ${delivery.eventType}: ${status}`);
+    }
+    if (held.length > 0) await sleep(200);
+  }
+  if (held.length > 0)
+    throw new Error(`${held.length} deliveries still refused after ${DELIVERY_ROUNDS} rounds`);
+}
+
+/**
+ * Makes the run quiet (every delivery in, every verification done) and then requires the lifecycle's captured,
+ * refunded and status to equal the provider's books; it reads until they do or the time-out passes.
+ */
+export async function settle(real: MoneyReal, reversals: ReadonlySet<string>): Promise<void> {
+  await deliverAll(real);
+  await real.stack.verificationsDone();
+  const deadline = Date.now() + QUIET_TIMEOUT_MS;
+  for (;;) {
+    const expected = providerBooks(await readLedger(real.stack.provider, real.authorizationId), reversals);
+    const response = await real.stack.api.get<LifecycleState>(`/v1/lifecycles/${real.authorizationId}`);
+    const actual = response.status === 200 ? lifecycleBooks(response.data) : { answer: response.status };
+    if (isDeepStrictEqual(actual, expected)) return;
+    if (Date.now() >= deadline) {
+      throw new Error(
+        `once quiet, the lifecycle ${JSON.stringify(actual)} differs from the provider ${JSON.stringify(expected)}`,
+      );
+    }
+    await sleep(200);
+  }
+}

@@ -1,0 +1,32 @@
+/** How much the model suite runs: `npm test` keeps the defaults, `npm run test:model` takes the environment's. */
+export interface ModelSettings {
+  runs: number;
+  steps: number;
+  /** Replays a reported run: its seed, and its path to go straight to the shrunk counterexample. */
+  seed?: number;
+  path?: string;
+  /** Only these commands (names as in money-model.test.ts), to look past a violation already known. */
+  commands?: string[];
+  /** Generation and shrinking stop after this long; a failure found so far is still reported. */
+  timeLimitMs: number;
+}
+
+function whole(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const text = env[name];
+  if (text === undefined || text === '') return fallback;
+  const value = Number(text);
+  if (!Number.isSafeInteger(value)) throw new Error(`${name}: "${text}" is not a whole number`);
+  return value;
+}
+
+export function modelSettings(env: NodeJS.ProcessEnv): ModelSettings {
+  const seed = env.MODEL_SEED ? whole(env, 'MODEL_SEED', 0) : undefined;
+  return {
+    runs: whole(env, 'MODEL_RUNS', 4),
+    steps: whole(env, 'MODEL_STEPS', 15),
+    ...(seed !== undefined && { seed }),
+    ...(env.MODEL_PATH && { path: env.MODEL_PATH }),
+    ...(env.MODEL_COMMANDS && { commands: env.MODEL_COMMANDS.split(',').map((name) => name.trim()) }),
+    timeLimitMs: whole(env, 'MODEL_TIME_LIMIT_MS', 240_000),
+  };
+}
