@@ -21,7 +21,10 @@ export interface KeyedRequest {
   path: string;
   key: string;
   body: Record<string, unknown>;
-  /** Its first answer that is not "try again later" (5xx): every retry of the key must get the same. */
+  /**
+   * Its first success: every retry of the key must get the same status and body. A refusal is not kept (the
+   * lifecycle forgets failed attempts, as Stripe does), so a retry after one may still succeed.
+   */
   answer?: Answer;
 }
 
@@ -93,9 +96,8 @@ function judge(model: MoneyModel, request: KeyedRequest, answer: Answer): void {
         `what remains (${issue}): the lifecycle knew and let it through`,
     );
   }
-  if (answer.status >= 500) return;
-  if (!request.answer) {
-    request.answer = answer;
+  if (request.answer === undefined) {
+    if (answer.status >= 200 && answer.status < 300) request.answer = answer;
     return;
   }
   if (!isDeepStrictEqual(request.answer, answer)) {

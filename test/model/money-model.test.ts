@@ -56,16 +56,22 @@ const allCommands: Record<string, fc.Arbitrary<MoneyCommand>> = {
   settle: fc.constant(new Settle()),
 };
 
-const chosen = settings.commands ?? Object.keys(allCommands);
-const commandArbitraries = chosen.map((name) => {
-  const arbitrary = allCommands[name];
-  if (!arbitrary)
-    throw new Error(`MODEL_COMMANDS: no command ${name}; there are ${Object.keys(allCommands).join(', ')}`);
-  return arbitrary.map((command) => new Checked(command));
-});
-
 /** A dashboard capture made before the lifecycle starts, so that it adopts a partly captured authorization. */
-const capturedBeforeStart = fc.constantFrom(undefined, '30.00');
+const ADOPTION = 'adoption';
+const chosen = settings.commands ?? [ADOPTION, ...Object.keys(allCommands)];
+const capturedBeforeStart = chosen.includes(ADOPTION)
+  ? fc.constantFrom(undefined, '30.00')
+  : fc.constant(undefined);
+const commandArbitraries = chosen
+  .filter((name) => name !== ADOPTION)
+  .map((name) => {
+    const arbitrary = allCommands[name];
+    if (!arbitrary)
+      throw new Error(
+        `MODEL_COMMANDS: no command ${name}; there are ${[ADOPTION, ...Object.keys(allCommands)].join(', ')}`,
+      );
+    return arbitrary.map((command) => new Checked(command));
+  });
 
 describe('money moves once (model-based)', () => {
   let stack: ModelStack;
