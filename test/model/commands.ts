@@ -1,53 +1,19 @@
 import { isDeepStrictEqual } from 'node:util';
-import type fc from 'fast-check';
-import type { ModelStack } from './model-stack';
 import { holdsMoney, ledgerViolations, readLedger, type ProviderLedger } from './provider-ledger';
+import {
+  refusedDeliveries,
+  violation,
+  type Answer,
+  type KeyedRequest,
+  type MoneyCommand,
+  type MoneyModel,
+  type MoneyReal,
+} from './model';
 import { settle } from './quiet';
 
 // The model's commands: what a merchant's order system, the merchant's dashboard, the payer's bank, the
 // provider's webhook delivery and the operator's deploys do to one lifecycle. Each command acts on the real
 // service and checks what it answered; `Checked` checks the provider's books after every step.
-
-export type Operation = 'capture' | 'refund' | 'void' | 'reauthorize';
-
-export interface Answer {
-  status: number;
-  data: unknown;
-}
-
-/** A request the order system sent under an Idempotency-Key: a retry sends the same key and body again. */
-export interface KeyedRequest {
-  operation: Operation;
-  path: string;
-  key: string;
-  body: Record<string, unknown>;
-  /**
-   * Its first success: every retry of the key must get the same status and body. A refusal is not kept (the
-   * lifecycle forgets failed attempts, as Stripe does), so a retry after one may still succeed.
-   */
-  answer?: Answer;
-}
-
-export interface MoneyModel {
-  keyed: KeyedRequest[];
-  /** Refunds that are chargebacks (the provider lists them with the capture's refunds). */
-  reversals: Set<string>;
-  /**
-   * Whether the lifecycle has been told of every provider change (set once adopted and once quiet; cleared by
-   * a change at the provider it hears of only by webhook): while it has, a request beyond what remains is
-   * the service's to refuse, and reaching the provider with it is a money move PayPal (115 %) would make.
-   */
-  informed: boolean;
-  /** Names requests, keys and invoice ids uniquely within the run. */
-  sequence: number;
-}
-
-export interface MoneyReal {
-  stack: ModelStack;
-  authorizationId: string;
-}
-
-export type MoneyCommand = fc.AsyncCommand<MoneyModel, MoneyReal>;
 
 /** The provider's refusals of a move beyond what is left, which PayPal's 115 % or other books could grant. */
 const overMoveIssues = [
@@ -57,12 +23,6 @@ const overMoveIssues = [
   'CAPTURE_FULLY_REFUNDED',
   'REFUND_NOT_PERMITTED_DUE_TO_CHARGEBACK',
 ];
-
-export class ModelViolation extends Error {}
-
-function violation(message: string): never {
-  throw new ModelViolation(message);
-}
 
 function nextName(model: MoneyModel, prefix: string): string {
   model.sequence += 1;
@@ -302,35 +262,27 @@ export class Chargeback implements MoneyCommand {
 }
 
 /**
- * Held webhook transmissions reach the service: the oldest `count` in order or the newest `count` in reverse
- * order, each once or twice; the rest stay held (delayed).
+ * Held webhook transmissions reach the service: the oldest `count` in order or the newest `count` newest
+ * first, each once or twice; the rest stay held (delayed).
  */
 export class DeliverWebhooks implements MoneyCommand {
   constructor(
     readonly count: number,
-    readonly reversed: boolean,
-    readonly duplicated: boolean,
+    readonly newestFirst: boolean,
+    readonly twice: boolean,
   ) {}
   check = () => true;
   async run(_model: MoneyModel, real: MoneyReal) {
-    const { held } = real.stack;
-    const start = this.reversed ? Math.max(held.length - this.count, 0) : 0;
-    const chosen = held.splice(start, this.count);
-    if (this.reversed) chosen.reverse();
-    for (const delivery of chosen) {
-      for (let copy = 0; copy < (this.duplicated ? 2 : 1); copy += 1) {
-        const status = await real.stack.forward(delivery);
-        if (status === 409) {
-          held.push(delivery);
-          break;
-        }
-        if (status < 200 || status >= 300) violation(`the listener refused ${delivery.eventType}: ${status}`);
-      }
-    }
+    const released = await real.stack.release({
+      order: this.newestFirst ? 'newest' : 'oldest',
+      count: this.count,
+      copies: this.twice ? 2 : 1,
+    });
+    const refused = refusedDeliveries(released);
+    if (refused.length > 0) violation(`the listener refused deliveries: ${refused.join('; ')}`);
   }
   toString = () =>
-    `DeliverWebhooks(${this.reversed ? 'newest' : 'oldest'} ${this.count}${this.reversed ? ' reversed' : ''}` +
-    `${this.duplicated ? ', twice' : ''})`;
+    `DeliverWebhooks(${this.newestFirst ? 'newest' : 'oldest'} ${this.count}${this.twice ? ', twice' : ''})`;
 }
 
 export class RestartWorker implements MoneyCommand {

@@ -2,30 +2,43 @@ import axios, { type AxiosInstance } from 'axios';
 import { createPaymentsActivities } from '../../src/activities/payments';
 import { createWebhookActivities } from '../../src/activities/webhooks';
 import { LifecycleClient } from '../../src/client/lifecycle-client';
+import { HELD_DELIVERIES_PATH } from '../../src/sandbox/held-deliveries';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server';
 import { VerificationStarter } from '../../src/webhooks/verification-starter';
 import { WEBHOOK_ROUTE } from '../../src/webhooks/listener-url';
 import { sandboxProvider, startTestApi } from '../helpers/lifecycle-stack';
 import { connectClient, runTestWorker, uniqueTaskQueue } from '../helpers/temporal';
 import { verificationResult } from '../helpers/webhook-stack';
-import { startHeldDeliveries, type HeldDelivery } from './held-deliveries';
 
 /** The bearer token of the merchant's dashboard: captures and refunds made at the provider, not through the service. */
 const DASHBOARD_TOKEN = 'model-dashboard-token';
 
+export interface Release {
+  order?: 'oldest' | 'newest';
+  count?: number;
+  copies?: number;
+}
+
+export interface Released {
+  eventType: string;
+  transmissionId?: string;
+  statuses: number[];
+}
+
 /**
- * The service's real parts for the model: the sandbox, whose webhook deliveries the model holds and releases,
- * an in-process worker it stops and starts, and the HTTP API verifying deliveries through the provider.
+ * The service's real parts for the model: the sandbox, whose webhook deliveries are held until the model
+ * releases them, an in-process worker it stops and starts, and the HTTP API verifying deliveries through the
+ * provider.
  */
 export interface ModelStack {
   api: AxiosInstance;
   /** The sandbox as the merchant's dashboard and the control API reach it. */
   provider: AxiosInstance;
-  /** Transmissions the sandbox sent that have not yet reached the service. */
-  held: HeldDelivery[];
-  /** Sends one held transmission to the service; answers the listener's status. */
-  forward(delivery: HeldDelivery): Promise<number>;
-  /** Waits for the verification run of each forwarded transmission to end. */
+  /** How many transmissions the sandbox holds. */
+  heldCount(): Promise<number>;
+  /** Releases held transmissions to the service's listener. */
+  release(release: Release): Promise<Released[]>;
+  /** Waits for the verification run of each transmission released so far to end. */
   verificationsDone(): Promise<void>;
   restartWorker(): Promise<void>;
   close(): Promise<void>;
@@ -33,14 +46,13 @@ export interface ModelStack {
 
 export async function startModelStack(): Promise<ModelStack> {
   const sandbox: Sandbox = await startSandbox({ port: 0, logger: false, staticTokens: [DASHBOARD_TOKEN] });
-  const relay = await startHeldDeliveries();
   const provider = axios.create({
     baseURL: sandbox.url,
     headers: { authorization: `Bearer ${DASHBOARD_TOKEN}` },
     validateStatus: () => true,
   });
   const subscription = await provider.post<{ id: string }>('/sandbox/webhooks', {
-    url: relay.url,
+    url: `${sandbox.url}${HELD_DELIVERIES_PATH}`,
     event_types: [{ name: '*' }],
   });
   if (subscription.status !== 201) throw new Error(`no subscription: ${JSON.stringify(subscription.data)}`);
@@ -61,28 +73,37 @@ export async function startModelStack(): Promise<ModelStack> {
       headerNames: port.deliveryHeaders,
     },
   });
+  const listenerUrl = `${url}${WEBHOOK_ROUTE}`;
   const workerOptions = {
     taskQueue,
     activities: {
       ...createPaymentsActivities(port),
-      ...createWebhookActivities({ provider: port, listenerUrl: relay.url }),
+      ...createWebhookActivities({ provider: port, listenerUrl }),
     },
   };
   let worker = await runTestWorker(workerOptions);
-  const forwarded: string[] = [];
+  const accepted: string[] = [];
 
   return {
     api: http,
     provider,
-    held: relay.held,
-    async forward(delivery) {
-      const status = await relay.forward(delivery, `${url}${WEBHOOK_ROUTE}`);
-      const transmissionId = delivery.headers[port.deliveryHeaders.transmission_id.toLowerCase()];
-      if (status >= 200 && status < 300 && typeof transmissionId === 'string') forwarded.push(transmissionId);
-      return status;
+    async heldCount() {
+      return (await provider.get<{ held: unknown[] }>(HELD_DELIVERIES_PATH)).data.held.length;
+    },
+    async release(release) {
+      const response = await provider.post<{ released: Released[] }>(`${HELD_DELIVERIES_PATH}/release`, {
+        to: listenerUrl,
+        ...release,
+      });
+      if (response.status !== 200) throw new Error(`release refused: ${JSON.stringify(response.data)}`);
+      for (const { transmissionId, statuses } of response.data.released) {
+        if (transmissionId && statuses.some((status) => status >= 200 && status < 300))
+          accepted.push(transmissionId);
+      }
+      return response.data.released;
     },
     async verificationsDone() {
-      for (const transmissionId of forwarded.splice(0)) await verificationResult(client, transmissionId);
+      for (const transmissionId of accepted.splice(0)) await verificationResult(client, transmissionId);
     },
     async restartWorker() {
       await worker.stop();
@@ -92,7 +113,6 @@ export async function startModelStack(): Promise<ModelStack> {
       await worker.stop();
       await app.close();
       await closeClient();
-      await relay.close();
       await sandbox.close();
     },
   };

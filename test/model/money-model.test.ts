@@ -14,10 +14,8 @@ import {
   RetrySameKey,
   Settle,
   Void,
-  type MoneyCommand,
-  type MoneyModel,
-  type MoneyReal,
 } from './commands';
+import type { MoneyCommand, MoneyModel, MoneyReal } from './model';
 import { startModelStack, type ModelStack } from './model-stack';
 import { settle } from './quiet';
 import { modelSettings } from './settings';

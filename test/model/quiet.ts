@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { isDeepStrictEqual } from 'node:util';
 import { formatMinorUnits, toMinorUnits } from '../../src/currency-decimals';
 import type { LifecycleState } from '../../src/workflows/lifecycle/definitions';
-import type { MoneyReal } from './commands';
+import { ModelViolation, refusedDeliveries, type MoneyReal } from './model';
 import {
   CURRENCY,
   capturedMinor,
@@ -40,20 +40,16 @@ function lifecycleBooks(state: LifecycleState): Books {
   };
 }
 
-/** Forwards every held delivery (again after a 409 "still verifying") until none is held. */
+/** Releases every held delivery (again after a 409 "still verifying") until none is held. */
 async function deliverAll(real: MoneyReal): Promise<void> {
-  const { held } = real.stack;
-  for (let round = 0; round < DELIVERY_ROUNDS && held.length > 0; round += 1) {
-    for (const delivery of held.splice(0)) {
-      const status = await real.stack.forward(delivery);
-      if (status === 409) held.push(delivery);
-      else if (status < 200 || status >= 300)
-        throw new Error(`the listener refused ${delivery.eventType}: ${status}`);
-    }
-    if (held.length > 0) await sleep(200);
+  for (let round = 0; round < DELIVERY_ROUNDS; round += 1) {
+    const refused = refusedDeliveries(await real.stack.release({}));
+    if (refused.length > 0)
+      throw new ModelViolation(`the listener refused deliveries: ${refused.join('; ')}`);
+    if ((await real.stack.heldCount()) === 0) return;
+    await sleep(200);
   }
-  if (held.length > 0)
-    throw new Error(`${held.length} deliveries still refused after ${DELIVERY_ROUNDS} rounds`);
+  throw new Error(`deliveries still answered 409 after ${DELIVERY_ROUNDS} rounds`);
 }
 
 /**
@@ -70,7 +66,7 @@ export async function settle(real: MoneyReal, reversals: ReadonlySet<string>): P
     const actual = response.status === 200 ? lifecycleBooks(response.data) : { answer: response.status };
     if (isDeepStrictEqual(actual, expected)) return;
     if (Date.now() >= deadline) {
-      throw new Error(
+      throw new ModelViolation(
         `once quiet, the lifecycle ${JSON.stringify(actual)} differs from the provider ${JSON.stringify(expected)}`,
       );
     }
