@@ -75,7 +75,10 @@ async function keyed(
 ): Promise<void> {
   if (lose) model.informed = false;
   if (!model.keyed.includes(request)) model.keyed.push(request);
-  judge(model, request, await send(real, request, lose));
+  const answer = await send(real, request, lose);
+  judge(model, request, answer);
+  // "Retry later": the request may still act, and the lifecycle hear of it only by webhook.
+  if (answer.status >= 500) model.informed = false;
 }
 
 const amountText = (amount: string | undefined) => (amount === undefined ? 'rest' : amount);
