@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { isDeepStrictEqual } from 'node:util';
 import { holdsMoney, ledgerViolations, readLedger, type ProviderLedger } from './provider-ledger';
 import {
@@ -291,9 +292,39 @@ export class DeliverWebhooks implements MoneyCommand {
 export class RestartWorker implements MoneyCommand {
   check = () => true;
   async run(_model: MoneyModel, real: MoneyReal) {
-    await real.stack.restartWorker();
+    await real.stack.stopWorker();
+    await real.stack.startWorker();
   }
   toString = () => 'RestartWorker()';
+}
+
+/** How long the requests sent while no worker runs are given to reach the lifecycle before one starts. */
+const WORKER_DOWN_MS = 300;
+
+/**
+ * No worker runs while a capture is sent twice at once under one key (an order system that timed out and
+ * retried); a worker starts, and both answers must agree.
+ */
+export class CaptureWhileWorkerDown implements MoneyCommand {
+  constructor(readonly amount: string | undefined) {}
+  check = () => true;
+  async run(model: MoneyModel, real: MoneyReal) {
+    const key = nextName(model, 'k');
+    const body = { ...(this.amount && { amount: this.amount }), invoiceId: `inv-${key}` };
+    const request: KeyedRequest = {
+      operation: 'capture',
+      path: `/v1/lifecycles/${real.authorizationId}/capture`,
+      key,
+      body,
+    };
+    model.keyed.push(request);
+    await real.stack.stopWorker();
+    const answers = [send(real, request, false), send(real, request, false)];
+    await sleep(WORKER_DOWN_MS);
+    await real.stack.startWorker();
+    for (const answer of await Promise.all(answers)) judge(model, request, answer);
+  }
+  toString = () => `CaptureWhileWorkerDown(${amountText(this.amount)}, sent twice)`;
 }
 
 /** Every held delivery reaches the service; once quiet, the lifecycle must agree with the provider's books. */

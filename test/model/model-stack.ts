@@ -40,7 +40,8 @@ export interface ModelStack {
   release(release: Release): Promise<Released[]>;
   /** Waits for the verification run of each transmission released so far to end. */
   verificationsDone(): Promise<void>;
-  restartWorker(): Promise<void>;
+  stopWorker(): Promise<void>;
+  startWorker(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -81,7 +82,7 @@ export async function startModelStack(): Promise<ModelStack> {
       ...createWebhookActivities({ provider: port, listenerUrl }),
     },
   };
-  let worker = await runTestWorker(workerOptions);
+  let worker: { stop(): Promise<void> } | undefined = await runTestWorker(workerOptions);
   const accepted: string[] = [];
 
   return {
@@ -105,12 +106,15 @@ export async function startModelStack(): Promise<ModelStack> {
     async verificationsDone() {
       for (const transmissionId of accepted.splice(0)) await verificationResult(client, transmissionId);
     },
-    async restartWorker() {
-      await worker.stop();
-      worker = await runTestWorker(workerOptions);
+    async stopWorker() {
+      await worker?.stop();
+      worker = undefined;
+    },
+    async startWorker() {
+      worker ??= await runTestWorker(workerOptions);
     },
     async close() {
-      await worker.stop();
+      await worker?.stop();
       await app.close();
       await closeClient();
       await sandbox.close();

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import {
   Capture,
+  CaptureWhileWorkerDown,
   Chargeback,
   Checked,
   DashboardCapture,
@@ -51,6 +52,7 @@ const allCommands: Record<string, fc.Arbitrary<MoneyCommand>> = {
     .tuple(fc.integer({ min: 1, max: 3 }), fc.boolean(), fc.boolean())
     .map(([n, r, d]) => new DeliverWebhooks(n, r, d)),
   restartWorker: fc.constant(new RestartWorker()),
+  captureWhileWorkerDown: captureAmount.map((a) => new CaptureWhileWorkerDown(a)),
   settle: fc.constant(new Settle()),
 };
 
