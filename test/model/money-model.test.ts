@@ -130,9 +130,10 @@ describe('money moves once (model-based)', () => {
           ...(settings.seed !== undefined && { seed: settings.seed }),
           ...(settings.path !== undefined && { path: settings.path, endOnFailure: true }),
           interruptAfterTimeLimit: settings.timeLimitMs,
+          markInterruptAsFailure: true,
         },
       );
     },
-    settings.timeLimitMs + 120_000,
+    settings.timeLimitMs + 60_000,
   );
 });

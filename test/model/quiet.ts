@@ -13,7 +13,7 @@ import {
 } from './provider-ledger';
 
 /** How long a quiet lifecycle may take to show what it has been told: its signals are processed in order. */
-const QUIET_TIMEOUT_MS = 20_000;
+const QUIET_TIMEOUT_MS = 10_000;
 const DELIVERY_ROUNDS = 20;
 
 interface Books {

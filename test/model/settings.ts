@@ -7,7 +7,10 @@ export interface ModelSettings {
   path?: string;
   /** Only these commands (names as in money-model.test.ts), to look past a violation already known. */
   commands?: string[];
-  /** Generation and shrinking stop after this long; a failure found so far is still reported. */
+  /**
+   * Generation and shrinking stop after this long: a failure found so far is reported, and so is a run cut
+   * short before MODEL_RUNS. By default half a second per step asked, at least 3 minutes.
+   */
   timeLimitMs: number;
 }
 
@@ -21,12 +24,14 @@ function whole(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
 
 export function modelSettings(env: NodeJS.ProcessEnv): ModelSettings {
   const seed = env.MODEL_SEED ? whole(env, 'MODEL_SEED', 0) : undefined;
+  const runs = whole(env, 'MODEL_RUNS', 10);
+  const steps = whole(env, 'MODEL_STEPS', 20);
   return {
-    runs: whole(env, 'MODEL_RUNS', 4),
-    steps: whole(env, 'MODEL_STEPS', 15),
+    runs,
+    steps,
     ...(seed !== undefined && { seed }),
     ...(env.MODEL_PATH && { path: env.MODEL_PATH }),
     ...(env.MODEL_COMMANDS && { commands: env.MODEL_COMMANDS.split(',').map((name) => name.trim()) }),
-    timeLimitMs: whole(env, 'MODEL_TIME_LIMIT_MS', 240_000),
+    timeLimitMs: whole(env, 'MODEL_TIME_LIMIT_MS', Math.max(180_000, runs * steps * 500)),
   };
 }
