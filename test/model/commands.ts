@@ -331,7 +331,7 @@ export class CaptureWhileWorkerDown implements MoneyCommand {
 export class Settle implements MoneyCommand {
   check = () => true;
   async run(model: MoneyModel, real: MoneyReal) {
-    await settle(real, model.reversals);
+    await settle(real, model);
     model.informed = true;
   }
   toString = () => 'Settle()';

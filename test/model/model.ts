@@ -25,6 +25,8 @@ export interface KeyedRequest {
 
 export interface MoneyModel {
   keyed: KeyedRequest[];
+  /** Whether the service started the lifecycle (it may refuse to adopt a partly captured authorization). */
+  started: boolean;
   /** Refunds that are chargebacks (the provider lists them with the capture's refunds). */
   reversals: Set<string>;
   /**

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { isDeepStrictEqual } from 'node:util';
 import { formatMinorUnits, toMinorUnits } from '../../src/currency-decimals';
 import type { LifecycleState } from '../../src/workflows/lifecycle/definitions';
-import { ModelViolation, refusedDeliveries, type MoneyReal } from './model';
+import { ModelViolation, refusedDeliveries, type MoneyModel, type MoneyReal } from './model';
 import {
   CURRENCY,
   capturedMinor,
@@ -54,11 +54,17 @@ async function deliverAll(real: MoneyReal): Promise<void> {
 
 /**
  * Makes the run quiet (every delivery in, every verification done) and then requires the lifecycle's captured,
- * refunded and status to equal the provider's books; it reads until they do or the time-out passes.
+ * refunded and status to equal the provider's books; it reads until they do or the time-out passes. A run whose
+ * start the service refused has no lifecycle to compare.
  */
-export async function settle(real: MoneyReal, reversals: ReadonlySet<string>): Promise<void> {
+export async function settle(
+  real: MoneyReal,
+  model: Pick<MoneyModel, 'started' | 'reversals'>,
+): Promise<void> {
   await deliverAll(real);
   await real.stack.verificationsDone();
+  if (!model.started) return;
+  const { reversals } = model;
   const deadline = Date.now() + QUIET_TIMEOUT_MS;
   for (;;) {
     const expected = providerBooks(await readLedger(real.stack.provider, real.authorizationId), reversals);
