@@ -113,7 +113,11 @@ describe('money moves once (model-based)', () => {
       await fc.assert(
         fc.asyncProperty(
           capturedBeforeStart,
-          fc.commands(commandArbitraries, { maxCommands: settings.steps, size: 'max' }),
+          fc.commands(commandArbitraries, {
+            maxCommands: settings.steps,
+            size: 'max',
+            ...(settings.replayPath !== undefined && { replayPath: settings.replayPath }),
+          }),
           async (preCaptured, commands) => {
             const setup = await startLifecycle(preCaptured);
             await fc.asyncModelRun(() => setup, commands);

@@ -2,9 +2,13 @@
 export interface ModelSettings {
   runs: number;
   steps: number;
-  /** Replays a reported run: its seed, and its path to go straight to the shrunk counterexample. */
+  /**
+   * Replays a reported failure: its seed, its path and the counterexample's replayPath (the comment after its
+   * commands) go straight to the shrunk sequence.
+   */
   seed?: number;
   path?: string;
+  replayPath?: string;
   /** Only these commands (names as in money-model.test.ts), to look past a violation already known. */
   commands?: string[];
   /**
@@ -31,6 +35,7 @@ export function modelSettings(env: NodeJS.ProcessEnv): ModelSettings {
     steps,
     ...(seed !== undefined && { seed }),
     ...(env.MODEL_PATH && { path: env.MODEL_PATH }),
+    ...(env.MODEL_REPLAY_PATH && { replayPath: env.MODEL_REPLAY_PATH }),
     ...(env.MODEL_COMMANDS && { commands: env.MODEL_COMMANDS.split(',').map((name) => name.trim()) }),
     timeLimitMs: whole(env, 'MODEL_TIME_LIMIT_MS', Math.max(180_000, runs * steps * 500)),
   };
