@@ -14,7 +14,7 @@ import {
 let cluster: ClusterHarness;
 
 beforeAll(async () => {
-  cluster = await startClusterHarness();
+  cluster = await startClusterHarness({ databasePrefix: 'temporal_cluster_busy' });
 }, 600_000);
 
 afterAll(async () => {

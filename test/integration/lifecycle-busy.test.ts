@@ -29,6 +29,8 @@ async function busyLifecycle(inFlight: number): Promise<void> {
   const state = (await stack.lifecycles.state(authorizationId))!;
   expect(state.captures).toHaveLength(busyCounts.captures + 1);
   expect(state.refunds).toHaveLength(busyCounts.refunds);
+  // A request sent again after it met a run's end is not made twice at the provider.
+  expect(await stack.capturesAtProvider(authorizationId)).toHaveLength(busyCounts.captures + 1);
 }
 
 it('answers every sequential keyed capture and refund on a busy lifecycle', () => busyLifecycle(1));

@@ -59,34 +59,18 @@ export async function authorizationLifecycle(input: LifecycleInput): Promise<Lif
   const lifecycle = new LifecycleCommands(state, retention, visibility);
 
   setHandler(paymentEventSignal, (event) => lifecycle.recordEvent(event));
-  setHandler(
-    captureUpdate,
-    accepting((request) => lifecycle.capture(request)),
-    {
-      validator: (request: CaptureInput) => lifecycle.validateCapture(request),
-    },
-  );
-  setHandler(
-    voidUpdate,
-    accepting((request) => lifecycle.void(request)),
-    {
-      validator: (request: VoidInput) => lifecycle.validateVoid(request),
-    },
-  );
-  setHandler(
-    reauthorizeUpdate,
-    accepting((request) => lifecycle.reauthorize(request)),
-    {
-      validator: (request: ReauthorizeInput) => lifecycle.validateReauthorize(request),
-    },
-  );
-  setHandler(
-    refundUpdate,
-    accepting((request) => lifecycle.refund(request)),
-    {
-      validator: (request: RefundInput) => lifecycle.validateRefund(request),
-    },
-  );
+  setHandler(captureUpdate, (request) => lifecycle.capture(request), {
+    validator: (request: CaptureInput) => lifecycle.validateCapture(request),
+  });
+  setHandler(voidUpdate, (request) => lifecycle.void(request), {
+    validator: (request: VoidInput) => lifecycle.validateVoid(request),
+  });
+  setHandler(reauthorizeUpdate, (request) => lifecycle.reauthorize(request), {
+    validator: (request: ReauthorizeInput) => lifecycle.validateReauthorize(request),
+  });
+  setHandler(refundUpdate, (request) => lifecycle.refund(request), {
+    validator: (request: RefundInput) => lifecycle.validateRefund(request),
+  });
   setHandler(keyedAnswerQuery, (question) => lifecycle.keyedAnswer(question));
 
   if (fewerEvents) visibility.show(visibility.identity());
@@ -148,45 +132,9 @@ function shouldContinueAsNew(): boolean {
   return info.historyLength >= HISTORY_EVENTS_PER_RUN && patched('continue-as-new-by-history-length');
 }
 
-/**
- * The history length of the last workflow task that accepted an Update (`historyLength` is the same for every
- * activation of one task).
- */
-let acceptedInTask: number | undefined;
-
-/** An Update handler that marks the workflow task accepting it. */
-function accepting<Request, Answer>(handler: (request: Request) => Promise<Answer>) {
-  return (request: Request): Promise<Answer> => {
-    acceptedInTask = workflowInfo().historyLength;
-    return handler(request);
-  };
-}
-
-/** Whether the current workflow task accepted an Update. */
-function acceptsUpdate(): boolean {
-  return acceptedInTask === workflowInfo().historyLength;
-}
-
-/**
- * How long a run about to continue as new waits for a workflow task that accepts no Update. Under a steady
- * stream of Updates there may be none: the run then continues all the same (its history must stay short),
- * and the client sends again, under the same key, an Update that met the run's end.
- */
-const QUIET_TASK_WAIT_MS = 1_000;
-
-/**
- * When it should, lets running handlers finish and carries the state into a new run. Never in a workflow task
- * that accepted an Update: a provider event signalled while that task runs makes the server fail the task's
- * continue-as-new, and with it the Update it accepted (the caller would get "unexpected workflow task
- * failure"). The run waits a moment for a later task instead (a timer's, if nothing else arrives). A history
- * recorded before this patch continued in any task.
- */
+/** When it should, lets running handlers finish and carries the state into a new run. */
 async function continueAsNewIfSuggested(input: LifecycleInput, state: LifecycleState): Promise<void> {
   if (!shouldContinueAsNew()) return;
   await condition(allHandlersFinished);
-  if (acceptsUpdate() && patched('continue-as-new-after-accepting-task')) {
-    await condition(() => !acceptsUpdate(), QUIET_TASK_WAIT_MS);
-    await condition(allHandlersFinished);
-  }
   await continueAsNew<typeof authorizationLifecycle>({ ...input, carriedState: state });
 }
