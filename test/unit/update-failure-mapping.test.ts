@@ -51,6 +51,16 @@ describe('the client names an Update that met the lifecycle between two tasks', 
     expect(betweenTasks(runEnded())).toBeInstanceOf(LifecycleRunEndedError);
   });
 
+  it('a run still closing when the Update came (not an unreachable server)', () => {
+    const closing = new ServiceError('Workflow Update failed', {
+      cause: grpcError(
+        grpcStatus.RESOURCE_EXHAUSTED,
+        'workflow operation can not be applied because workflow is closing',
+      ),
+    });
+    expect(betweenTasks(closing)).toBeInstanceOf(LifecycleRunEndedError);
+  });
+
   it('nothing else', () => {
     const otherPrecondition = new ServiceError('Workflow Update failed', {
       cause: grpcError(grpcStatus.FAILED_PRECONDITION, 'update rejected: too many in flight'),
