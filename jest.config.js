@@ -1,11 +1,12 @@
 /**
  * `npm test`: test/unit (no Temporal server), test/integration (a Temporal dev server, workers in-process) and
- * test/e2e (the service's own processes, and a browser). The global setup starts the dev server.
+ * test/e2e (the service's own processes, and a browser), test/model (the money model, a bounded number of runs:
+ * `npm run test:model` runs more). The global setup starts the dev server.
  */
 /** @type {import('jest').Config} */
 module.exports = {
   testEnvironment: 'node',
-  roots: ['<rootDir>/test/unit', '<rootDir>/test/integration', '<rootDir>/test/e2e'],
+  roots: ['<rootDir>/test/unit', '<rootDir>/test/integration', '<rootDir>/test/e2e', '<rootDir>/test/model'],
   testMatch: ['**/*.test.ts'],
   // test/cluster starts its own Temporal cluster: `npm run test:cluster` (jest.cluster.config.js).
   transform: {

@@ -16,11 +16,18 @@ export const durationBounds = {
   reauthorizeAfter: { zeroAllowed: false, max: 365 * DAY },
   expiryPolicyAfter: { zeroAllowed: false, max: 365 * DAY },
   lateEventWindow: { zeroAllowed: true, max: 30 * DAY },
-  idempotencyKeyRetention: { zeroAllowed: false, max: 30 * DAY },
+  idempotencyKeyRetention: { zeroAllowed: false, max: 90 * DAY },
   timerCallTimeout: { zeroAllowed: false, max: DAY },
 } as const;
 
 export type DurationField = keyof typeof durationBounds;
+
+/**
+ * How long a provider honours a request id: PayPal 45 days (its declared idempotencyKeyRetentionMs),
+ * Stripe 24 hours. A lifecycle keeps each keyed answer at least this long, so a key it has forgotten is one
+ * the provider has forgotten too, and never comes back as the provider's stale replay.
+ */
+export const providerRequestIdRetention = 45 * DAY;
 
 /** What a lifecycle start leaves out, in milliseconds: the workflow's defaults, and the config's. */
 export const durationDefaults: Readonly<Record<DurationField, number>> = {
@@ -28,7 +35,7 @@ export const durationDefaults: Readonly<Record<DurationField, number>> = {
   expiryPolicyAfter: 29 * DAY - HOUR,
   // PayPal redelivers an unacknowledged webhook for up to 3 days.
   lateEventWindow: 3 * DAY,
-  idempotencyKeyRetention: DAY,
+  idempotencyKeyRetention: 45 * DAY,
   timerCallTimeout: HOUR,
 };
 

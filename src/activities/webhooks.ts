@@ -1,9 +1,20 @@
+import { ApplicationFailure } from '@temporalio/common';
 import { Context } from '@temporalio/activity';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { ParsedPaymentEvent, PaymentEvent, SignatureCheck } from '../providers/events';
 import type { PaymentsProvider } from '../providers/port';
 import type { WebhookDelivery } from '../providers/webhook-delivery';
-import { paymentEventSignal } from '../workflows/lifecycle/definitions';
+import {
+  lifecycleSummary,
+  lifecycleWorkflowId,
+  lifecycleWorkflowType,
+  paymentEventSignal,
+  stateQuery,
+  terminalStatuses,
+  type LifecycleInput,
+  type LifecycleState,
+} from '../workflows/lifecycle/definitions';
+import type { PaymentEventRouted } from '../workflows/webhooks/definitions';
 import { count } from './business-metrics';
 import { callProvider, paymentsFailure } from './payments';
 
@@ -80,9 +91,64 @@ export function createWebhookActivities(options: WebhookActivityOptions) {
     findLifecycleOfAuthorization: (authorizationId: string): Promise<string | null> =>
       runningLifecycleListing('AuthorizationIds', authorizationId),
 
-    /** The running lifecycle that holds a capture, found through the CaptureIds search attribute. */
+    /**
+     * The running lifecycle that holds a capture, found through the CaptureIds search attribute (listed by
+     * lifecycles started before refunds were routed by the capture's authorization).
+     */
     findLifecycleOfCapture: (captureId: string): Promise<string | null> =>
       runningLifecycleListing('CaptureIds', captureId),
+
+    /** The authorization a capture was taken from, as the provider links it; null when it does not. */
+    authorizationOfCapture: async (captureId: string): Promise<string | null> => {
+      try {
+        return (
+          (await callProvider(() => provider.getCapture(captureId), 'getCapture')).authorization_id ?? null
+        );
+      } catch (error) {
+        if (error instanceof ApplicationFailure && error.nonRetryable) return null;
+        throw error;
+      }
+    },
+
+    /**
+     * Hands a refund or reversal event to the closed lifecycle of `authorizationId`: a lifecycle that ended
+     * (CAPTURED, REFUNDED, …) is reopened from its final state with the event (signal-with-start); one that
+     * has already seen the event is not. A lifecycle that closed before it ended (failed, terminated) is not
+     * reopened: the event is unrouted, with why.
+     */
+    reopenLifecycleForEvent: async (input: {
+      authorizationId: string;
+      event: PaymentEvent;
+    }): Promise<PaymentEventRouted> => {
+      const { authorizationId, event } = input;
+      const { client, info } = Context.current();
+      const unrouted = (why: string): PaymentEventRouted => ({
+        routed: false,
+        reason: `${why}, for ${event.eventType} ${event.id}`,
+      });
+      const workflowId = await lifecycleHolding(authorizationId);
+      if (!workflowId) return unrouted(`no lifecycle holds authorization ${authorizationId}`);
+      const { status, runId } = await client.workflow.getHandle(workflowId).describe();
+      // This run, not a run that another event may have reopened since.
+      const handle = client.workflow.getHandle(workflowId, runId, { followRuns: false });
+      const delivered = { routed: true as const, lifecycleWorkflowId: workflowId };
+      if (status.name === 'RUNNING') {
+        await handle.signal(paymentEventSignal, event);
+        return { ...delivered, signalledAt: new Date().toISOString() };
+      }
+      const state: LifecycleState | null =
+        status.name === 'COMPLETED'
+          ? ((await handle.result()) as LifecycleState)
+          : await handle.query(stateQuery);
+      if (!state || !terminalStatuses.includes(state.status)) {
+        return unrouted(`lifecycle ${workflowId} closed ${status.name} while ${state?.status ?? 'starting'}`);
+      }
+      if (state.seenEventIds.includes(event.id)) {
+        return { ...delivered, signalledAt: new Date().toISOString(), alreadyRecorded: true };
+      }
+      await reopenedWith(state, event, info.taskQueue);
+      return { ...delivered, signalledAt: new Date().toISOString() };
+    },
 
     /** The id of the listener's subscription, or null when there is none; remembered for a short while. */
     subscribedWebhookId: async (): Promise<string | null> => {
@@ -100,6 +166,44 @@ export function createWebhookActivities(options: WebhookActivityOptions) {
       }
     },
   };
+}
+
+/**
+ * A new run of the closed lifecycle's workflow id, started from its final state with the event's signal in
+ * the same request (signal-with-start), as a refund by the API reopens it (update-with-start). Another event
+ * at the same time signals that one run, which skips an event id it has seen, records the event on its state
+ * and search attributes, and closes again after its late-event window.
+ */
+async function reopenedWith(state: LifecycleState, event: PaymentEvent, taskQueue: string): Promise<void> {
+  const input: LifecycleInput = {
+    authorizationId: state.authorizationId,
+    orderId: state.orderId,
+    carriedState: { ...state, nextTimer: undefined },
+  };
+  await Context.current().client.workflow.signalWithStart(lifecycleWorkflowType, {
+    workflowId: lifecycleWorkflowId(state.authorizationId),
+    taskQueue,
+    args: [input],
+    signal: paymentEventSignal,
+    signalArgs: [event],
+    workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+    staticSummary: lifecycleSummary(state.authorizationId, state.orderId),
+  });
+}
+
+/** The lifecycle of an authorization, running or closed: its own, or the one that reauthorized into it. */
+async function lifecycleHolding(authorizationId: string): Promise<string | null> {
+  const { client } = Context.current();
+  const own = lifecycleWorkflowId(authorizationId);
+  try {
+    await client.workflow.getHandle(own).describe();
+    return own;
+  } catch (error) {
+    if (!(error instanceof WorkflowNotFoundError)) throw error;
+  }
+  const query = `AuthorizationIds = '${authorizationId.replace(/'/g, '')}'`;
+  for await (const run of client.workflow.list({ query, pageSize: 1 })) return run.workflowId;
+  return null;
 }
 
 /** The running workflow whose keyword-list search attribute lists `id`, if any. */

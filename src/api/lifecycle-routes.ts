@@ -18,6 +18,7 @@ import {
   startedLifecycleBody,
   startLifecycleBody,
   voidBody,
+  voidHeaders,
 } from './schemas';
 
 export interface LifecycleRoutesOptions {
@@ -62,13 +63,17 @@ function keyedRequest<Body extends object | undefined>(request: {
   return { ...request.body, idempotencyKey: request.headers['idempotency-key'] };
 }
 
-/** A command on one lifecycle: the authorization in the path, an optional Idempotency-Key, a body. */
-function commandSchema<Body extends z.ZodType, Answer extends z.ZodType>(body: Body, answer: Answer) {
+/** A command on one lifecycle: the authorization in the path, its Idempotency-Key, a body. */
+function commandSchema<Body extends z.ZodType, Answer extends z.ZodType, Headers extends z.ZodType>(
+  body: Body,
+  answer: Answer,
+  headers: Headers,
+) {
   return {
     tags: ['lifecycles'],
     security,
     params: authorizationParams,
-    headers: idempotencyHeaders,
+    headers,
     body,
     response: { 200: answer, ...errors },
   };
@@ -122,14 +127,17 @@ export const lifecycleRoutes: FastifyPluginAsyncZod<LifecycleRoutesOptions> = as
     '/v1/lifecycles/:authorizationId/capture',
     {
       preValidation: absentBodyIsEmpty,
-      schema: commandSchema(captureBody.default({}), paymentCaptureSchema),
+      schema: commandSchema(captureBody.default({}), paymentCaptureSchema, idempotencyHeaders),
     },
     async (request) => lifecycles.capture(request.params.authorizationId, keyedRequest(request)),
   );
 
   app.post(
     '/v1/lifecycles/:authorizationId/void',
-    { preValidation: absentBodyIsEmpty, schema: commandSchema(voidBody, authorizationSchema.nullable()) },
+    {
+      preValidation: absentBodyIsEmpty,
+      schema: commandSchema(voidBody, authorizationSchema.nullable(), voidHeaders),
+    },
     async (request) => lifecycles.void(request.params.authorizationId, keyedRequest(request)),
   );
 
@@ -137,7 +145,7 @@ export const lifecycleRoutes: FastifyPluginAsyncZod<LifecycleRoutesOptions> = as
     '/v1/lifecycles/:authorizationId/reauthorize',
     {
       preValidation: absentBodyIsEmpty,
-      schema: commandSchema(reauthorizeBody.default({}), authorizationSchema),
+      schema: commandSchema(reauthorizeBody.default({}), authorizationSchema, idempotencyHeaders),
     },
     async (request) => lifecycles.reauthorize(request.params.authorizationId, keyedRequest(request)),
   );
@@ -146,7 +154,10 @@ export const lifecycleRoutes: FastifyPluginAsyncZod<LifecycleRoutesOptions> = as
     '/v1/lifecycles/:authorizationId/captures/:captureId/refund',
     {
       preValidation: absentBodyIsEmpty,
-      schema: { ...commandSchema(refundBody.default({}), refundSchema), params: captureParams },
+      schema: {
+        ...commandSchema(refundBody.default({}), refundSchema, idempotencyHeaders),
+        params: captureParams,
+      },
     },
     async (request) =>
       lifecycles.refund(request.params.authorizationId, request.params.captureId, keyedRequest(request)),

@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { durationSchema } from '../duration';
 
+// A provider resource id as one path segment: PayPal's ids are upper-case letters and digits, Stripe's
+// letters, digits and "_"; "." and ".." would name another path.
 const identifier = z
   .string()
   .min(1)
   .max(64)
-  .regex(/^[A-Za-z0-9._-]+$/, 'letters, digits, ".", "_" or "-"');
+  .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, "_" or "-"');
 
 // The decimals the currency allows (JPY 0, USD 2, KWD 3) are checked by the lifecycle, which knows the currency.
 const amount = z
@@ -26,14 +28,23 @@ export const startLifecycleBody = z.strictObject({
 
 export const authorizationParams = z.object({ authorizationId: identifier });
 
-export const idempotencyHeaders = z.object({
-  'idempotency-key': z
-    .string()
-    .min(1)
-    .max(64)
-    .regex(/^[A-Za-z0-9._:-]+$/, 'letters, digits, ".", "_", ":" or "-"')
-    .optional(),
-});
+/** The caller's Idempotency-Key: a provider request id is derived from it, so its alphabet has no "/". */
+export const idempotencyKey = z
+  .string({
+    error: (issue) =>
+      issue.input === undefined
+        ? 'required: a key of your own per request (e.g. a UUID), repeated on its retries'
+        : undefined,
+  })
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9._:-]+$/, 'letters, digits, ".", "_", ":" or "-"');
+
+/** Capture, refund and reauthorize move money: each needs its Idempotency-Key. */
+export const idempotencyHeaders = z.object({ 'idempotency-key': idempotencyKey });
+
+/** A void is idempotent at the provider: its Idempotency-Key is optional. */
+export const voidHeaders = z.object({ 'idempotency-key': idempotencyKey.optional() });
 
 export const captureBody = z.strictObject({
   amount: amount.optional(),

@@ -3,20 +3,21 @@ import { z } from 'zod';
 import {
   authorizationParams,
   captureBody,
-  idempotencyHeaders,
+  idempotencyKey,
   reauthorizeBody,
   startLifecycleBody,
 } from '../api/schemas';
 
 // Operation inputs come from another namespace, so they pass the API's own schemas: same fields, same limits.
+// The key may be left out: the handlers default it to the Nexus request id.
 
-const idempotencyKey = z.object({ idempotencyKey: idempotencyHeaders.shape['idempotency-key'] });
+const keyed = z.object({ idempotencyKey: idempotencyKey.optional() });
 
 export const startLifecycleInput = startLifecycleBody;
 export const lifecycleRefInput = z.strictObject(authorizationParams.shape);
-export const captureInput = captureBody.extend(lifecycleRefInput.shape).extend(idempotencyKey.shape);
-export const reauthorizeInput = reauthorizeBody.extend(lifecycleRefInput.shape).extend(idempotencyKey.shape);
-export const voidInput = lifecycleRefInput.extend(idempotencyKey.shape);
+export const captureInput = captureBody.extend(lifecycleRefInput.shape).extend(keyed.shape);
+export const reauthorizeInput = reauthorizeBody.extend(lifecycleRefInput.shape).extend(keyed.shape);
+export const voidInput = lifecycleRefInput.extend(keyed.shape);
 
 /** The input, or a BAD_REQUEST handler error (not retried) naming the field. */
 export function parseInput<Schema extends z.ZodType>(schema: Schema, input: unknown): z.output<Schema> {

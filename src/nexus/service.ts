@@ -36,7 +36,10 @@ export const paymentsService = nexus.service('payments', {
   reauthorize: nexus.operation<ReauthorizeOperationInput, Authorization>(),
   /** The lifecycle's state; null when there is none for the authorization. */
   state: nexus.operation<LifecycleRef, PaymentState | null>(),
-  /** Asynchronous: completes with the state once the lifecycle reaches a terminal status (days later, maybe). */
+  /**
+   * Asynchronous: completes with the state once the lifecycle reaches a terminal status (days later, maybe);
+   * fails with LIFECYCLE_WITHOUT_OUTCOME when it closes without one.
+   */
   awaitOutcome: nexus.operation<LifecycleRef, PaymentState>(),
 });
 
@@ -55,6 +58,11 @@ export const PaymentsFailure = {
   notManageable: 'AUTHORIZATION_NOT_MANAGEABLE',
   /** No lifecycle exists for the authorization (also the outcome activity's failure, hence the tie). */
   notFound: 'LIFECYCLE_NOT_FOUND' satisfies (typeof OutcomeFailure)['notFound'],
+  /**
+   * awaitOutcome: the lifecycle closed without a terminal status (failed, terminated, cancelled or timed out),
+   * or none came within the wait's bound; the message names which.
+   */
+  noOutcome: 'LIFECYCLE_WITHOUT_OUTCOME' satisfies (typeof OutcomeFailure)['noOutcome'],
 } as const;
 
 export type PaymentsFailureType = (typeof PaymentsFailure)[keyof typeof PaymentsFailure];

@@ -55,9 +55,14 @@ export const authorizationSchema = z.looseObject({
 });
 export type Authorization = z.infer<typeof authorizationSchema>;
 
-/** A capture of an authorization; `final_capture` says whether it released what remained. */
+/**
+ * A capture of an authorization; `final_capture` says whether it released what remained. `authorization_id`
+ * names the authorization it took from, when the provider says (a capture read by getCapture does): a refund
+ * or reversal names only its capture, and this link routes it to the lifecycle.
+ */
 export const paymentCaptureSchema = z.looseObject({
   id: z.string().min(1),
+  authorization_id: z.string().min(1).optional(),
   status: captureStatusSchema,
   status_details: statusDetailsSchema.optional(),
   amount: moneySchema.optional(),

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { SandboxContext } from './context';
 import { parseRequest } from './errors';
 import { faultRequestSchema } from './faults';
+import { registerHeldDeliveryRoutes } from './held-deliveries';
 import type { SandboxMode } from './mode';
 import { moneySchema, parseMoney } from './money';
 import { anchorTypeSchema, webhookSubscriptionSchema } from './webhooks';
@@ -107,6 +108,8 @@ export function registerControlRoutes(
     deliveries.clear();
     return reply.code(204).send();
   });
+
+  registerHeldDeliveryRoutes(app);
 
   app.get('/sandbox/tokens', async () => tokens.stats());
   app.delete('/sandbox/tokens', async (_request, reply) => {

@@ -57,7 +57,11 @@ beforeAll(async () => {
   });
   refusedId = (other.data as { id: string }).id;
   expect((await stack.api.post('/v1/lifecycles', { authorizationId: refusedId })).status).toBe(201);
-  const refused = await stack.api.post(`/v1/lifecycles/${refusedId}/capture`, {});
+  const refused = await stack.api.post(
+    `/v1/lifecycles/${refusedId}/capture`,
+    {},
+    { headers: { 'idempotency-key': randomUUID() } },
+  );
   expect(refused.status).toBe(422);
   refusal = (refused.data as { error: typeof refusal }).error;
   browser = await chromium.launch({

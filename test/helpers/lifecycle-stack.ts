@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import axios, { type AxiosInstance } from 'axios';
 import type { Client } from '@temporalio/client';
 import { createPaymentsActivities } from '../../src/activities/payments';
@@ -33,6 +34,11 @@ export interface LifecycleStack {
   /** The captures the provider holds for an authorization. */
   capturesAtProvider(authorizationId: string): Promise<Array<{ id: string; amount: { value: string } }>>;
   close(): Promise<void>;
+}
+
+/** A request's options under a fresh Idempotency-Key: capture, refund and reauthorize need one. */
+export function freshKey() {
+  return { headers: { 'idempotency-key': randomUUID() } };
 }
 
 /** Where the sandbox answers, with its default credentials. */

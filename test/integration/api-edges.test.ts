@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { API_KEY, useLifecycleStack } from '../helpers/lifecycle-stack';
 import { rawRequest } from '../helpers/raw-http';
 
@@ -9,8 +10,8 @@ const apiUrl = () => stack.api.defaults.baseURL as string;
 const auth = { Authorization: `Bearer ${API_KEY}` };
 
 /** What `curl -X POST <url> -H 'authorization: …'` sends: no body, no Content-Length, no Content-Type. */
-function postNothing(path: string) {
-  return rawRequest(`${apiUrl()}${path}`, { method: 'POST', headers: auth });
+function postNothing(path: string, headers: Record<string, string> = {}) {
+  return rawRequest(`${apiUrl()}${path}`, { method: 'POST', headers: { ...auth, ...headers } });
 }
 
 describe('commands sent without a body', () => {
@@ -23,7 +24,9 @@ describe('commands sent without a body', () => {
 
   it('captures the rest with no body and no content type', async () => {
     const authorizationId = await stack.startLifecycle('42.00');
-    const response = await postNothing(`/v1/lifecycles/${authorizationId}/capture`);
+    const response = await postNothing(`/v1/lifecycles/${authorizationId}/capture`, {
+      'idempotency-key': randomUUID(),
+    });
     expect(response.status).toBe(200);
     expect(JSON.parse(response.text)).toMatchObject({ status: 'COMPLETED', amount: { value: '42.00' } });
   });
@@ -32,7 +35,7 @@ describe('commands sent without a body', () => {
     const authorizationId = await stack.startLifecycle('30.00');
     const response = await fetch(`${apiUrl()}/v1/lifecycles/${authorizationId}/reauthorize`, {
       method: 'POST',
-      headers: auth,
+      headers: { ...auth, 'idempotency-key': randomUUID() },
     });
     expect(response.status).toBe(200);
     const reauthorization = (await response.json()) as { id: string; amount: { value: string } };

@@ -3,7 +3,7 @@ import { Client, Connection } from '@temporalio/client';
 import { apiConnectionOptions } from '../../src/api/temporal-connection';
 import { LifecycleClient } from '../../src/client/lifecycle-client';
 import { lifecycleWorkflowId, paymentEventSignal } from '../../src/workflows/lifecycle/definitions';
-import { sandboxPaymentsClient, startTestApi, useLifecycleStack } from '../helpers/lifecycle-stack';
+import { freshKey, sandboxPaymentsClient, startTestApi, useLifecycleStack } from '../helpers/lifecycle-stack';
 import { eventually } from '../helpers/eventually';
 
 const stack = useLifecycleStack();
@@ -87,7 +87,7 @@ describe('capture', () => {
     const retried = await captureOnce();
     expect(retried.status).toBe(200);
     expect(retried.data.id).toBe(capture.data.id);
-    const another = await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, {});
+    const another = await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, {}, freshKey());
     expect(another.status).toBe(409);
 
     const result = await stack.client.workflow.getHandle(lifecycleWorkflowId(authorizationId)).result();
@@ -115,7 +115,11 @@ describe('capture', () => {
 
   it('captures partially, never above what remains', async () => {
     const authorizationId = await stack.startLifecycle('100.00');
-    const first = await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, { amount: '30.00' });
+    const first = await stack.api.post(
+      `/v1/lifecycles/${authorizationId}/capture`,
+      { amount: '30.00' },
+      freshKey(),
+    );
     expect(first.status).toBe(200);
     const state = await stack.api.get(`/v1/lifecycles/${authorizationId}`);
     expect(state.data).toMatchObject({
@@ -124,11 +128,19 @@ describe('capture', () => {
       remainingAmount: '70.00',
     });
 
-    const tooMuch = await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, { amount: '70.01' });
+    const tooMuch = await stack.api.post(
+      `/v1/lifecycles/${authorizationId}/capture`,
+      { amount: '70.01' },
+      freshKey(),
+    );
     expect(tooMuch.status).toBe(409);
     expect(tooMuch.data.error.message).toMatch(/amount: 70.01 USD is more than the 70.00 that remains/);
 
-    const rest = await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, { amount: '70.00' });
+    const rest = await stack.api.post(
+      `/v1/lifecycles/${authorizationId}/capture`,
+      { amount: '70.00' },
+      freshKey(),
+    );
     expect(rest.status).toBe(200);
     expect((await stack.capturesAtProvider(authorizationId)).map((c) => c.amount.value)).toEqual([
       '30.00',
@@ -159,7 +171,7 @@ describe('capture', () => {
   it('answers 422 with the provider issue when the provider refuses', async () => {
     const authorization = await stack.createAuthorization('10.00', { intent: 'CAPTURE' });
     expect((await stack.api.post('/v1/lifecycles', { authorizationId: authorization.id })).status).toBe(201);
-    const refused = await stack.api.post(`/v1/lifecycles/${authorization.id}/capture`, {});
+    const refused = await stack.api.post(`/v1/lifecycles/${authorization.id}/capture`, {}, freshKey());
     expect(refused.status).toBe(422);
     expect(refused.data.error.code).toBe('PROVIDER_REFUSED');
     expect(refused.data.error.details.issue).toMatch(/INTENT/);
@@ -168,7 +180,11 @@ describe('capture', () => {
 
   it('answers 400 naming the bad field', async () => {
     const authorizationId = await stack.startLifecycle('10.00');
-    const response = await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, { amount: 5 });
+    const response = await stack.api.post(
+      `/v1/lifecycles/${authorizationId}/capture`,
+      { amount: 5 },
+      freshKey(),
+    );
     expect(response.status).toBe(400);
     expect(response.data.error.code).toBe('VALIDATION_FAILED');
     expect(response.data.error.message).toContain('amount');
@@ -188,7 +204,7 @@ describe('void', () => {
     const state = await waitForState(authorizationId, (s) => s.status === 'VOIDED');
     expect(state.remainingAmount).toBe('0.00');
     expect(voided.data).toMatchObject({ id: authorizationId, status: 'VOIDED' });
-    const capture = await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, {});
+    const capture = await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, {}, freshKey());
     expect(capture.status).toBe(409);
   });
 
@@ -204,12 +220,12 @@ describe('void', () => {
 describe('durable timers', () => {
   it('reauthorizes when the timer fires, and later captures use the new authorization', async () => {
     const authorizationId = await stack.startLifecycle('50.00', { reauthorizeAfter: '2s' });
-    await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, { amount: '20.00' });
+    await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, { amount: '20.00' }, freshKey());
     const state = await waitForState(authorizationId, (s) => (s.reauthorizations as unknown[]).length === 1);
     expect(state.reauthorizations[0]).toMatchObject({ reason: 'timer', amount: { value: '30.00' } });
     expect(state.currentAuthorizationId).not.toBe(authorizationId);
 
-    const capture = await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, {});
+    const capture = await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, {}, freshKey());
     expect(capture.status).toBe(200);
     expect(capture.data.amount.value).toBe('30.00');
     expect(await stack.capturesAtProvider(state.currentAuthorizationId as string)).toHaveLength(1);
@@ -242,7 +258,11 @@ describe('durable timers', () => {
 describe('provider events', () => {
   it('records a stale VOIDED for the old authorization id without applying it', async () => {
     const authorizationId = await stack.startLifecycle('20.00');
-    const reauthorized = await stack.api.post(`/v1/lifecycles/${authorizationId}/reauthorize`, {});
+    const reauthorized = await stack.api.post(
+      `/v1/lifecycles/${authorizationId}/reauthorize`,
+      {},
+      freshKey(),
+    );
     expect(reauthorized.status).toBe(200);
     const handle = stack.client.workflow.getHandle(lifecycleWorkflowId(authorizationId));
     await handle.signal(paymentEventSignal, {

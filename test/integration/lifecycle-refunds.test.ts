@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { eventually } from '../helpers/eventually';
-import { useLifecycleStack } from '../helpers/lifecycle-stack';
+import { freshKey, useLifecycleStack } from '../helpers/lifecycle-stack';
 import { lifecycleWorkflowId } from '../../src/workflows/lifecycle/definitions';
 
 // Refunds through the API and the typed client, on the dev server and the sandbox, over real HTTP.
@@ -26,7 +26,7 @@ async function captured(
   start: Record<string, unknown> = {},
 ) {
   const authorizationId = await stack.startLifecycle(value, start);
-  const capture = await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, body);
+  const capture = await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, body, freshKey());
   expect(capture.status).toBe(200);
   return { authorizationId, captureId: capture.data.id as string };
 }
@@ -75,7 +75,7 @@ describe('POST /v1/lifecycles/:authorizationId/captures/:captureId/refund', () =
       .getHandle(lifecycleWorkflowId(authorizationId))
       .describe();
     expect(searchAttributes.PaymentStatus).toEqual(['REFUNDED']);
-    expect(searchAttributes.CaptureIds).toEqual([captureId]);
+    expect(searchAttributes.CaptureIds).toBeUndefined();
   });
 
   it('answers the same refund to the same Idempotency-Key, with one refund at the provider', async () => {
@@ -161,9 +161,9 @@ describe('a refund after the lifecycle has closed', () => {
     expect(description.status.name).toBe('RUNNING');
     expect(description.searchAttributes).toMatchObject({
       PaymentStatus: ['PARTIALLY_REFUNDED'],
-      CaptureIds: [captureId],
       AuthorizationId: [authorizationId],
     });
+    expect(description.searchAttributes.CaptureIds).toBeUndefined();
 
     // The retry, through the typed client, answers the same refund; another key refunds the rest.
     const retried = await stack.lifecycles.refund(authorizationId, captureId, {

@@ -3,7 +3,7 @@ import { createPaymentsActivities } from '../../src/activities/payments';
 import { LifecycleClient, LifecycleStartFailedError } from '../../src/client/lifecycle-client';
 import { createProvider } from '../../src/providers/registry';
 import type { Authorization } from '../../src/providers/paypal/schemas';
-import { useLifecycleStack } from '../helpers/lifecycle-stack';
+import { freshKey, useLifecycleStack } from '../helpers/lifecycle-stack';
 import { respondJson, startRecordingProvider } from '../helpers/recording-provider';
 import { uniqueTaskQueue, withWorker } from '../helpers/temporal';
 
@@ -25,7 +25,7 @@ describe('durations', () => {
     ['reauthorizeAfter', '1000000 years', 'at most 365 days'],
     ['expiryPolicyAfter', '366 days', 'at most 365 days'],
     ['lateEventWindow', '31 days', 'at most 30 days'],
-    ['idempotencyKeyRetention', '31 days', 'at most 30 days'],
+    ['idempotencyKeyRetention', '91 days', 'at most 90 days'],
     ['timerCallTimeout', '25 hours', 'at most 1 day'],
   ])('refuses %s of %s with 400 naming the field and its maximum', async (field, value, maximum) => {
     const authorizationId = await authorize('USD', '10.00');
@@ -64,7 +64,11 @@ describe('amounts', () => {
   it('computes exactly beyond what a JavaScript number holds', async () => {
     const authorizationId = await authorize('USD', '99999999999999999999.99');
     expect((await stack.api.post('/v1/lifecycles', { authorizationId })).status).toBe(201);
-    const capture = await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, { amount: '0.01' });
+    const capture = await stack.api.post(
+      `/v1/lifecycles/${authorizationId}/capture`,
+      { amount: '0.01' },
+      freshKey(),
+    );
     expect(capture.status).toBe(200);
     const state = (await stack.api.get(`/v1/lifecycles/${authorizationId}`)).data;
     expect(state).toMatchObject({
@@ -78,13 +82,21 @@ describe('amounts', () => {
   it('uses the currency decimals: a JPY capture of 1.5 is a 400, 1000 JPY less 1 is 999', async () => {
     const authorizationId = await authorize('JPY', '1000');
     expect((await stack.api.post('/v1/lifecycles', { authorizationId })).status).toBe(201);
-    const fractional = await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, { amount: '1.5' });
+    const fractional = await stack.api.post(
+      `/v1/lifecycles/${authorizationId}/capture`,
+      { amount: '1.5' },
+      freshKey(),
+    );
     expect(fractional.status).toBe(400);
     expect(fractional.data.error).toMatchObject({ code: 'VALIDATION_FAILED' });
     expect(fractional.data.error.message).toMatch(/^amount: "1.5" .* JPY, which has 0 decimals/);
     expect(await stack.capturesAtProvider(authorizationId)).toHaveLength(0);
 
-    const capture = await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, { amount: '1' });
+    const capture = await stack.api.post(
+      `/v1/lifecycles/${authorizationId}/capture`,
+      { amount: '1' },
+      freshKey(),
+    );
     expect(capture.status).toBe(200);
     const state = (await stack.api.get(`/v1/lifecycles/${authorizationId}`)).data;
     expect(state).toMatchObject({ capturedAmount: '1', remainingAmount: '999' });
@@ -93,9 +105,11 @@ describe('amounts', () => {
   it('refuses an amount longer than the provider takes with 400 naming the field', async () => {
     const authorizationId = await authorize('USD', '10.00');
     expect((await stack.api.post('/v1/lifecycles', { authorizationId })).status).toBe(201);
-    const response = await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, {
-      amount: `1${'0'.repeat(32)}`,
-    });
+    const response = await stack.api.post(
+      `/v1/lifecycles/${authorizationId}/capture`,
+      { amount: `1${'0'.repeat(32)}` },
+      freshKey(),
+    );
     expect(response.status).toBe(400);
     expect(response.data.error.message).toContain('body.amount');
   });

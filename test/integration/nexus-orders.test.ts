@@ -1,5 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { PaymentsFailure, type PaymentState } from '../../src/nexus/service';
+import { PaymentsFailure, paymentsFailure, type PaymentState } from '../../src/nexus/service';
+import { lifecycleWorkflowId } from '../../src/workflows/lifecycle/definitions';
 import type { PaymentCapture } from '../../src/providers/resources';
 import type { OrderPaymentResult } from '../../examples/orders/workflows';
 import { eventually } from '../helpers/eventually';
@@ -153,4 +154,35 @@ it('completes the awaited outcome when the lifecycle is voided through the HTTP 
   expect((await stack.api.post(`/v1/lifecycles/${authorizationId}/void`, {})).status).toBe(200);
   const outcome = (await handle.result()) as PaymentState;
   expect(outcome.status).toBe('VOIDED');
+});
+
+it('fails the awaited outcome, naming why, when the lifecycle is terminated before it has one', async () => {
+  const authorizationId = await startedLifecycle('40.00');
+  await stack.client.workflow
+    .getHandle(lifecycleWorkflowId(authorizationId))
+    .terminate('stopped by an operator');
+  const awaited = await orders.run('callPayments', [orders.endpoint, 'awaitOutcome', { authorizationId }]);
+  const failure = paymentsFailure(awaited.failure);
+  expect(failure?.type).toBe(PaymentsFailure.noOutcome);
+  expect(failure?.message).toBe(
+    `the lifecycle of authorization ${authorizationId} closed TERMINATED without an outcome (the lifecycle is AUTHORIZED)`,
+  );
+});
+
+it('fails the awaited outcome with the lifecycle’s own failure when it failed at start', async () => {
+  const authorization = await stack.createAuthorization('10.00');
+  await stack.provider.post(`/sandbox/authorizations/${authorization.id}/expire`);
+  expect((await stack.api.post('/v1/lifecycles', { authorizationId: authorization.id })).status).toBe(409);
+  const awaited = await orders.run('callPayments', [
+    orders.endpoint,
+    'awaitOutcome',
+    { authorizationId: authorization.id },
+  ]);
+  const failure = paymentsFailure(awaited.failure);
+  expect(failure?.type).toBe(PaymentsFailure.noOutcome);
+  expect(failure?.message).toMatch(
+    new RegExp(
+      `closed FAILED without an outcome \\(the lifecycle is starting\\): authorization ${authorization.id} .*EXPIRED`,
+    ),
+  );
 });

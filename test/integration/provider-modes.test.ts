@@ -3,6 +3,7 @@ import type { PaymentsDialectName } from '../../src/providers/paypal/dialects';
 import type { LifecycleState } from '../../src/workflows/lifecycle/definitions';
 import { eventually } from '../helpers/eventually';
 import { startWebhookStack, type WebhookStack } from '../helpers/webhook-stack';
+import { freshKey } from '../helpers/lifecycle-stack';
 
 // The lifecycle and its webhooks end to end against the sandbox in both of its modes, the service speaking
 // the mode's dialect: what passes against the spec mode must pass against PayPal's contract too.
@@ -42,7 +43,7 @@ describe.each<PaymentsDialectName>(['spec', 'paypal'])('against the sandbox in %
     const first = await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, { amount: '30.00' }, key);
     expect(first.status).toBe(200);
     expect(first.data).toMatchObject({ status: 'COMPLETED', amount: { value: '30.00' } });
-    const rest = await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, {});
+    const rest = await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, {}, freshKey());
     expect(rest.data).toMatchObject({ status: 'COMPLETED', amount: { value: '70.00' } });
     const state = await waitForState(
       authorizationId,
@@ -84,7 +85,7 @@ describe.each<PaymentsDialectName>(['spec', 'paypal'])('against the sandbox in %
     const state = await waitForState(authorizationId, (s) => s.reauthorizations.length === 1);
     expect(state.reauthorizations[0]).toMatchObject({ reason: 'timer', amount: { value: '50.00' } });
     expect(state.reauthorizationFailure).toBeUndefined();
-    const capture = await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, {});
+    const capture = await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, {}, freshKey());
     expect(capture.data).toMatchObject({ status: 'COMPLETED', amount: { value: '50.00' } });
   });
 

@@ -22,6 +22,7 @@ import {
   voidedEvent,
   type WebhookStack,
 } from '../helpers/webhook-stack';
+import { freshKey } from '../helpers/lifecycle-stack';
 
 let stack: WebhookStack;
 
@@ -113,7 +114,11 @@ describe('POST /webhooks/payments refuses what cannot be verified, and starts no
 describe('provider deliveries reach the lifecycles, verified', () => {
   it('a capture makes the sandbox deliver PAYMENT.CAPTURE.COMPLETED, which the lifecycle applies', async () => {
     const authorizationId = await stack.startLifecycle('100.00', { capture_status: 'PENDING' });
-    const capture = await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, { amount: '40.00' });
+    const capture = await stack.api.post(
+      `/v1/lifecycles/${authorizationId}/capture`,
+      { amount: '40.00' },
+      freshKey(),
+    );
     expect(capture.status).toBe(200);
     expect(capture.data.status).toBe('PENDING');
 
@@ -205,7 +210,7 @@ describe('provider deliveries reach the lifecycles, verified', () => {
 
   it('an event after the lifecycle ended is recorded by it during its late-event window', async () => {
     const authorizationId = await stack.startLifecycle('20.00');
-    const capture = await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, {});
+    const capture = await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, {}, freshKey());
     expect(capture.status).toBe(200);
     expect((await stack.lifecycleState(authorizationId)).status).toBe('CAPTURED');
 
@@ -228,7 +233,11 @@ describe('provider deliveries reach the lifecycles, verified', () => {
 
   it('a stale PAYMENT.AUTHORIZATION.VOIDED for the old id after a reauthorization is ignored', async () => {
     const authorizationId = await stack.startLifecycle('50.00');
-    const reauthorized = await stack.api.post(`/v1/lifecycles/${authorizationId}/reauthorize`, {});
+    const reauthorized = await stack.api.post(
+      `/v1/lifecycles/${authorizationId}/reauthorize`,
+      {},
+      freshKey(),
+    );
     expect(reauthorized.status).toBe(200);
     const stale = stack.sign(voidedEvent(authorizationId));
     expect((await stack.deliver(stale)).status).toBe(202);
@@ -244,9 +253,17 @@ describe('provider deliveries reach the lifecycles, verified', () => {
 
   it('an event about a reauthorization reaches the lifecycle that holds it', async () => {
     const authorizationId = await stack.startLifecycle('30.00');
-    const reauthorized = await stack.api.post(`/v1/lifecycles/${authorizationId}/reauthorize`, {});
+    const reauthorized = await stack.api.post(
+      `/v1/lifecycles/${authorizationId}/reauthorize`,
+      {},
+      freshKey(),
+    );
     expect(reauthorized.status).toBe(200);
-    const capture = await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, { amount: '10.00' });
+    const capture = await stack.api.post(
+      `/v1/lifecycles/${authorizationId}/capture`,
+      { amount: '10.00' },
+      freshKey(),
+    );
     expect(capture.status).toBe(200);
 
     await stack.sandbox.deliveriesSettled();

@@ -1,9 +1,10 @@
 import { eventually } from '../helpers/eventually';
 import { startWebhookStack, type WebhookStack } from '../helpers/webhook-stack';
 import type { WebhookVerificationResult } from '../../src/workflows/webhooks/definitions';
+import { freshKey } from '../helpers/lifecycle-stack';
 
 // PAYMENT.CAPTURE.REFUNDED and REVERSED carry a refund whose `up` link names the capture: the sandbox delivers
-// them signed to the API, and they reach the lifecycle through its CaptureIds search attribute.
+// them signed to the API, and they reach the lifecycle through the authorization the provider's capture names.
 
 let stack: WebhookStack;
 beforeAll(async () => {
@@ -28,12 +29,12 @@ async function routedDelivery(eventType: string, refundId: string): Promise<Webh
 
 async function capturedLifecycle(value: string): Promise<{ authorizationId: string; captureId: string }> {
   const authorizationId = await stack.startLifecycle(value);
-  const capture = await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, {});
+  const capture = await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, {}, freshKey());
   expect(capture.status).toBe(200);
   return { authorizationId, captureId: capture.data.id };
 }
 
-describe('refund and reversal events reach the lifecycle through the capture id', () => {
+describe("refund and reversal events reach the lifecycle through the capture's authorization", () => {
   it('subscribes the listener to PAYMENT.CAPTURE.REFUNDED and REVERSED', async () => {
     const webhook = await stack.payments.getWebhook(stack.webhookId);
     expect(webhook.event_types.map((type) => type.name)).toEqual(
@@ -74,7 +75,11 @@ describe('refund and reversal events reach the lifecycle through the capture id'
 
   it('the REFUNDED event of a refund the lifecycle made is recorded once, not counted twice', async () => {
     const { authorizationId, captureId } = await capturedLifecycle('30.00');
-    const refund = await stack.api.post(`/v1/lifecycles/${authorizationId}/captures/${captureId}/refund`, {});
+    const refund = await stack.api.post(
+      `/v1/lifecycles/${authorizationId}/captures/${captureId}/refund`,
+      {},
+      freshKey(),
+    );
     expect(refund.status).toBe(200);
     const result = await routedDelivery('PAYMENT.CAPTURE.REFUNDED', refund.data.id);
     expect(result).toMatchObject({ outcome: 'delivered' });

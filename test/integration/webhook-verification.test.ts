@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { WebhookDelivery } from '../../src/providers/webhook-delivery';
 import { VerificationStarter } from '../../src/webhooks/verification-starter';
 import { startWebhookStack, type WebhookStack } from '../helpers/webhook-stack';
+import { freshKey } from '../helpers/lifecycle-stack';
 
 let stack: WebhookStack;
 
@@ -79,7 +80,7 @@ describe('deliveries the sandbox sends', () => {
       });
       const recorderWebhookId = subscribed.data.id as string;
       const authorizationId = await stack.startLifecycle('20.00');
-      await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, { amount: '5.00' });
+      await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, { amount: '5.00' }, freshKey());
       await stack.sandbox.deliveriesSettled();
       await stack.payments.deleteWebhook(recorderWebhookId);
       expect(received.map((delivery) => JSON.parse(delivery.body).event_type)).toEqual(

@@ -43,8 +43,8 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ LATE_EVENT_WINDOW: '31 days' })).toThrow(
       /LATE_EVENT_WINDOW: .*at most 30 days/,
     );
-    expect(() => loadConfig({ IDEMPOTENCY_KEY_RETENTION: '31 days' })).toThrow(
-      /IDEMPOTENCY_KEY_RETENTION: .*at most 30 days/,
+    expect(() => loadConfig({ IDEMPOTENCY_KEY_RETENTION: '91 days' })).toThrow(
+      /IDEMPOTENCY_KEY_RETENTION: .*at most 90 days/,
     );
     expect(() => loadConfig({ TIMER_CALL_TIMEOUT: '25 hours' })).toThrow(
       /TIMER_CALL_TIMEOUT: .*at most 1 day/,

@@ -28,6 +28,12 @@ describe('a carried-over state', () => {
     expect(carriedOver(structuredClone(state), HOUR, now)).toEqual(state);
   });
 
+  it('keeps its idempotencyScheme, so a continued or reopened lifecycle sends the request ids it sent', () => {
+    const state: LifecycleState = { ...authorizedState(), idempotencyScheme: 2 };
+    expect(carriedOver(structuredClone(state), HOUR, now).idempotencyScheme).toBe(2);
+    expect(carriedOver(authorizedState(), HOUR, now)).not.toHaveProperty('idempotencyScheme');
+  });
+
   it("renames an earlier version's `key` on answers and `requestId` on captures and refunds", () => {
     const state = capturedState('100.00', { C1: '40.00', C2: '10.00' });
     recordRefund(state, refundOf('C1', 'R1', '10.00'));

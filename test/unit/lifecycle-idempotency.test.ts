@@ -1,5 +1,7 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { LifecycleFailure } from '../../src/workflows/lifecycle/definitions';
+import { providerRequestIdRetention } from '../../src/duration-bounds';
+import { paypalCapabilities } from '../../src/providers/paypal/provider';
+import { LifecycleFailure, type LifecycleState } from '../../src/workflows/lifecycle/definitions';
 import { KeyedRequests, keyedAnswer, requestFingerprint } from '../../src/workflows/lifecycle/idempotency';
 import { authorizedState } from '../fixtures/lifecycle-state';
 
@@ -7,6 +9,12 @@ import { authorizedState } from '../fixtures/lifecycle-state';
 // its keyedAnswer query follow.
 
 const HOUR = 60 * 60 * 1000;
+const DAY = 24 * HOUR;
+
+/** A lifecycle started since answers are kept as long as the provider honours a request id. */
+function currentState(): LifecycleState {
+  return { ...authorizedState(), idempotencyScheme: 2 };
+}
 
 function refusal(run: () => unknown): ApplicationFailure {
   try {
@@ -44,8 +52,21 @@ describe('KeyedRequests', () => {
     await keyed.once('capture', undefined, {}, work);
     await keyed.once('capture', undefined, {}, work);
     expect(work).toHaveBeenCalledTimes(2);
-    expect(keyed.isKnown('capture', undefined, {})).toBe(false);
+    expect(keyed.isKnown('void', undefined, {})).toBe(false);
   });
+
+  it.each(['capture', 'refund', 'reauthorize'] as const)(
+    'refuses a %s without a key, naming the header',
+    (operation) => {
+      const keyed = new KeyedRequests(authorizedState(), HOUR);
+      const refused = refusal(() => keyed.isKnown(operation, undefined, {}));
+      expect(refused.type).toBe(LifecycleFailure.invalidRequest);
+      expect(refused.message).toBe(
+        `Idempotency-Key: required for a ${operation}, so that its retry cannot ${operation} again`,
+      );
+      expect(refusal(() => keyed.isKnown(operation, '', {})).type).toBe(LifecycleFailure.invalidRequest);
+    },
+  );
 
   it('answers a retry under the key with the first answer, and remembers it in the state', async () => {
     const state = authorizedState();
@@ -110,19 +131,58 @@ describe('KeyedRequests', () => {
     );
   });
 
-  it('treats a key past its retention as a new request', async () => {
+  it('keeps an answer as long as the provider honours its request id, whatever the shorter retention', async () => {
+    const state = currentState();
+    const keyed = new KeyedRequests(state, HOUR);
+    const now = Date.now();
+    jest.spyOn(Date, 'now').mockReturnValue(now);
+    await keyed.once('capture', 'k1', { amount: '10.00' }, async () => 'first');
+    expect(state.keyedAnswers[0]?.keptUntil).toBe(new Date(now + 45 * DAY).toISOString());
+    jest.spyOn(Date, 'now').mockReturnValue(now + HOUR + 1);
+    expect(refusal(() => keyed.isKnown('capture', 'k1', { amount: '25.00' })).type).toBe(
+      LifecycleFailure.keyReused,
+    );
+    await expect(keyed.once('capture', 'k1', { amount: '10.00' }, async () => 'second')).resolves.toBe(
+      'first',
+    );
+  });
+
+  it('keeps answers at least as long as PayPal declares it honours a request id', () => {
+    expect(providerRequestIdRetention).toBeGreaterThanOrEqual(paypalCapabilities.idempotencyKeyRetentionMs);
+  });
+
+  it('keeps an answer for a longer retention than the provider asks', async () => {
+    const state = currentState();
+    const now = Date.now();
+    jest.spyOn(Date, 'now').mockReturnValue(now);
+    await new KeyedRequests(state, 60 * DAY).once('capture', 'k1', {}, async () => 'first');
+    expect(state.keyedAnswers[0]?.keptUntil).toBe(new Date(now + 60 * DAY).toISOString());
+  });
+
+  it('refuses a key whose answer it no longer keeps, naming the key', async () => {
     const keyed = new KeyedRequests(authorizedState(), HOUR);
     const now = Date.now();
     jest.spyOn(Date, 'now').mockReturnValue(now);
     await keyed.once('capture', 'k1', { amount: '10.00' }, async () => 'first');
     jest.spyOn(Date, 'now').mockReturnValue(now + HOUR + 1);
-    expect(keyed.isKnown('capture', 'k1', { amount: '25.00' })).toBe(false);
-    await expect(keyed.once('capture', 'k1', { amount: '25.00' }, async () => 'second')).resolves.toBe(
-      'second',
-    );
+    const refused = refusal(() => keyed.isKnown('capture', 'k1', { amount: '10.00' }));
+    expect(refused.type).toBe(LifecycleFailure.stateForbids);
+    expect(refused.message).toMatch(/^Idempotency-Key "k1": its answer was kept until .* use a new key$/);
+    expect(keyed.isKnown('capture', 'k2', { amount: '10.00' })).toBe(false);
   });
 
-  it('keeps at most 500 answers, dropping the oldest', async () => {
+  it('keeps 500 answers and refuses a new key rather than forgetting one', async () => {
+    const state = currentState();
+    const keyed = new KeyedRequests(state, HOUR);
+    for (let n = 0; n < 500; n += 1) await keyed.once('capture', `k${n}`, {}, async () => n);
+    const refused = refusal(() => keyed.isKnown('capture', 'k500', {}));
+    expect(refused.type).toBe(LifecycleFailure.stateForbids);
+    expect(refused.message).toMatch(/^Idempotency-Key "k500": this lifecycle already keeps 500 answers/);
+    expect(keyed.isKnown('capture', 'k0', {})).toBe(true);
+    expect(state.keyedAnswers).toHaveLength(500);
+  });
+
+  it('on a lifecycle started before, keeps at most 500 answers, dropping the oldest', async () => {
     const state = authorizedState();
     const keyed = new KeyedRequests(state, HOUR);
     for (let n = 0; n <= 500; n += 1) await keyed.once('capture', `k${n}`, {}, async () => n);

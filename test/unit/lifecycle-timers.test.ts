@@ -43,7 +43,7 @@ describe('a lifecycle duration', () => {
     expect(millisecondsOf({ authorizationId: 'A1', lateEventWindow: 0 }, 'lateEventWindow')).toBe(0);
     expect(millisecondsOf({ authorizationId: 'A1' }, 'reauthorizeAfter')).toBe(3 * DAY);
     expect(millisecondsOf({ authorizationId: 'A1' }, 'expiryPolicyAfter')).toBe(29 * DAY - HOUR);
-    expect(millisecondsOf({ authorizationId: 'A1' }, 'idempotencyKeyRetention')).toBe(DAY);
+    expect(millisecondsOf({ authorizationId: 'A1' }, 'idempotencyKeyRetention')).toBe(45 * DAY);
   });
 
   it('that is not a duration is a TypeError', () => {

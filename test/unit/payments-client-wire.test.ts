@@ -196,12 +196,33 @@ describe('interface A: authorizations', () => {
       if (req.path !== TOKEN_PATH)
         respondJson(res, 200, authorizationBody({ seller_protection: { status: 'X' } }));
     });
-    const authorization = await client().getAuthorization('AUTH/1');
+    const authorization = await client().getAuthorization('AUTH_1-x');
     const request = onlyApiRequest();
     expect(request.method).toBe('GET');
-    expect(request.path).toBe('/v2/payments/authorizations/AUTH%2F1');
+    expect(request.path).toBe('/v2/payments/authorizations/AUTH_1-x');
     expect(authorization).toMatchObject({ status: 'CREATED', seller_protection: { status: 'X' } });
   });
+
+  it.each(['.', '..', 'AUTH/1', '../captures/C1', '', 'A'.repeat(65), 'AUTH 1', 'AUTH%2F1'])(
+    'refuses the id %j before any request',
+    async (id) => {
+      const payments = client();
+      const refusals = await Promise.all([
+        rejection(payments.getAuthorization(id)),
+        rejection(payments.captureAuthorization(id, {}, 'key')),
+        rejection(payments.voidAuthorization(id)),
+        rejection(payments.reauthorizeAuthorization(id, { currency: 'USD', total: '1.00' })),
+        rejection(payments.getCapture(id)),
+        rejection(payments.refundCapture(id, {}, 'key')),
+        rejection(payments.getRefund(id)),
+      ]);
+      for (const error of refusals) {
+        expect(error).toMatchObject({ kind: 'invalid-request', retryable: false });
+        expect(error.message).toMatch(/ id .* is not a resource id: 1 to 64 letters, digits, "_" or "-"$/);
+      }
+      expect(provider.requests).toHaveLength(0);
+    },
+  );
 
   it.each([
     ['a non-empty request id', 'capture-key-1', 'capture-key-1'],

@@ -59,6 +59,31 @@ describe('the PayPal adapter of the provider port', () => {
     });
   });
 
+  it('answers a capture read with the authorization it names: related_ids, else its up link', async () => {
+    const linked = await startRecordingProvider((req, res) =>
+      respondJson(res, 200, {
+        id: req.path.split('/').pop(),
+        status: 'COMPLETED',
+        links: [{ href: 'https://api.example/v2/payments/authorizations/AUTH-UP', rel: 'up', method: 'GET' }],
+        ...(req.path.endsWith('CAP-RELATED') && {
+          supplementary_data: { related_ids: { authorization_id: 'AUTH-RELATED' } },
+        }),
+      }),
+    );
+    try {
+      const provider = createProvider({
+        baseUrl: linked.url,
+        dialect: 'paypal',
+        credentials: { accessToken: 'test-token' },
+        timeoutMs: 300,
+      });
+      expect(await provider.getCapture('CAP-RELATED')).toMatchObject({ authorization_id: 'AUTH-RELATED' });
+      expect(await provider.getCapture('CAP-LINKED')).toMatchObject({ authorization_id: 'AUTH-UP' });
+    } finally {
+      await linked.close();
+    }
+  });
+
   it('sends a refund under the spec dialect’s request-id header, leaving out what was not given', async () => {
     await paypal().refundCapture({ captureId: 'CAP-1', idempotencyKey: 'refund-1' });
     const request = sent();

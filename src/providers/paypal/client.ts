@@ -339,10 +339,16 @@ function webhookPath(operation: string, webhookId: string): string {
   return `${WEBHOOKS_PATH}/${pathSegment(operation, 'webhook id', webhookId)}`;
 }
 
+// PayPal's ids are upper-case letters and digits; "_" and "-" are allowed for other providers' ids. Nothing
+// else reaches a path with the merchant's token: ".", ".." or "a/b" would name another resource.
+const resourceIdPattern = /^[A-Za-z0-9_-]{1,64}$/;
+
 function pathSegment(operation: string, what: string, value: string): string {
-  if (!value)
-    throw new PaymentsApiError({ kind: 'invalid-request', message: `${operation}: the ${what} is empty` });
-  return encodeURIComponent(value);
+  if (resourceIdPattern.test(value)) return value;
+  throw new PaymentsApiError({
+    kind: 'invalid-request',
+    message: `${operation}: the ${what} ${JSON.stringify(value)} is not a resource id: 1 to 64 letters, digits, "_" or "-"`,
+  });
 }
 
 // Visible ASCII, inner spaces allowed. axios would silently drop CR and LF (sending another id than the

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { describeIssues } from './errors';
 import { moneySchema } from '../resources';
 import type { ParsedPaymentEvent, PaymentEvent } from '../events';
+import { capturedAuthorizationId, linksSchema, upLinkId } from './up-links';
 
 // The event envelope of a verified delivery (PayPal's Notifications v1 shape). Loose: only the fields that
 // route an event are required; everything else passes through unread.
@@ -20,19 +21,12 @@ const authorizationResourceSchema = z.looseObject({
   create_time: z.string().optional(),
 });
 
-const linksSchema = z.array(z.looseObject({ href: z.string(), rel: z.string() })).optional();
-
 const captureResourceSchema = z.looseObject({
   id: z.string().min(1),
   status: z.string().optional(),
   amount: moneySchema.optional(),
   final_capture: z.boolean().optional(),
   create_time: z.string().optional(),
-  supplementary_data: z
-    .looseObject({
-      related_ids: z.looseObject({ authorization_id: z.string().min(1).optional() }).optional(),
-    })
-    .optional(),
   links: linksSchema,
 });
 
@@ -106,8 +100,7 @@ export function parsePaymentEvent(body: string): ParsedPaymentEvent {
     const parsed = captureResourceSchema.safeParse(resource);
     if (!parsed.success) return unroutable(`resource: ${describeIssues(parsed.error)}`);
     const capture = parsed.data;
-    const authorizationId =
-      capture.supplementary_data?.related_ids?.authorization_id ?? upLinkId(capture.links, 'authorizations');
+    const authorizationId = capturedAuthorizationId(capture);
     if (!authorizationId) return unroutable('the capture names no authorization (related_ids or "up" link)');
     return routable({
       id,
@@ -131,20 +124,4 @@ function routable(event: PaymentEvent): ParsedPaymentEvent {
 
 function amountOf(money: z.infer<typeof moneySchema> | undefined): PaymentEvent['amount'] {
   return money && { currency_code: money.currency_code, value: money.value };
-}
-
-const upLinkPatterns = {
-  authorizations: /\/authorizations\/([^/?#]+)\/?(?:[?#].*)?$/,
-  captures: /\/captures\/([^/?#]+)\/?(?:[?#].*)?$/,
-};
-
-/**
- * The id at the end of a resource's `up` link when it names a `kind`: …/v2/payments/authorizations/<id> for
- * a capture, …/v2/payments/captures/<id> for a refund.
- */
-function upLinkId(links: unknown, kind: keyof typeof upLinkPatterns): string | undefined {
-  const parsed = linksSchema.safeParse(links);
-  const up = parsed.success ? parsed.data?.find((link) => link.rel === 'up')?.href : undefined;
-  const match = up ? upLinkPatterns[kind].exec(up) : null;
-  return match?.[1] ? decodeURIComponent(match[1]) : undefined;
 }

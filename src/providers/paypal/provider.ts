@@ -4,6 +4,7 @@ import type { PaymentsClient } from './client';
 import { classified } from './failures';
 import { verifyDeliveryLocally } from './local-verification';
 import { parsePaymentEvent } from './payment-event';
+import { capturedAuthorizationId } from './up-links';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -75,7 +76,12 @@ export function paypalProvider(client: PaymentsClient, options: PaypalProviderOp
         ),
       ),
 
-    getCapture: (captureId) => classified(() => client.getCapture(captureId)),
+    getCapture: (captureId) =>
+      classified(async () => {
+        const capture = await client.getCapture(captureId);
+        const authorizationId = capturedAuthorizationId(capture);
+        return authorizationId ? { ...capture, authorization_id: authorizationId } : capture;
+      }),
     getRefund: (refundId) => classified(() => client.getRefund(refundId)),
     parsePaymentEvent,
 

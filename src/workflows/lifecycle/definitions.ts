@@ -133,6 +133,12 @@ export type LifecycleState = {
   captureSequence: number;
   /** Like captureSequence, for refund requests without a key. */
   refundSequence?: number;
+  /**
+   * 2 for lifecycles started since provider request ids name their operation and answers are kept as long as
+   * the provider honours a request id (set at start, behind a patch); absent on earlier ones, which keep the
+   * ids and retention they had.
+   */
+  idempotencyScheme?: 2;
   /** The last timer reauthorization that failed for good; cleared by the next one that succeeds. */
   reauthorizationFailure?: { at: string; reason: string };
 };

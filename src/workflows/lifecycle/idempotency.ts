@@ -1,4 +1,5 @@
 import { formatMinorUnits, toMinorUnits } from '../../currency-decimals';
+import { providerRequestIdRetention } from '../../duration-bounds';
 import {
   LifecycleFailure,
   type CaptureInput,
@@ -15,10 +16,15 @@ import {
 import { refuse } from './validation';
 
 // Answers kept under the caller's Idempotency-Key, as Stripe keeps them: a retry within the retention gets
-// the first answer, a key reused for another request is refused, a failed attempt is forgotten.
+// the first answer, a key reused for another request is refused, a failed attempt is forgotten. Since
+// idempotencyScheme 2 an answer is kept at least as long as the provider honours its request id, and none is
+// evicted to make room: a new key is refused instead, so a forgotten key is never the provider's stale replay.
 
 // Bounds the answers a lifecycle remembers, whatever their retention.
 const KEYED_ANSWERS = 500;
+
+// Capture, refund and reauthorize move money: a keyless retry would move it again.
+const keyRequired: readonly LifecycleOperation[] = ['capture', 'refund', 'reauthorize'];
 
 /** The request as a retry must repeat it: the fields given, amounts with the currency's decimals. */
 export function requestFingerprint(
@@ -101,13 +107,46 @@ export class KeyedRequests {
     idempotencyKey: string | undefined,
     request: RequestFingerprint,
   ): boolean {
-    if (!idempotencyKey) return false;
-    const first =
-      rememberedAnswer(this.state, idempotencyKey, Date.now()) ?? this.running.get(idempotencyKey);
-    if (!first) return false;
+    if (!idempotencyKey) {
+      if (keyRequired.includes(operation)) {
+        refuse(
+          LifecycleFailure.invalidRequest,
+          `Idempotency-Key: required for a ${operation}, so that its retry cannot ${operation} again`,
+        );
+      }
+      return false;
+    }
+    const now = Date.now();
+    const first = rememberedAnswer(this.state, idempotencyKey, now) ?? this.running.get(idempotencyKey);
+    if (!first) {
+      this.assertRoomFor(idempotencyKey, now);
+      return false;
+    }
     const conflict = keyReuseConflict(first, operation, request);
     if (conflict) refuse(LifecycleFailure.keyReused, conflict);
     return true;
+  }
+
+  /**
+   * Refuses a key whose answer is no longer kept (the provider may still replay its request id) and, once
+   * the lifecycle keeps as many answers as it may, any new key.
+   */
+  private assertRoomFor(idempotencyKey: string, now: number): void {
+    const forgotten = this.state.keyedAnswers.find((entry) => entry.idempotencyKey === idempotencyKey);
+    if (forgotten) {
+      refuse(
+        LifecycleFailure.stateForbids,
+        `Idempotency-Key "${idempotencyKey}": its answer was kept until ${forgotten.keptUntil} and is no longer known; use a new key`,
+      );
+    }
+    if (this.state.idempotencyScheme !== 2) return;
+    const kept = this.state.keyedAnswers.filter((entry) => Date.parse(entry.keptUntil) > now).length;
+    if (kept + this.running.size >= KEYED_ANSWERS) {
+      refuse(
+        LifecycleFailure.stateForbids,
+        `Idempotency-Key "${idempotencyKey}": this lifecycle already keeps ${KEYED_ANSWERS} answers, each as long as the provider honours its request id; no new key is taken until one expires`,
+      );
+    }
   }
 
   /** Runs `work` once per key: a retry gets the remembered or running answer. Without a key, it runs. */
@@ -137,7 +176,9 @@ export class KeyedRequests {
   private remember(entry: Omit<KeyedAnswer, 'keptUntil'>): void {
     const now = Date.now();
     const kept = this.state.keyedAnswers.filter((answer) => Date.parse(answer.keptUntil) > now);
-    kept.push({ ...entry, keptUntil: new Date(now + this.retentionMs).toISOString() });
-    this.state.keyedAnswers = kept.slice(-KEYED_ANSWERS);
+    const scheme2 = this.state.idempotencyScheme === 2;
+    const retention = scheme2 ? Math.max(this.retentionMs, providerRequestIdRetention) : this.retentionMs;
+    kept.push({ ...entry, keptUntil: new Date(now + retention).toISOString() });
+    this.state.keyedAnswers = scheme2 ? kept : kept.slice(-KEYED_ANSWERS);
   }
 }

@@ -1,3 +1,4 @@
+import { patched } from '@temporalio/workflow';
 import { toMinorUnits } from '../../currency-decimals';
 import { durationDefaults, durationMilliseconds, type DurationField } from '../../duration-bounds';
 import { startCalls } from './activity-options';
@@ -48,7 +49,7 @@ export async function startState(workflowId: string, input: LifecycleInput): Pro
   const made = authorization.create_time ? Date.parse(authorization.create_time) : Date.now();
   const reauthorizeAfter = millisecondsOf(input, 'reauthorizeAfter');
   const expiryAfter = millisecondsOf(input, 'expiryPolicyAfter');
-  return initialState(
+  const state = initialState(
     workflowId,
     authorization,
     { orderId: input.orderId, expiryPolicy: input.expiryPolicy ?? 'void' },
@@ -58,6 +59,9 @@ export async function startState(workflowId: string, input: LifecycleInput): Pro
       expiryPolicyAt: new Date(made + expiryAfter).toISOString(),
     },
   );
+  // A patch, not a constant: a run started before, replayed, must rebuild its state without the scheme.
+  if (patched('idempotency-scheme-2')) state.idempotencyScheme = 2;
+  return state;
 }
 
 /** Field names an earlier version carried: answers in a plain object, `key` on answers, `requestId` on records. */

@@ -16,7 +16,12 @@ import type { LifecycleState } from './definitions';
 export class LifecycleVisibility {
   private shown = '';
   private shownFailure?: string;
-  /** Whether this run lists CaptureIds: asked once it has a capture (a history without the patch has none). */
+  /**
+   * Whether this run lists CaptureIds: asked once it has a capture. Only runs recorded between the two
+   * patches do: a list that grows with every capture passes Temporal's size limit for one value (2 KiB) at
+   * about a hundred captures, and the server then terminates the run. Refunds and reversals are routed by
+   * the capture's authorization instead (AuthorizationId, AuthorizationIds).
+   */
   private listsCaptures?: boolean;
 
   /** `recordedBeforeChecks`: the run may predate upserting only changes (it asks its patch). */
@@ -55,7 +60,7 @@ export class LifecycleVisibility {
 
   private captureIds(): string[] | undefined {
     if (this.state.captures.length === 0) return undefined;
-    this.listsCaptures ??= patched('capture-ids');
+    this.listsCaptures ??= !patched('capture-ids-unlisted') && patched('capture-ids');
     return this.listsCaptures ? this.state.captures.map((capture) => capture.id) : undefined;
   }
 }

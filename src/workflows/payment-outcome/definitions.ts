@@ -17,10 +17,18 @@ export const OutcomeFailure = {
   pending: 'PAYMENT_OUTCOME_PENDING',
   /** No lifecycle exists for the authorization: final, and the Nexus caller's PaymentsFailure.notFound. */
   notFound: 'LIFECYCLE_NOT_FOUND',
+  /**
+   * The lifecycle closed before a terminal status (failed, terminated, cancelled or timed out), or no terminal
+   * status came within the wait's bound: final, and the Nexus caller's PaymentsFailure.noOutcome.
+   */
+  noOutcome: 'LIFECYCLE_WITHOUT_OUTCOME',
 } as const;
 
 /** The outcome's activity, implemented in src/activities/payment-outcome.ts. */
 export interface OutcomeActivities {
-  /** The lifecycle's state once it is terminal; a retryable OutcomeFailure.pending failure until then. */
+  /**
+   * The lifecycle's state once it is terminal; a retryable OutcomeFailure.pending failure until then, and a
+   * final OutcomeFailure.noOutcome one when it closed without a terminal status.
+   */
   paymentOutcome(authorizationId: string): Promise<PaymentState>;
 }

@@ -37,8 +37,10 @@ export type WebhookVerificationInput = {
 
 export type PaymentEventDelivered = {
   lifecycleWorkflowId: string;
-  /** When Temporal accepted the signal. */
+  /** When Temporal accepted the signal, or when a closed lifecycle was found to have recorded the event. */
   signalledAt: string;
+  /** Set when the closed lifecycle had already recorded the event: it was not reopened for it again. */
+  alreadyRecorded?: true;
 };
 
 export type PaymentEventRouted =

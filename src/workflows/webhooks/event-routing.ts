@@ -1,4 +1,4 @@
-import { proxyLocalActivities } from '@temporalio/workflow';
+import { patched, proxyLocalActivities } from '@temporalio/workflow';
 import type { WebhookActivities } from '../../activities/webhooks';
 import { lifecycleWorkflowId, type PaymentEvent } from '../lifecycle/definitions';
 import type { PaymentEventRouted } from './definitions';
@@ -14,28 +14,56 @@ const lifecycleEventCalls = proxyLocalActivities<WebhookActivities>({
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
 
+// A run recorded without this patch routes refunds and reversals only by the CaptureIds search attribute.
+const ROUTED_BY_CAPTURE_LINK = 'route-by-capture-link';
+
 /**
  * Signals a verified provider event to the lifecycle that holds its authorization: `authorization-<id>`, or,
  * for an event about a reauthorization, the lifecycle whose AuthorizationIds list that id. A refund or
- * reversal names only its capture: the lifecycle whose CaptureIds list it. The lifecycle skips an event id
- * it has already seen, so a second transmission of the same event (or a retried signal) changes nothing.
+ * reversal names only its capture: the provider's capture names its authorization, which leads to the
+ * lifecycle as above, reopened when it has closed (refunds and chargebacks come weeks later). The lifecycle
+ * skips an event id it has already seen, so a second transmission of the same event (or a retried signal)
+ * changes nothing.
  */
 export async function routePaymentEvent(event: PaymentEvent): Promise<PaymentEventRouted> {
-  if (event.authorizationId === undefined) return routeByCapture(event);
-  const workflowId = lifecycleWorkflowId(event.authorizationId);
-  const direct = await signalTo(workflowId, event);
-  if (direct) return direct;
-  const holder = await lifecycleEventCalls.findLifecycleOfAuthorization(event.authorizationId);
-  const viaHolder = holder ? await signalTo(holder, event) : undefined;
+  if (event.authorizationId === undefined) {
+    return patched(ROUTED_BY_CAPTURE_LINK) ? routeByCaptureLink(event) : routeByCaptureList(event);
+  }
+  const routed = await routeToRunning(event.authorizationId, event);
   return (
-    viaHolder ?? {
+    routed ?? {
       routed: false,
-      reason: `no running lifecycle holds authorization ${event.authorizationId} (tried ${workflowId} and AuthorizationIds) for ${event.eventType} ${event.id}`,
+      reason: `no running lifecycle holds authorization ${event.authorizationId} (tried ${lifecycleWorkflowId(event.authorizationId)} and AuthorizationIds) for ${event.eventType} ${event.id}`,
     }
   );
 }
 
-async function routeByCapture(event: PaymentEvent): Promise<PaymentEventRouted> {
+/** The running lifecycle of the authorization: its own, or the one that reauthorized into it. */
+async function routeToRunning(
+  authorizationId: string,
+  event: PaymentEvent,
+): Promise<PaymentEventRouted | undefined> {
+  const direct = await signalTo(lifecycleWorkflowId(authorizationId), event);
+  if (direct) return direct;
+  const holder = await lifecycleEventCalls.findLifecycleOfAuthorization(authorizationId);
+  return holder ? await signalTo(holder, event) : undefined;
+}
+
+/**
+ * A refund or reversal: to the lifecycle of the authorization its capture was taken from, running or
+ * reopened. A capture the provider does not link to an authorization is looked up in CaptureIds, which
+ * lifecycles started before this routing list.
+ */
+async function routeByCaptureLink(event: PaymentEvent): Promise<PaymentEventRouted> {
+  const authorizationId = event.captureId
+    ? await lifecycleEventCalls.authorizationOfCapture(event.captureId)
+    : null;
+  if (!authorizationId) return routeByCaptureList(event);
+  const running = await routeToRunning(authorizationId, event);
+  return running ?? (await lifecycleEventCalls.reopenLifecycleForEvent({ authorizationId, event }));
+}
+
+async function routeByCaptureList(event: PaymentEvent): Promise<PaymentEventRouted> {
   const holder = event.captureId ? await lifecycleEventCalls.findLifecycleOfCapture(event.captureId) : null;
   const routed = holder ? await signalTo(holder, event) : undefined;
   return (

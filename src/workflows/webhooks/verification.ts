@@ -110,8 +110,8 @@ export async function webhookVerification(
   const routed = await routePaymentEvent(event);
   if (!routed.routed) return unrouted(routed.reason, event.id, event.eventType);
   markVerified('DELIVERED');
-  const { lifecycleWorkflowId, signalledAt } = routed;
-  return { ...verified, outcome: 'delivered', event, lifecycleWorkflowId, signalledAt };
+  const { routed: _, ...delivered } = routed;
+  return { ...verified, outcome: 'delivered', event, ...delivered };
 }
 
 /**

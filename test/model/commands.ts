@@ -1,0 +1,352 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { isDeepStrictEqual } from 'node:util';
+import { holdsMoney, ledgerViolations, readLedger, type ProviderLedger } from './provider-ledger';
+import {
+  refusedDeliveries,
+  violation,
+  type Answer,
+  type KeyedRequest,
+  type MoneyCommand,
+  type MoneyModel,
+  type MoneyReal,
+} from './model';
+import { settle } from './quiet';
+
+// The model's commands: what a merchant's order system, the merchant's dashboard, the payer's bank, the
+// provider's webhook delivery and the operator's deploys do to one lifecycle. Each command acts on the real
+// service and checks what it answered; `Checked` checks the provider's books after every step.
+
+/** The provider's refusals of a move beyond what is left, which PayPal's 115 % or other books could grant. */
+const overMoveIssues = [
+  'MAX_CAPTURE_AMOUNT_EXCEEDED',
+  'AUTHORIZATION_ALREADY_CAPTURED',
+  'REFUND_AMOUNT_EXCEEDED',
+  'CAPTURE_FULLY_REFUNDED',
+  'REFUND_NOT_PERMITTED_DUE_TO_CHARGEBACK',
+];
+
+function nextName(model: MoneyModel, prefix: string): string {
+  model.sequence += 1;
+  return `${prefix}${model.sequence}`;
+}
+
+async function ledgerOf(real: MoneyReal): Promise<ProviderLedger> {
+  return readLedger(real.stack.provider, real.authorizationId);
+}
+
+async function send(real: MoneyReal, request: KeyedRequest, lose: boolean): Promise<Answer> {
+  const { provider, api } = real.stack;
+  if (lose) {
+    const fault = { operation: request.operation, mode: 'commit-then-drop', count: 1 };
+    const armed = await provider.post('/sandbox/faults', fault);
+    if (armed.status !== 201) throw new Error(`fault not armed: ${JSON.stringify(armed.data)}`);
+  }
+  const response = await api.post(request.path, request.body, {
+    headers: { 'idempotency-key': request.key },
+  });
+  if (lose) await provider.delete('/sandbox/faults');
+  return { status: response.status, data: response.data };
+}
+
+/** What every answer must satisfy, and what a key's repeated answers must. */
+function judge(model: MoneyModel, request: KeyedRequest, answer: Answer): void {
+  const issue = (answer.data as { error?: { details?: { issue?: string } } }).error?.details?.issue;
+  if (model.informed && answer.status === 422 && issue && overMoveIssues.includes(issue)) {
+    violation(
+      `${request.operation} under key ${request.key} ${JSON.stringify(request.body)} reached the provider beyond ` +
+        `what remains (${issue}): the lifecycle knew and let it through`,
+    );
+  }
+  if (request.answer === undefined) {
+    if (answer.status >= 200 && answer.status < 300) request.answer = answer;
+    return;
+  }
+  if (!isDeepStrictEqual(request.answer, answer)) {
+    violation(
+      `key ${request.key} answered differently: first ${JSON.stringify(request.answer)}, now ${JSON.stringify(answer)}`,
+    );
+  }
+}
+
+async function keyed(
+  model: MoneyModel,
+  real: MoneyReal,
+  request: KeyedRequest,
+  lose: boolean,
+): Promise<void> {
+  if (lose) model.informed = false;
+  if (!model.keyed.includes(request)) model.keyed.push(request);
+  const answer = await send(real, request, lose);
+  judge(model, request, answer);
+  // "Retry later": the request may still act, and the lifecycle hear of it only by webhook.
+  if (answer.status >= 500) model.informed = false;
+}
+
+const amountText = (amount: string | undefined) => (amount === undefined ? 'rest' : amount);
+const lostText = (lose: boolean) => (lose ? ', answer lost' : '');
+
+export class Capture implements MoneyCommand {
+  constructor(
+    readonly amount: string | undefined,
+    readonly finalCapture: boolean,
+    readonly lose: boolean,
+  ) {}
+  check = () => true;
+  async run(model: MoneyModel, real: MoneyReal) {
+    const key = nextName(model, 'k');
+    const body = {
+      ...(this.amount && { amount: this.amount }),
+      finalCapture: this.finalCapture,
+      invoiceId: `inv-${key}`,
+    };
+    const path = `/v1/lifecycles/${real.authorizationId}/capture`;
+    await keyed(model, real, { operation: 'capture', path, key, body }, this.lose);
+  }
+  toString = () =>
+    `Capture(${amountText(this.amount)}${this.finalCapture ? ', final' : ''}${lostText(this.lose)})`;
+}
+
+export class Refund implements MoneyCommand {
+  constructor(
+    readonly captureIndex: number,
+    readonly amount: string | undefined,
+    readonly lose: boolean,
+  ) {}
+  check = () => true;
+  async run(model: MoneyModel, real: MoneyReal) {
+    const captures = (await ledgerOf(real)).captures.filter(holdsMoney);
+    const capture = captures[this.captureIndex % Math.max(captures.length, 1)];
+    if (!capture) return;
+    const key = nextName(model, 'k');
+    const body = { ...(this.amount && { amount: this.amount }), invoiceId: `inv-${key}` };
+    const path = `/v1/lifecycles/${real.authorizationId}/captures/${capture.id}/refund`;
+    await keyed(model, real, { operation: 'refund', path, key, body }, this.lose);
+  }
+  toString = () => `Refund(capture #${this.captureIndex}, ${amountText(this.amount)}${lostText(this.lose)})`;
+}
+
+export class Void implements MoneyCommand {
+  constructor(readonly lose: boolean) {}
+  check = () => true;
+  async run(model: MoneyModel, real: MoneyReal) {
+    const path = `/v1/lifecycles/${real.authorizationId}/void`;
+    await keyed(model, real, { operation: 'void', path, key: nextName(model, 'k'), body: {} }, this.lose);
+  }
+  toString = () => `Void(${lostText(this.lose).slice(2)})`;
+}
+
+export class Reauthorize implements MoneyCommand {
+  constructor(
+    readonly amount: string | undefined,
+    readonly lose: boolean,
+  ) {}
+  check = () => true;
+  async run(model: MoneyModel, real: MoneyReal) {
+    const path = `/v1/lifecycles/${real.authorizationId}/reauthorize`;
+    const body = this.amount ? { amount: this.amount } : {};
+    await keyed(model, real, { operation: 'reauthorize', path, key: nextName(model, 'k'), body }, this.lose);
+  }
+  toString = () => `Reauthorize(${amountText(this.amount)}${lostText(this.lose)})`;
+}
+
+/** The order system retries an earlier request: the same key and body. */
+export class RetrySameKey implements MoneyCommand {
+  constructor(
+    readonly index: number,
+    readonly lose: boolean,
+  ) {}
+  check = (model: Readonly<MoneyModel>) => model.keyed.length > 0;
+  async run(model: MoneyModel, real: MoneyReal) {
+    const request = model.keyed[this.index % model.keyed.length];
+    if (request) await keyed(model, real, request, this.lose);
+  }
+  toString = () => `RetrySameKey(request #${this.index}${lostText(this.lose)})`;
+}
+
+/**
+ * The order system retries an earlier request under a new key: a new request as far as anyone can tell, so
+ * a new invoice id; the guards (remaining, refundable, status) must hold it as they hold any.
+ */
+export class RetryFreshKey implements MoneyCommand {
+  constructor(
+    readonly index: number,
+    readonly lose: boolean,
+  ) {}
+  check = (model: Readonly<MoneyModel>) => model.keyed.length > 0;
+  async run(model: MoneyModel, real: MoneyReal) {
+    const earlier = model.keyed[this.index % model.keyed.length];
+    if (!earlier) return;
+    const key = nextName(model, 'k');
+    const body = 'invoiceId' in earlier.body ? { ...earlier.body, invoiceId: `inv-${key}` } : earlier.body;
+    await keyed(model, real, { operation: earlier.operation, path: earlier.path, key, body }, this.lose);
+  }
+  toString = () => `RetryFreshKey(request #${this.index}${lostText(this.lose)})`;
+}
+
+/** A capture without an Idempotency-Key: the API requires one (400 naming the header) and moves nothing. */
+export class KeylessCapture implements MoneyCommand {
+  check = () => true;
+  async run(model: MoneyModel, real: MoneyReal) {
+    const invoiceId = `inv-${nextName(model, 'keyless')}`;
+    const response = await real.stack.api.post(`/v1/lifecycles/${real.authorizationId}/capture`, {
+      invoiceId,
+    });
+    // Without a lifecycle the answer may be its 404 instead.
+    const refused = response.status === 400 || (!model.started && response.status === 404);
+    if (!refused) {
+      violation(
+        `a capture without Idempotency-Key was answered ${response.status} ${JSON.stringify(response.data)}`,
+      );
+    }
+  }
+  toString = () => 'KeylessCapture()';
+}
+
+/** The merchant captures in the provider's dashboard, with a request id of its own. */
+export class DashboardCapture implements MoneyCommand {
+  constructor(
+    readonly amount: string,
+    readonly finalCapture: boolean,
+  ) {}
+  check = () => true;
+  async run(model: MoneyModel, real: MoneyReal) {
+    model.informed = false;
+    const current = (await ledgerOf(real)).chain.at(-1)?.id ?? real.authorizationId;
+    const name = nextName(model, 'dash');
+    await real.stack.provider.post(
+      `/v2/payments/authorizations/${current}/capture`,
+      {
+        amount: { currency_code: 'USD', value: this.amount },
+        final_capture: this.finalCapture,
+        invoice_id: name,
+      },
+      { headers: { 'paypal-request-id': name } },
+    );
+  }
+  toString = () => `DashboardCapture(${this.amount}${this.finalCapture ? ', final' : ''})`;
+}
+
+/** The merchant refunds in the provider's dashboard. */
+export class DashboardRefund implements MoneyCommand {
+  constructor(
+    readonly captureIndex: number,
+    readonly amount: string | undefined,
+  ) {}
+  check = () => true;
+  async run(model: MoneyModel, real: MoneyReal) {
+    const captures = (await ledgerOf(real)).captures.filter(holdsMoney);
+    const capture = captures[this.captureIndex % Math.max(captures.length, 1)];
+    if (!capture) return;
+    model.informed = false;
+    const name = nextName(model, 'dash');
+    await real.stack.provider.post(
+      `/v2/payments/captures/${capture.id}/refund`,
+      { ...(this.amount && { amount: { currency_code: 'USD', value: this.amount } }), invoice_id: name },
+      { headers: { 'paypal-request-id': name } },
+    );
+  }
+  toString = () => `DashboardRefund(capture #${this.captureIndex}, ${amountText(this.amount)})`;
+}
+
+/** The payer's bank reverses what is left of a capture. */
+export class Chargeback implements MoneyCommand {
+  constructor(readonly captureIndex: number) {}
+  check = () => true;
+  async run(model: MoneyModel, real: MoneyReal) {
+    const captures = (await ledgerOf(real)).captures.filter(holdsMoney);
+    const capture = captures[this.captureIndex % Math.max(captures.length, 1)];
+    if (!capture) return;
+    const response = await real.stack.provider.post<{ id: string }>(
+      `/sandbox/captures/${capture.id}/reverse`,
+    );
+    if (response.status === 201) {
+      model.informed = false;
+      model.reversals.add(response.data.id);
+    }
+  }
+  toString = () => `Chargeback(capture #${this.captureIndex})`;
+}
+
+/**
+ * Held webhook transmissions reach the service: the oldest `count` in order or the newest `count` newest
+ * first, each once or twice; the rest stay held (delayed).
+ */
+export class DeliverWebhooks implements MoneyCommand {
+  constructor(
+    readonly count: number,
+    readonly newestFirst: boolean,
+    readonly twice: boolean,
+  ) {}
+  check = () => true;
+  async run(_model: MoneyModel, real: MoneyReal) {
+    const released = await real.stack.release({
+      order: this.newestFirst ? 'newest' : 'oldest',
+      count: this.count,
+      copies: this.twice ? 2 : 1,
+    });
+    const refused = refusedDeliveries(released);
+    if (refused.length > 0) violation(`the listener refused deliveries: ${refused.join('; ')}`);
+  }
+  toString = () =>
+    `DeliverWebhooks(${this.newestFirst ? 'newest' : 'oldest'} ${this.count}${this.twice ? ', twice' : ''})`;
+}
+
+export class RestartWorker implements MoneyCommand {
+  check = () => true;
+  async run(_model: MoneyModel, real: MoneyReal) {
+    await real.stack.stopWorker();
+    await real.stack.startWorker();
+  }
+  toString = () => 'RestartWorker()';
+}
+
+/** How long the requests sent while no worker runs are given to reach the lifecycle before one starts. */
+const WORKER_DOWN_MS = 300;
+
+/**
+ * No worker runs while a capture is sent twice at once under one key (an order system that timed out and
+ * retried); a worker starts, and both answers must agree.
+ */
+export class CaptureWhileWorkerDown implements MoneyCommand {
+  constructor(readonly amount: string | undefined) {}
+  check = () => true;
+  async run(model: MoneyModel, real: MoneyReal) {
+    const key = nextName(model, 'k');
+    const body = { ...(this.amount && { amount: this.amount }), invoiceId: `inv-${key}` };
+    const request: KeyedRequest = {
+      operation: 'capture',
+      path: `/v1/lifecycles/${real.authorizationId}/capture`,
+      key,
+      body,
+    };
+    model.keyed.push(request);
+    await real.stack.stopWorker();
+    const answers = [send(real, request, false), send(real, request, false)];
+    await sleep(WORKER_DOWN_MS);
+    await real.stack.startWorker();
+    for (const answer of await Promise.all(answers)) judge(model, request, answer);
+  }
+  toString = () => `CaptureWhileWorkerDown(${amountText(this.amount)}, sent twice)`;
+}
+
+/** Every held delivery reaches the service; once quiet, the lifecycle must agree with the provider's books. */
+export class Settle implements MoneyCommand {
+  check = () => true;
+  async run(model: MoneyModel, real: MoneyReal) {
+    await settle(real, model);
+    model.informed = true;
+  }
+  toString = () => 'Settle()';
+}
+
+/** A command followed by the check of the provider's books: every step keeps the money invariants. */
+export class Checked implements MoneyCommand {
+  constructor(readonly command: MoneyCommand) {}
+  check = (model: Readonly<MoneyModel>) => this.command.check(model);
+  async run(model: MoneyModel, real: MoneyReal) {
+    await this.command.run(model, real);
+    const violations = ledgerViolations(await ledgerOf(real));
+    if (violations.length > 0) violation(`after ${this.command.toString()}: ${violations.join('; ')}`);
+  }
+  toString = () => this.command.toString();
+}

@@ -1,0 +1,60 @@
+import type fc from 'fast-check';
+import type { ModelStack, Released } from './model-stack';
+
+// What the model knows of one run, what the real side is, and how a violation is reported.
+
+export type Operation = 'capture' | 'refund' | 'void' | 'reauthorize';
+
+export interface Answer {
+  status: number;
+  data: unknown;
+}
+
+/** A request the order system sent under an Idempotency-Key: a retry sends the same key and body again. */
+export interface KeyedRequest {
+  operation: Operation;
+  path: string;
+  key: string;
+  body: Record<string, unknown>;
+  /**
+   * Its first success: every retry of the key must get the same status and body. A refusal is not kept (the
+   * lifecycle forgets failed attempts, as Stripe does), so a retry after one may still succeed.
+   */
+  answer?: Answer;
+}
+
+export interface MoneyModel {
+  keyed: KeyedRequest[];
+  /** Whether the service started the lifecycle (it may refuse to adopt a partly captured authorization). */
+  started: boolean;
+  /** Refunds that are chargebacks (the provider lists them with the capture's refunds). */
+  reversals: Set<string>;
+  /**
+   * Whether the lifecycle has been told of every provider change (set once adopted and once quiet; cleared by
+   * a change at the provider it hears of only by webhook): while it has, a request beyond what remains is
+   * the service's to refuse, and reaching the provider with it is a money move PayPal (115 %) would make.
+   */
+  informed: boolean;
+  /** Names requests, keys and invoice ids uniquely within the run. */
+  sequence: number;
+}
+
+export interface MoneyReal {
+  stack: ModelStack;
+  authorizationId: string;
+}
+
+export type MoneyCommand = fc.AsyncCommand<MoneyModel, MoneyReal>;
+
+export class ModelViolation extends Error {}
+
+export function violation(message: string): never {
+  throw new ModelViolation(message);
+}
+
+/** A released transmission the listener refused for good (409 "still verifying" is held again). */
+export function refusedDeliveries(released: Released[]): string[] {
+  return released
+    .filter(({ statuses }) => statuses.some((status) => status !== 409 && (status < 200 || status >= 300)))
+    .map(({ eventType, statuses }) => `${eventType} answered ${statuses.join(', ')}`);
+}

@@ -1,0 +1,139 @@
+import fc from 'fast-check';
+import {
+  Capture,
+  CaptureWhileWorkerDown,
+  Chargeback,
+  Checked,
+  DashboardCapture,
+  DashboardRefund,
+  DeliverWebhooks,
+  KeylessCapture,
+  Reauthorize,
+  Refund,
+  RestartWorker,
+  RetryFreshKey,
+  RetrySameKey,
+  Settle,
+  Void,
+} from './commands';
+import type { MoneyCommand, MoneyModel, MoneyReal } from './model';
+import { startModelStack, type ModelStack } from './model-stack';
+import { settle } from './quiet';
+import { modelSettings } from './settings';
+
+// Money moves once on every path: generated sequences of what order systems, the dashboard, the payer's bank,
+// webhook delivery and deploys do to a lifecycle, against the real API, worker and sandbox (docs/testing.md).
+
+const settings = modelSettings(process.env);
+
+const captureAmount = fc.constantFrom(undefined, '5.00', '30.00', '60.00', '100.00', '115.00');
+const refundAmount = fc.constantFrom(undefined, '5.00', '20.00', '100.00');
+/** An answer lost on the way back from the provider, one request in four. */
+const lose = fc.oneof(
+  { arbitrary: fc.constant(false), weight: 3 },
+  { arbitrary: fc.constant(true), weight: 1 },
+);
+const index = fc.nat({ max: 7 });
+
+const allCommands: Record<string, fc.Arbitrary<MoneyCommand>> = {
+  capture: fc.tuple(captureAmount, fc.boolean(), lose).map(([a, f, l]) => new Capture(a, f, l)),
+  refund: fc.tuple(index, refundAmount, lose).map(([i, a, l]) => new Refund(i, a, l)),
+  void: lose.map((l) => new Void(l)),
+  reauthorize: fc.tuple(fc.constantFrom(undefined, '40.00'), lose).map(([a, l]) => new Reauthorize(a, l)),
+  retrySameKey: fc.tuple(index, lose).map(([i, l]) => new RetrySameKey(i, l)),
+  retryFreshKey: fc.tuple(index, lose).map(([i, l]) => new RetryFreshKey(i, l)),
+  keylessCapture: fc.constant(new KeylessCapture()),
+  dashboardCapture: fc
+    .tuple(fc.constantFrom('30.00', '100.00'), fc.boolean())
+    .map(([a, f]) => new DashboardCapture(a, f)),
+  dashboardRefund: fc.tuple(index, refundAmount).map(([i, a]) => new DashboardRefund(i, a)),
+  chargeback: index.map((i) => new Chargeback(i)),
+  deliverWebhooks: fc
+    .tuple(fc.integer({ min: 1, max: 3 }), fc.boolean(), fc.boolean())
+    .map(([n, r, d]) => new DeliverWebhooks(n, r, d)),
+  restartWorker: fc.constant(new RestartWorker()),
+  captureWhileWorkerDown: captureAmount.map((a) => new CaptureWhileWorkerDown(a)),
+  settle: fc.constant(new Settle()),
+};
+
+/** A dashboard capture made before the lifecycle starts, so that it adopts a partly captured authorization. */
+const ADOPTION = 'adoption';
+const chosen = settings.commands ?? [ADOPTION, ...Object.keys(allCommands)];
+const capturedBeforeStart = chosen.includes(ADOPTION)
+  ? fc.constantFrom(undefined, '30.00')
+  : fc.constant(undefined);
+const commandArbitraries = chosen
+  .filter((name) => name !== ADOPTION)
+  .map((name) => {
+    const arbitrary = allCommands[name];
+    if (!arbitrary)
+      throw new Error(
+        `MODEL_COMMANDS: no command ${name}; there are ${[ADOPTION, ...Object.keys(allCommands)].join(', ')}`,
+      );
+    return arbitrary.map((command) => new Checked(command));
+  });
+
+describe('money moves once (model-based)', () => {
+  let stack: ModelStack;
+
+  beforeAll(async () => {
+    stack = await startModelStack();
+  });
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  async function startLifecycle(
+    preCaptured: string | undefined,
+  ): Promise<{ model: MoneyModel; real: MoneyReal }> {
+    const authorization = await stack.provider.post<{ id: string }>('/sandbox/authorizations', {
+      amount: { currency_code: 'USD', value: '100.00' },
+    });
+    const authorizationId = authorization.data.id;
+    if (preCaptured) {
+      await stack.provider.post(
+        `/v2/payments/authorizations/${authorizationId}/capture`,
+        {
+          amount: { currency_code: 'USD', value: preCaptured },
+          final_capture: false,
+          invoice_id: 'before-start',
+        },
+        { headers: { 'paypal-request-id': `before-start-${authorizationId}` } },
+      );
+    }
+    // A refusal to adopt (a 409 naming why) is the service's to give: the run goes on without a lifecycle.
+    const started = (await stack.api.post('/v1/lifecycles', { authorizationId })).status === 201;
+    const model: MoneyModel = { keyed: [], started, reversals: new Set(), informed: started, sequence: 0 };
+    return { model, real: { stack, authorizationId } };
+  }
+
+  it(
+    `keeps the provider's books and the lifecycle's right over ${settings.runs} runs of up to ${settings.steps} steps`,
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          capturedBeforeStart,
+          fc.commands(commandArbitraries, {
+            maxCommands: settings.steps,
+            size: 'max',
+            ...(settings.replayPath !== undefined && { replayPath: settings.replayPath }),
+          }),
+          async (preCaptured, commands) => {
+            const setup = await startLifecycle(preCaptured);
+            await fc.asyncModelRun(() => setup, commands);
+            await settle(setup.real, setup.model);
+          },
+        ),
+        {
+          numRuns: settings.runs,
+          verbose: true,
+          ...(settings.seed !== undefined && { seed: settings.seed }),
+          ...(settings.path !== undefined && { path: settings.path, endOnFailure: true }),
+          interruptAfterTimeLimit: settings.timeLimitMs,
+          markInterruptAsFailure: true,
+        },
+      );
+    },
+    settings.timeLimitMs + 60_000,
+  );
+});

@@ -1,0 +1,168 @@
+import type { AxiosInstance } from 'axios';
+import { toMinorUnits } from '../../src/currency-decimals';
+
+// The provider's books for one lifecycle, read through the sandbox (its interface and its control API), and
+// the money invariants checked against them after every step.
+
+export const CURRENCY = 'USD';
+
+export interface ProviderRefund {
+  id: string;
+  minor: bigint;
+  invoiceId?: string;
+}
+
+export interface ProviderCapture {
+  id: string;
+  status: string;
+  minor: bigint;
+  finalCapture: boolean;
+  invoiceId?: string;
+  /** Its refunds and its reversal, oldest first. */
+  refunds: ProviderRefund[];
+}
+
+export interface ProviderLedger {
+  authorizedMinor: bigint;
+  /** The original authorization, then its reauthorization when there is one. */
+  chain: Array<{ id: string; status: string }>;
+  captures: ProviderCapture[];
+}
+
+interface MoneyWire {
+  currency_code: string;
+  value: string;
+}
+
+export function minorOf(money: MoneyWire): bigint {
+  const minor = money.currency_code === CURRENCY ? toMinorUnits(money.value, CURRENCY) : undefined;
+  if (minor === undefined) throw new Error(`not a ${CURRENCY} amount: ${JSON.stringify(money)}`);
+  return minor;
+}
+
+async function read<T>(provider: AxiosInstance, path: string): Promise<T> {
+  const response = await provider.get<T>(path);
+  if (response.status !== 200)
+    throw new Error(`GET ${path}: ${response.status} ${JSON.stringify(response.data)}`);
+  return response.data;
+}
+
+export async function readLedger(provider: AxiosInstance, authorizationId: string): Promise<ProviderLedger> {
+  type AuthorizationWire = {
+    id: string;
+    status: string;
+    amount: MoneyWire;
+    links: Array<{ rel: string; href: string }>;
+  };
+  const original = await read<AuthorizationWire>(provider, `/v2/payments/authorizations/${authorizationId}`);
+  const chain = [original];
+  const next = original.links.find((link) => link.rel === 'reauthorization');
+  if (next) chain.push(await read<AuthorizationWire>(provider, new URL(next.href).pathname));
+
+  const captures: ProviderCapture[] = [];
+  for (const authorization of chain) {
+    type CaptureWire = {
+      id: string;
+      status: string;
+      amount: MoneyWire;
+      final_capture: boolean;
+      invoice_id?: string;
+    };
+    const listed = await read<{ captures: CaptureWire[] }>(
+      provider,
+      `/sandbox/authorizations/${authorization.id}/captures`,
+    );
+    for (const capture of listed.captures) {
+      type RefundWire = { id: string; amount: MoneyWire; invoice_id?: string };
+      const { refunds } = await read<{ refunds: RefundWire[] }>(
+        provider,
+        `/sandbox/captures/${capture.id}/refunds`,
+      );
+      captures.push({
+        id: capture.id,
+        status: capture.status,
+        minor: minorOf(capture.amount),
+        finalCapture: capture.final_capture,
+        invoiceId: capture.invoice_id,
+        refunds: refunds.map((refund) => ({
+          id: refund.id,
+          minor: minorOf(refund.amount),
+          invoiceId: refund.invoice_id,
+        })),
+      });
+    }
+  }
+  return {
+    authorizedMinor: minorOf(original.amount),
+    chain: chain.map(({ id, status }) => ({ id, status })),
+    captures,
+  };
+}
+
+/** Captures that took money, as the provider counts them. */
+export function holdsMoney(capture: ProviderCapture): boolean {
+  return capture.status !== 'DECLINED' && capture.status !== 'FAILED';
+}
+
+export function capturedMinor(ledger: ProviderLedger): bigint {
+  return ledger.captures.filter(holdsMoney).reduce((sum, capture) => sum + capture.minor, 0n);
+}
+
+export function refundedMinor(capture: ProviderCapture): bigint {
+  return capture.refunds.reduce((sum, refund) => sum + refund.minor, 0n);
+}
+
+/** PayPal captures up to 115 % of the authorized amount. */
+export function allowedCaptureMinor(ledger: ProviderLedger): bigint {
+  return (ledger.authorizedMinor * 115n) / 100n;
+}
+
+/**
+ * The invariants of the provider's books: captured ≤ what PayPal allows, refunded ≤ captured per capture, and
+ * one money move per operation: every request carries an invoice id of its own (retries of a key send the
+ * same), so two captures or two refunds under one invoice id are one operation acting twice.
+ */
+export function ledgerViolations(ledger: ProviderLedger): string[] {
+  const violations: string[] = [];
+  const captured = capturedMinor(ledger);
+  if (captured > allowedCaptureMinor(ledger)) {
+    violations.push(`captured ${captured} minor units, more than the ${allowedCaptureMinor(ledger)} allowed`);
+  }
+  for (const capture of ledger.captures) {
+    if (refundedMinor(capture) > capture.minor) {
+      violations.push(`capture ${capture.id}: refunded ${refundedMinor(capture)} of ${capture.minor}`);
+    }
+  }
+  const moves = [
+    ...ledger.captures.map((capture) => ({ kind: 'capture', id: capture.id, invoiceId: capture.invoiceId })),
+    ...ledger.captures.flatMap((capture) =>
+      capture.refunds.map((refund) => ({ kind: 'refund', id: refund.id, invoiceId: refund.invoiceId })),
+    ),
+  ];
+  const byInvoice = new Map<string, string[]>();
+  for (const move of moves.filter((each) => each.invoiceId !== undefined)) {
+    const key = `${move.kind} ${move.invoiceId}`;
+    byInvoice.set(key, [...(byInvoice.get(key) ?? []), move.id]);
+  }
+  for (const [operation, ids] of byInvoice) {
+    if (ids.length > 1)
+      violations.push(`${operation} acted ${ids.length} times at the provider: ${ids.join(', ')}`);
+  }
+  return violations;
+}
+
+/**
+ * The lifecycle status the provider's books call for, by the lifecycle's own rules (docs/lifecycle.md): voided,
+ * open (nothing or part captured), or captured and then refunded or reversed.
+ */
+export function expectedStatus(ledger: ProviderLedger, reversals: ReadonlySet<string>): string {
+  const current = ledger.chain.at(-1)?.status;
+  if (ledger.chain.some((authorization) => authorization.status === 'VOIDED')) return 'VOIDED';
+  const captures = ledger.captures.filter(holdsMoney);
+  if (current !== 'CAPTURED') return captures.length > 0 ? 'PARTIALLY_CAPTURED' : 'AUTHORIZED';
+  if (captures.some((capture) => capture.refunds.some((refund) => reversals.has(refund.id))))
+    return 'REVERSED';
+  if (captures.every((capture) => refundedMinor(capture) === capture.minor)) return 'REFUNDED';
+  if (captures.some((capture) => refundedMinor(capture) > 0n)) return 'PARTIALLY_REFUNDED';
+  return 'CAPTURED';
+}
