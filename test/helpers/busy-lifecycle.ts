@@ -6,11 +6,12 @@ import { lifecycleWorkflowId, type PaymentEvent } from '../../src/workflows/life
 // A busy lifecycle as an order system makes one: many keyed captures of 0.01, one larger capture, then many
 // keyed refunds of 0.01 of it, through the HTTP API, sequentially or several in flight. Captures stay well
 // under the bound on captures per lifecycle; the refunds carry the lifecycle across its continue-as-new
-// boundaries. Counts are tunable: BUSY_CAPTURES and BUSY_REFUNDS per lifecycle.
+// boundaries. Counts are tunable: BUSY_CAPTURES and BUSY_REFUNDS per lifecycle. By default the lifecycle
+// takes 500 keys, as many as it keeps answers for.
 
 export const busyCounts = {
   captures: Number(process.env.BUSY_CAPTURES ?? 40),
-  refunds: Number(process.env.BUSY_REFUNDS ?? 460),
+  refunds: Number(process.env.BUSY_REFUNDS ?? 459),
 };
 
 export interface BusyAnswer {
