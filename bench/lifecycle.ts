@@ -40,6 +40,8 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
 const OPEN_LIFECYCLES = Number(process.env.BENCH_OPEN_LIFECYCLES ?? 1000);
 const FLOOR_COUNT = Number(process.env.BENCH_FLOOR_COUNT ?? 200);
 const HOT_EVENTS = Number(process.env.BENCH_HOT_EVENTS ?? 1000);
+// Keyed captures of 0.01 through the API on the hot lifecycle while its events arrive, one at a time.
+const HOT_CAPTURES = Number(process.env.BENCH_HOT_CAPTURES ?? 50);
 const API_KEY = 'bench-key';
 
 const noopActivities: Pick<PaymentsActivities, 'checkpoint' | 'getAuthorization' | 'captureAuthorization'> = {
@@ -300,8 +302,9 @@ async function main() {
   };
 
   /**
-   * A hot lifecycle: `count` provider events (8 in flight) to one lifecycle on the worker process; its
-   * workflow-task time by the events received so far, in tenths. `load` runs beside it (or nothing).
+   * A hot lifecycle: `count` provider events (8 in flight) to one lifecycle on the worker process, and
+   * meanwhile HOT_CAPTURES keyed captures through the API; its workflow-task time by the events received so
+   * far, in tenths, and the captures not answered 2xx (the goal is none). `load` runs beside it (or nothing).
    */
   const hotLifecycle = async (count: number, label: string, load?: () => Promise<unknown>) => {
     const id = await createAuthorization();
@@ -312,6 +315,17 @@ async function main() {
     const loading = (async () => {
       while (load && sending) await load();
     })();
+    let non2xx = 0;
+    const capturing = (async () => {
+      for (let i = 0; i < HOT_CAPTURES; i += 1) {
+        const response = await api.post(
+          `/v1/lifecycles/${id}/capture`,
+          { amount: '0.01' },
+          { headers: { 'idempotency-key': `hot-${id}-${i}` }, validateStatus: () => true },
+        );
+        if (response.status < 200 || response.status >= 300) non2xx += 1;
+      }
+    })();
     await runBounded(count, 8, async (i) => {
       await handle.signal(paymentEventSignal, {
         id: `WH-hot-${id}-${i}`,
@@ -319,6 +333,7 @@ async function main() {
         authorizationId: id,
       });
     });
+    await capturing;
     sending = false;
     await loading;
     while (!(await handle.query(stateQuery))?.seenEventIds.includes(last))
@@ -333,6 +348,7 @@ async function main() {
         cells.push(`${from}+: ${percentile(ms, 50).toFixed(0)}/${Math.max(...ms).toFixed(0)}`);
     }
     console.log(`  ${label.padEnd(22)}${cells.join('  ')}`);
+    console.log(`  ${''.padEnd(22)}non-2xx answers: ${non2xx} of ${HOT_CAPTURES} captures (goal 0)`);
   };
 
   console.log(

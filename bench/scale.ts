@@ -43,6 +43,8 @@ interface Stage {
   startsPerSecond: number;
   trivialPerSecond: number;
   captureMs: number[];
+  /** API answers in the stage (starts and captures) that were not 2xx: the goal is none. */
+  non2xx: number;
   workers: Array<{ rssMb: number; peakMb: number }>;
   /** PostgreSQL's growth while the stage opened its lifecycles, per lifecycle opened. */
   bytesPerLifecycle: { history: number; visibility: number };
@@ -118,8 +120,20 @@ async function main() {
 
   const provider = axios.create({ baseURL: sandbox.url });
   const apis: AxiosInstance[] = stack.apiUrls.map((baseURL) =>
-    axios.create({ baseURL, headers: { authorization: `Bearer ${API_KEY}` }, timeout: 60_000 }),
+    axios.create({
+      baseURL,
+      headers: { authorization: `Bearer ${API_KEY}` },
+      timeout: 60_000,
+      validateStatus: () => true,
+    }),
   );
+  let non2xx = 0;
+  /** Counts an API answer that is not 2xx; answers whether it was. */
+  const answered = (response: { status: number }) => {
+    const ok = response.status >= 200 && response.status < 300;
+    if (!ok) non2xx += 1;
+    return ok;
+  };
   const api = (i: number) => apis[i % apis.length] as AxiosInstance;
   /** Open and not captured: the lifecycles a capture is chosen from. */
   const uncaptured: string[] = [];
@@ -128,8 +142,8 @@ async function main() {
     const created = await provider.post<Authorization>('/sandbox/authorizations', {
       amount: { currency_code: 'USD', value: '10.00' },
     });
-    await api(i).post('/v1/lifecycles', { authorizationId: created.data.id });
-    uncaptured.push(created.data.id);
+    if (answered(await api(i).post('/v1/lifecycles', { authorizationId: created.data.id })))
+      uncaptured.push(created.data.id);
   };
 
   const openUpTo = async (target: number) => {
@@ -175,6 +189,7 @@ async function main() {
       const capture = await timed(() =>
         api(i).post(`/v1/lifecycles/${id}/capture`, {}, { headers: { 'idempotency-key': `scale-${id}` } }),
       );
+      answered(capture.result);
       samples.push(capture.ms);
       await openLifecycle(i);
     });
@@ -187,6 +202,7 @@ async function main() {
   try {
     for (const size of SIZES) {
       log(`\n${size} open (load average ${loadavg()[0]?.toFixed(1)})`);
+      non2xx = 0;
       const before = await databaseBytes(databaseUrl);
       const opened = await openUpTo(size);
       const after = await databaseBytes(databaseUrl);
@@ -200,6 +216,7 @@ async function main() {
       log(`  trivial start → complete: ${trivialPerSecond.toFixed(1)}/s`);
       const captureMs = await captureAtRandom(CAPTURES);
       log(`  ${CAPTURES} captures: ${summary(captureMs)}`);
+      log(`  non-2xx answers (starts and captures): ${non2xx} (goal 0)`);
       const workers = workerMemory();
       for (const [i, memory] of workers.entries())
         log(`  worker ${i + 1}: RSS ${memory.rssMb.toFixed(0)} MB, peak ${memory.peakMb.toFixed(0)} MB`);
@@ -208,6 +225,7 @@ async function main() {
         startsPerSecond: opened.perSecond,
         trivialPerSecond,
         captureMs,
+        non2xx,
         workers,
         bytesPerLifecycle,
       });
@@ -235,6 +253,7 @@ function printTable(stages: Stage[]): void {
       `capture p99 / p99 at ${baseline.open} open (<= 1.5x)`,
       (s) => `${(p(s, 99) / p(baseline, 99)).toFixed(2)}x`,
     ],
+    ['non-2xx answers (goal 0)', (s) => String(s.non2xx)],
     [
       'worker RSS MB (peak), each (< 400)',
       (s) => s.workers.map((w) => `${w.rssMb.toFixed(0)} (${w.peakMb.toFixed(0)})`).join(', '),

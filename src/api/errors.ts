@@ -1,10 +1,11 @@
-import { ServiceError, WorkflowUpdateFailedError } from '@temporalio/client';
+import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
 import {
   IdempotencyKeyReusedError,
   LifecycleEndedError,
   LifecycleStartFailedError,
 } from '../client/lifecycle-client';
+import { LifecycleRunEndedError, LifecycleTaskFailedError } from '../client/update-failures';
 import { LifecycleFailure } from '../workflows/lifecycle/definitions';
 
 /** Every error code the API answers with, and its HTTP status: the one place they are defined. */
@@ -22,9 +23,14 @@ export const apiErrorStatus = {
   IDEMPOTENCY_KEY_REUSED: 422,
   RATE_LIMITED: 429,
   INTERNAL: 500,
+  LIFECYCLE_TASK_FAILED: 500,
   PROVIDER_UNAVAILABLE: 503,
   TEMPORAL_UNAVAILABLE: 503,
+  LIFECYCLE_RUN_ENDED: 503,
 } as const;
+
+/** Every 503 says, in `Retry-After`, when a retry (with the same Idempotency-Key) can help: in seconds. */
+export const RETRY_AFTER_SECONDS = 1;
 
 export type ApiErrorCode = keyof typeof apiErrorStatus;
 
@@ -41,6 +47,11 @@ export class ApiError extends Error {
     return apiErrorStatus[this.code];
   }
 
+  /** The `Retry-After` header's value in seconds, for an answer a retry can change. */
+  get retryAfterSeconds(): number | undefined {
+    return this.status === 503 ? RETRY_AFTER_SECONDS : undefined;
+  }
+
   toBody() {
     return {
       error: { code: this.code, message: this.message, ...(this.details ? { details: this.details } : {}) },
@@ -55,10 +66,16 @@ function applicationCause(error: unknown): ApplicationFailure | undefined {
   return undefined;
 }
 
+// gRPC DEADLINE_EXCEEDED (4), RESOURCE_EXHAUSTED (8) and UNAVAILABLE (14): the server could not be reached
+// in time, or asks to come back later. Any other gRPC status is no reason to retry.
+const unreachableCodes: readonly unknown[] = [4, 8, 14];
+
+/** Whether the error, or one of its causes, says the workflow service could not be reached. */
 function isTemporalUnreachable(error: unknown): boolean {
-  // gRPC UNAVAILABLE (14) and DEADLINE_EXCEEDED (4): the server could not be reached in time.
-  const code = (error as { code?: unknown }).code;
-  return error instanceof ServiceError || code === 14 || code === 4;
+  for (let cause = error; cause instanceof Error; cause = cause.cause) {
+    if (unreachableCodes.includes((cause as { code?: unknown }).code)) return true;
+  }
+  return false;
 }
 
 /** The lifecycle's own refusals; any other failure type is the provider's issue. */
@@ -74,6 +91,8 @@ export function toApiError(error: unknown): ApiError {
   if (error instanceof LifecycleEndedError) return new ApiError('LIFECYCLE_STATE_FORBIDS', error.message);
   if (error instanceof IdempotencyKeyReusedError)
     return new ApiError('IDEMPOTENCY_KEY_REUSED', error.message);
+  if (error instanceof LifecycleTaskFailedError) return new ApiError('LIFECYCLE_TASK_FAILED', error.message);
+  if (error instanceof LifecycleRunEndedError) return new ApiError('LIFECYCLE_RUN_ENDED', error.message);
   if (error instanceof WorkflowNotFoundError) {
     return new ApiError('NOT_FOUND', 'no lifecycle for this authorization');
   }

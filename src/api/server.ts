@@ -78,6 +78,7 @@ export async function buildApi(options: ApiOptions) {
     else if (error.statusCode === 400) apiError = new ApiError('VALIDATION_FAILED', error.message);
     else apiError = toApiError(error);
     if (apiError.status >= 500) request.log.error({ err: error }, apiError.message);
+    if (apiError.retryAfterSeconds) reply.header('retry-after', String(apiError.retryAfterSeconds));
     return reply.code(apiError.status).send(apiError.toBody());
   });
   // Every request, to unauthenticated routes (webhooks, health, docs, unknown paths) too, per source address.

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   WithStartWorkflowOperation,
   WorkflowExecutionAlreadyStartedError,
@@ -37,6 +38,7 @@ import {
 } from '../workflows/lifecycle/definitions';
 import type { authorizationLifecycle } from '../workflows/lifecycle/workflow';
 import type { Authorization, PaymentCapture, Refund } from '../providers/resources';
+import { betweenTasks, LifecycleRunEndedError, UPDATE_RETRY_DELAYS_MS } from './update-failures';
 
 export interface StartedLifecycle {
   workflowId: string;
@@ -230,8 +232,28 @@ export class LifecycleClient {
   /**
    * Each attempt is its own Update (the SDK gives it a fresh id), so a retry after a failed attempt reaches
    * the lifecycle again; the key travels in the request, where the lifecycle remembers answers under it.
+   * A keyed Update that met the run's end or a failed workflow task is sent again a few times, to the
+   * workflow id (so to its current run): the key makes that safe. Without a key nothing is sent twice.
    */
   private async update<T, Request extends CaptureInput | VoidInput | ReauthorizeInput | RefundInput>(
+    authorizationId: string,
+    operation: LifecycleOperation,
+    definition: UpdateDefinition<T, [Request]>,
+    request: Request,
+  ): Promise<T> {
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        return await this.updateOnce(authorizationId, operation, definition, request);
+      } catch (error) {
+        const passing = betweenTasks(error);
+        const delay = UPDATE_RETRY_DELAYS_MS[attempt];
+        if (!passing || !request.idempotencyKey || delay === undefined) throw passing ?? error;
+        await sleep(delay);
+      }
+    }
+  }
+
+  private async updateOnce<T, Request extends CaptureInput | VoidInput | ReauthorizeInput | RefundInput>(
     authorizationId: string,
     operation: LifecycleOperation,
     definition: UpdateDefinition<T, [Request]>,
@@ -245,9 +267,17 @@ export class LifecycleClient {
     }
   }
 
+  private async isRunning(authorizationId: string): Promise<boolean> {
+    const description = await this.handle(authorizationId)
+      .describe()
+      .catch(() => null);
+    return description?.status.name === 'RUNNING';
+  }
+
   /**
    * A retried request whose first attempt ended the lifecycle (e.g. the final capture) meets a closed
-   * workflow: the lifecycle answers, under the key and at this caller's time, what it remembered.
+   * workflow: the lifecycle answers, under the key and at this caller's time, what it remembered. A lifecycle
+   * that is still open met the request between two runs.
    */
   private async closedAnswer<T>(
     authorizationId: string,
@@ -265,6 +295,11 @@ export class LifecycleClient {
     if (keyed) return keyed.answer as T;
     const state = await this.state(authorizationId).catch(() => null);
     if (!state) throw notFound;
+    if (await this.isRunning(authorizationId)) {
+      throw new LifecycleRunEndedError('the lifecycle moved to a new run while taking the request', {
+        cause: notFound,
+      });
+    }
     throw new LifecycleEndedError(state);
   }
 }

@@ -34,6 +34,7 @@ export function toNexusError(error: unknown): Error {
       return new HandlerError('BAD_REQUEST', apiError.message);
     case 'PROVIDER_UNAVAILABLE':
     case 'TEMPORAL_UNAVAILABLE':
+    case 'LIFECYCLE_RUN_ENDED':
       return new HandlerError('UNAVAILABLE', apiError.message, { retryableOverride: true });
     default:
       // As in the API: the caller (another team) learns nothing of our internals; our worker's log does.

@@ -319,6 +319,7 @@ describe('API errors', () => {
       const response = await http.get('/v1/lifecycles/abc');
       expect(response.status).toBe(503);
       expect(response.data.error.code).toBe('TEMPORAL_UNAVAILABLE');
+      expect(response.headers['retry-after']).toBe('1');
     } finally {
       await app.close();
     }

@@ -1,0 +1,96 @@
+import { randomUUID } from 'node:crypto';
+import type { AxiosInstance, AxiosResponse } from 'axios';
+import type { Client } from '@temporalio/client';
+import { lifecycleWorkflowId, type PaymentEvent } from '../../src/workflows/lifecycle/definitions';
+
+// A busy lifecycle as an order system makes one: many keyed captures of 0.01, one larger capture, then many
+// keyed refunds of 0.01 of it, through the HTTP API, sequentially or several in flight. Captures stay well
+// under the bound on captures per lifecycle; the refunds carry the lifecycle across its continue-as-new
+// boundaries. Counts are tunable: BUSY_CAPTURES and BUSY_REFUNDS per lifecycle. By default the lifecycle
+// takes 500 keys, as many as it keeps answers for.
+
+export const busyCounts = {
+  captures: Number(process.env.BUSY_CAPTURES ?? 40),
+  refunds: Number(process.env.BUSY_REFUNDS ?? 459),
+};
+
+export interface BusyAnswer {
+  status: number;
+  body: unknown;
+}
+
+export interface BusyLifecycleOptions {
+  api: AxiosInstance;
+  authorizationId: string;
+  inFlight: number;
+  /** Brings in the provider's event for each answered request, where no webhook delivers it. */
+  deliver?: (event: Omit<PaymentEvent, 'id'>) => void;
+}
+
+/** Runs `count` requests, `inFlight` at a time, and answers every answer. */
+async function drive(
+  count: number,
+  inFlight: number,
+  send: () => Promise<AxiosResponse>,
+): Promise<BusyAnswer[]> {
+  const answers: BusyAnswer[] = [];
+  let sent = 0;
+  const lane = async () => {
+    while (sent < count) {
+      sent += 1;
+      const response = await send();
+      answers.push({ status: response.status, body: response.data });
+    }
+  };
+  await Promise.all(Array.from({ length: inFlight }, lane));
+  return answers;
+}
+
+/** Drives the lifecycle and answers every answer, the 20.00 capture's among them. */
+export async function driveBusyLifecycle(options: BusyLifecycleOptions): Promise<BusyAnswer[]> {
+  const { api, authorizationId, inFlight, deliver } = options;
+  const post = (path: string, amount: string) =>
+    api.post(path, { amount }, { headers: { 'idempotency-key': randomUUID() } });
+
+  const capture = async (amount: string) => {
+    const response = await post(`/v1/lifecycles/${authorizationId}/capture`, amount);
+    if (response.status === 200) {
+      const { id, amount: captured } = response.data as { id: string; amount: PaymentEvent['amount'] };
+      deliver?.({ eventType: 'PAYMENT.CAPTURE.COMPLETED', authorizationId, captureId: id, amount: captured });
+    }
+    return response;
+  };
+  const answers = await drive(busyCounts.captures, inFlight, () => capture('0.01'));
+  const large = await capture('20.00');
+  answers.push({ status: large.status, body: large.data });
+  if (large.status !== 200) return answers;
+
+  const captureId = (large.data as { id: string }).id;
+  const refund = async () => {
+    const response = await post(`/v1/lifecycles/${authorizationId}/captures/${captureId}/refund`, '0.01');
+    if (response.status === 200) {
+      const { id, amount } = response.data as { id: string; amount: PaymentEvent['amount'] };
+      deliver?.({
+        eventType: 'PAYMENT.CAPTURE.REFUNDED',
+        captureId,
+        refundId: id,
+        status: 'COMPLETED',
+        amount,
+      });
+    }
+    return response;
+  };
+  answers.push(...(await drive(busyCounts.refunds, inFlight, refund)));
+  return answers;
+}
+
+/** The answers that are not 2xx: none, when every request was answered. */
+export const unanswered = (answers: BusyAnswer[]) => answers.filter((answer) => answer.status >= 300);
+
+/** How many runs the lifecycle has had (the first and one per continue-as-new). */
+export async function runCount(client: Client, authorizationId: string): Promise<number> {
+  let runs = 0;
+  const query = `WorkflowId = '${lifecycleWorkflowId(authorizationId)}'`;
+  for await (const _run of client.workflow.list({ query })) runs += 1;
+  return runs;
+}
