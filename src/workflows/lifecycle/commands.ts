@@ -1,4 +1,4 @@
-import { log, patched, proxyActivities, setCurrentDetails } from '@temporalio/workflow';
+import { log, patched, proxyActivities, setCurrentDetails, workflowInfo } from '@temporalio/workflow';
 import type { PaymentsActivities } from '../../activities/payments';
 import type { Authorization, PaymentCapture, Refund } from '../../providers/resources';
 import { orderSystemCalls } from './activity-options';
@@ -69,6 +69,7 @@ export class LifecycleCommands {
 
   capture(request: CaptureInput): Promise<PaymentCapture> {
     const fingerprint = this.fingerprint(request);
+    const acceptedAt = workflowInfo().historyLength;
     return this.once('capture', request.idempotencyKey, fingerprint, async () => {
       const state = this.state;
       const plan = capturePlan(state, request, fingerprint);
@@ -77,6 +78,7 @@ export class LifecycleCommands {
       const idempotencyKey = plan.providerRequestId ?? captureIdempotencyKey(state, request.idempotencyKey);
       const finalCapture = request.finalCapture ?? plan.finalCapture ?? plan.amount === state.remainingAmount;
       const capture = await this.attempt(
+        acceptedAt,
         request.idempotencyKey
           ? {
               operation: 'capture',
@@ -154,6 +156,7 @@ export class LifecycleCommands {
   /** Taken also after the lifecycle ended: its captures stay refundable for months. */
   refund(request: RefundInput): Promise<Refund> {
     const fingerprint = this.fingerprint(request);
+    const acceptedAt = workflowInfo().historyLength;
     return this.once('refund', request.idempotencyKey, fingerprint, async () => {
       const state = this.state;
       const plan = refundPlan(state, request, fingerprint);
@@ -161,6 +164,7 @@ export class LifecycleCommands {
       state.refundSequence = (state.refundSequence ?? 0) + 1;
       const idempotencyKey = plan.providerRequestId ?? refundIdempotencyKey(state, request);
       const refund = await this.attempt(
+        acceptedAt,
         request.idempotencyKey
           ? {
               operation: 'refund',
@@ -232,14 +236,21 @@ export class LifecycleCommands {
    * A provider call, recorded as pending (for a keyed request) until its answer comes: a success or a
    * refusal ends it, a call that got no answer leaves it for the retry under the same key.
    */
-  private async attempt<T>(pending: PendingAttempt | undefined, call: () => Promise<T>): Promise<T> {
+  private async attempt<T>(
+    acceptedAt: number,
+    pending: PendingAttempt | undefined,
+    call: () => Promise<T>,
+  ): Promise<T> {
     if (!pending) return call();
     beginAttempt(this.state, pending);
-    // The provider call is a local activity, run inside the workflow task that accepted the Update: a worker
-    // that dies before that task completes loses the Update and its attempt. Scheduling a no-op activity
-    // completes the task first (a timer would too, but fires up to a second late), so the attempt is in
-    // history before the provider is called.
-    if (patched('pending-attempt-in-history')) await checkpoint();
+    // The provider call is a local activity: run inside the workflow task that accepted the Update (the
+    // history has not grown since), a worker that dies before that task completes loses the Update and its
+    // attempt. Scheduling a no-op activity completes the task first (a timer would too, but fires up to a
+    // second late), so the attempt is in history before the provider is called. An Update accepted by an
+    // earlier task (it waited its turn) is in history already: its replay records the attempt again.
+    if (workflowInfo().historyLength === acceptedAt && patched('pending-attempt-in-history')) {
+      await checkpoint();
+    }
     try {
       const answer = await call();
       endAttempt(this.state, pending);
