@@ -27,7 +27,7 @@ export type LifecycleInput = {
   lateEventWindow?: Duration;
   /** A fresh id per start request: the `started` update tells the caller whether its request started the run. */
   startRequestId?: string;
-  /** How long an answer stays remembered under its Idempotency-Key. Default: 24 hours. */
+  /** How long an answer stays remembered under its Idempotency-Key. Default and floor: 45 days (PayPal honours a request id as long). */
   idempotencyKeyRetention?: Duration;
   /** How long a timer's provider call (reauthorize, void before expiry) may keep retrying. Default: 1 hour. */
   timerCallTimeout?: Duration;
