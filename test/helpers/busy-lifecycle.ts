@@ -6,8 +6,9 @@ import { lifecycleWorkflowId, type PaymentEvent } from '../../src/workflows/life
 // A busy lifecycle as an order system makes one: many keyed captures of 0.01, one larger capture, then many
 // keyed refunds of 0.01 of it, through the HTTP API, sequentially or several in flight. Captures stay well
 // under the bound on captures per lifecycle; the refunds carry the lifecycle across its continue-as-new
-// boundaries. Counts are tunable: BUSY_CAPTURES and BUSY_REFUNDS per lifecycle. By default the lifecycle
-// takes 500 keys, as many as it keeps answers for.
+// boundaries. Each request is sent twice under its key, as an order system retries: the retry must get the
+// same answer. Counts are tunable: BUSY_CAPTURES and BUSY_REFUNDS per lifecycle. By default the lifecycle
+// takes 500 keys, as many as it keeps answers for, in 1,000 requests.
 
 export const busyCounts = {
   captures: Number(process.env.BUSY_CAPTURES ?? 40),
@@ -27,19 +28,18 @@ export interface BusyLifecycleOptions {
   deliver?: (event: Omit<PaymentEvent, 'id'>) => void;
 }
 
-/** Runs `count` requests, `inFlight` at a time, and answers every answer. */
+/** Runs `count` keyed requests, `inFlight` at a time, each twice; answers every answer. */
 async function drive(
   count: number,
   inFlight: number,
-  send: () => Promise<AxiosResponse>,
+  send: () => Promise<AxiosResponse[]>,
 ): Promise<BusyAnswer[]> {
   const answers: BusyAnswer[] = [];
   let sent = 0;
   const lane = async () => {
     while (sent < count) {
       sent += 1;
-      const response = await send();
-      answers.push({ status: response.status, body: response.data });
+      for (const response of await send()) answers.push({ status: response.status, body: response.data });
     }
   };
   await Promise.all(Array.from({ length: inFlight }, lane));
@@ -49,25 +49,36 @@ async function drive(
 /** Drives the lifecycle and answers every answer, the 20.00 capture's among them. */
 export async function driveBusyLifecycle(options: BusyLifecycleOptions): Promise<BusyAnswer[]> {
   const { api, authorizationId, inFlight, deliver } = options;
-  const post = (path: string, amount: string) =>
-    api.post(path, { amount }, { headers: { 'idempotency-key': randomUUID() } });
+  // The request and its retry under the same key: a retry answered otherwise counts as unanswered.
+  const post = async (path: string, amount: string): Promise<[AxiosResponse, AxiosResponse]> => {
+    const headers = { 'idempotency-key': randomUUID() };
+    const first = await api.post(path, { amount }, { headers });
+    const retry = await api.post(path, { amount }, { headers });
+    const same = JSON.stringify(retry.data) === JSON.stringify(first.data) && retry.status === first.status;
+    return [first, same ? retry : { ...retry, status: 599, data: { retryAnsweredOtherwise: retry.data } }];
+  };
 
   const capture = async (amount: string) => {
-    const response = await post(`/v1/lifecycles/${authorizationId}/capture`, amount);
+    const answered = await post(`/v1/lifecycles/${authorizationId}/capture`, amount);
+    const [response] = answered;
     if (response.status === 200) {
       const { id, amount: captured } = response.data as { id: string; amount: PaymentEvent['amount'] };
       deliver?.({ eventType: 'PAYMENT.CAPTURE.COMPLETED', authorizationId, captureId: id, amount: captured });
     }
-    return response;
+    return answered;
   };
   const answers = await drive(busyCounts.captures, inFlight, () => capture('0.01'));
-  const large = await capture('20.00');
-  answers.push({ status: large.status, body: large.data });
+  const [large, largeRetry] = await capture('20.00');
+  answers.push(
+    { status: large.status, body: large.data },
+    { status: largeRetry.status, body: largeRetry.data },
+  );
   if (large.status !== 200) return answers;
 
   const captureId = (large.data as { id: string }).id;
   const refund = async () => {
-    const response = await post(`/v1/lifecycles/${authorizationId}/captures/${captureId}/refund`, '0.01');
+    const answered = await post(`/v1/lifecycles/${authorizationId}/captures/${captureId}/refund`, '0.01');
+    const [response] = answered;
     if (response.status === 200) {
       const { id, amount } = response.data as { id: string; amount: PaymentEvent['amount'] };
       deliver?.({
@@ -78,7 +89,7 @@ export async function driveBusyLifecycle(options: BusyLifecycleOptions): Promise
         amount,
       });
     }
-    return response;
+    return answered;
   };
   answers.push(...(await drive(busyCounts.refunds, inFlight, refund)));
   return answers;
