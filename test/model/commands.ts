@@ -339,11 +339,15 @@ export class Settle implements MoneyCommand {
   toString = () => 'Settle()';
 }
 
+/** How many steps the suite ran, shrinking included: the figure it prints. */
+export const stepsRun = { count: 0 };
+
 /** A command followed by the check of the provider's books: every step keeps the money invariants. */
 export class Checked implements MoneyCommand {
   constructor(readonly command: MoneyCommand) {}
   check = (model: Readonly<MoneyModel>) => this.command.check(model);
   async run(model: MoneyModel, real: MoneyReal) {
+    stepsRun.count += 1;
     await this.command.run(model, real);
     const violations = ledgerViolations(await ledgerOf(real));
     if (violations.length > 0) violation(`after ${this.command.toString()}: ${violations.join('; ')}`);
