@@ -26,7 +26,8 @@ export const refusalIssues = {
   AUTHORIZATION_EXPIRED: 'The authorization has expired and can no longer be captured or reauthorized.',
   // sandbox: the reauthorization, not the original, is the one to capture.
   AUTHORIZATION_REAUTHORIZED: 'This authorization was reauthorized; capture the reauthorization instead.',
-  MAX_CAPTURE_AMOUNT_EXCEEDED: 'Capture amount exceeds the amount left on the authorization.',
+  MAX_CAPTURE_AMOUNT_EXCEEDED:
+    'Capture amount exceeds the maximum amount allowed: 115% of the authorized amount in all captures.',
   AUTH_CAPTURE_CURRENCY_MISMATCH: 'Currency of capture must be the same as currency of authorization.',
   AUTH_CURRENCY_MISMATCH:
     'The currency of a reauthorization must be the currency of the original authorization.',

@@ -10,6 +10,10 @@ import type {
   PaymentIntent,
 } from './records';
 
+// As at PayPal, captures may total up to 115 % of the authorization (shipping added, say); a capture without an
+// amount takes what remains of it.
+const OVER_CAPTURE_PERCENT = 115n;
+
 export interface NewAuthorization {
   amount: Money;
   intent?: PaymentIntent;
@@ -105,8 +109,10 @@ export class AuthorizationLedger {
       throw refusal('AUTH_CAPTURE_CURRENCY_MISMATCH');
     }
     const remaining = authorization.amount.minor - authorization.capturedMinor;
+    const allowance =
+      (authorization.amount.minor * OVER_CAPTURE_PERCENT) / 100n - authorization.capturedMinor;
     const requested = instruction.amount?.minor ?? remaining;
-    if (requested > remaining) throw refusal('MAX_CAPTURE_AMOUNT_EXCEEDED');
+    if (requested > allowance) throw refusal('MAX_CAPTURE_AMOUNT_EXCEEDED');
 
     const now = this.options.now();
     const capture: CaptureRecord = {
@@ -125,7 +131,7 @@ export class AuthorizationLedger {
     authorization.captureIds.push(capture.id);
     if (capture.status !== 'DECLINED') {
       authorization.capturedMinor += requested;
-      const complete = capture.finalCapture || authorization.capturedMinor === authorization.amount.minor;
+      const complete = capture.finalCapture || authorization.capturedMinor >= authorization.amount.minor;
       authorization.status = complete ? 'CAPTURED' : 'PARTIALLY_CAPTURED';
       authorization.updateTime = now;
     }

@@ -1,6 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isDeepStrictEqual } from 'node:util';
-import { holdsMoney, ledgerViolations, readLedger, type ProviderLedger } from './provider-ledger';
+import {
+  capturedMinor,
+  holdsMoney,
+  ledgerViolations,
+  readLedger,
+  type ProviderCapture,
+  type ProviderLedger,
+} from './provider-ledger';
 import {
   refusedDeliveries,
   violation,
@@ -339,6 +346,9 @@ export class Settle implements MoneyCommand {
   toString = () => 'Settle()';
 }
 
+/** A capture the service made: its requests carry invoice ids `inv-…`, the dashboard's its own. */
+const byService = (capture: ProviderCapture) => capture.invoiceId?.startsWith('inv-') === true;
+
 /** How many steps the suite ran, shrinking included: the figure it prints. */
 export const stepsRun = { count: 0 };
 
@@ -348,8 +358,17 @@ export class Checked implements MoneyCommand {
   check = (model: Readonly<MoneyModel>) => this.command.check(model);
   async run(model: MoneyModel, real: MoneyReal) {
     stepsRun.count += 1;
+    const informed = model.informed;
     await this.command.run(model, real);
-    const violations = ledgerViolations(await ledgerOf(real));
+    const ledger = await ledgerOf(real);
+    const violations = ledgerViolations(ledger);
+    // The sandbox, like PayPal, takes captures up to 115 %: the service must keep to the authorized amount
+    // whenever it knew of every capture before asking for one.
+    const made = ledger.captures.filter((capture) => !model.captureIds.has(capture.id));
+    model.captureIds = new Set(ledger.captures.map((capture) => capture.id));
+    if (informed && made.some(byService) && capturedMinor(ledger) > ledger.authorizedMinor) {
+      violations.push(`the service captured past the authorized ${ledger.authorizedMinor} minor units`);
+    }
     if (violations.length > 0) violation(`after ${this.command.toString()}: ${violations.join('; ')}`);
   }
   toString = () => this.command.toString();

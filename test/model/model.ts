@@ -37,6 +37,8 @@ export interface MoneyModel {
   informed: boolean;
   /** Names requests, keys and invoice ids uniquely within the run. */
   sequence: number;
+  /** The provider's captures as of the last step, to tell which capture a step made. */
+  captureIds: Set<string>;
 }
 
 export interface MoneyReal {

@@ -104,7 +104,14 @@ describe('money moves once (model-based)', () => {
     }
     // A refusal to adopt (a 409 naming why) is the service's to give: the run goes on without a lifecycle.
     const started = (await stack.api.post('/v1/lifecycles', { authorizationId })).status === 201;
-    const model: MoneyModel = { keyed: [], started, reversals: new Set(), informed: started, sequence: 0 };
+    const model: MoneyModel = {
+      keyed: [],
+      started,
+      reversals: new Set(),
+      informed: started,
+      sequence: 0,
+      captureIds: new Set(),
+    };
     return { model, real: { stack, authorizationId } };
   }
 

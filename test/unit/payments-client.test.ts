@@ -112,7 +112,8 @@ describe('interface A against the sandbox', () => {
     expect((await payments.getAuthorization(id)).status).toBe('PARTIALLY_CAPTURED');
 
     const tooMuch = await rejection(
-      payments.captureAuthorization(id, { amount: { currency_code: 'USD', value: '80.00' } }, randomUUID()),
+      // Past 115 % of the authorization in all: 30.00 + 85.01.
+      payments.captureAuthorization(id, { amount: { currency_code: 'USD', value: '85.01' } }, randomUUID()),
     );
     expect(tooMuch).toMatchObject({ status: 422, retryable: false });
     expect(providerIssue(tooMuch)).toBe('MAX_CAPTURE_AMOUNT_EXCEEDED');

@@ -153,13 +153,15 @@ describe('payments sandbox: authorization state machine', () => {
     expect((await harness.api.get(path(id))).data).toMatchObject({ status: 'CAPTURED' });
   });
 
-  it('refuses to capture more than is left on the authorization', async () => {
+  it('captures up to 115% of the authorization in all, as PayPal does, and refuses more', async () => {
     const { id } = await createAuthorization(harness, { amount: usd('10.00') });
     await harness.api.post(path(id, 'capture'), { amount: usd('6.00') });
-    const over = await harness.api.post(path(id, 'capture'), { amount: usd('4.01') });
+    const over = await harness.api.post(path(id, 'capture'), { amount: usd('5.51') });
     expect(over.status).toBe(422);
     expect(firstIssue(over.data)).toBe('MAX_CAPTURE_AMOUNT_EXCEEDED');
-    expect((await harness.api.post(path(id, 'capture'), { amount: usd('4.00') })).status).toBe(201);
+    expect((await harness.api.post(path(id, 'capture'), { amount: usd('5.50') })).status).toBe(201);
+    expect((await harness.api.get(path(id))).data).toMatchObject({ status: 'CAPTURED' });
+    expect(await capturesOf(harness, id)).toHaveLength(2);
   });
 
   it('refuses to capture an authorization whose payment has intent CAPTURE (spec 3, rule 1)', async () => {
