@@ -2,7 +2,7 @@ import { parsePaymentEvent } from '../../src/providers/paypal/payment-event';
 import { lifecycleDetails } from '../../src/workflows/lifecycle/visibility';
 import type { PaymentEvent } from '../../src/workflows/lifecycle/definitions';
 import { applyEvent, applyRefund } from '../../src/workflows/lifecycle/state';
-import { capturedState, usd } from '../fixtures/lifecycle-state';
+import { authorizedState, capturedState, usd } from '../fixtures/lifecycle-state';
 
 // Refund and reversal events as PayPal sends them (resource: the refund, `up` link: its capture), parsed and
 // applied to the lifecycle's state. Pure: no Temporal server.
@@ -116,5 +116,34 @@ describe('applying refund events', () => {
     );
     expect(recorded).toMatchObject({ applied: false, note: expect.stringContaining('does not hold') });
     expect(state.status).toBe('CAPTURED');
+  });
+});
+
+describe('a refund or reversal delivered before its capture', () => {
+  const captureEvent = (captureId: string): PaymentEvent => ({
+    id: `WH-${captureId}`,
+    eventType: 'PAYMENT.CAPTURE.COMPLETED',
+    authorizationId: 'A1',
+    captureId,
+    amount: usd('30.00'),
+  });
+  const reversal = eventOf(refundDelivery('PAYMENT.CAPTURE.REVERSED', 'R7', 'C7', '-30.00'));
+
+  it('waits for the capture, then applies: the lifecycle agrees with the provider', () => {
+    const state = authorizedState();
+    const early = applyEvent(state, reversal, '2026-05-02T10:00:00Z', { refundsWaitForCapture: () => true });
+    expect(early).toMatchObject({ applied: false, note: expect.stringContaining('waits for capture C7') });
+    applyEvent(state, captureEvent('C7'), '2026-05-02T10:00:01Z', { refundsWaitForCapture: () => true });
+    expect(state).toMatchObject({ capturedAmount: '30.00', refundedAmount: '30.00' });
+    expect(state.refunds).toEqual([expect.objectContaining({ id: 'R7', captureId: 'C7', kind: 'reversal' })]);
+    expect(state.refundsAwaitingCapture).toBeUndefined();
+  });
+
+  it('is recorded and dropped in a history from before the wait (it replays as it ran)', () => {
+    const state = authorizedState();
+    applyEvent(state, reversal, '2026-05-02T10:00:00Z', { refundsWaitForCapture: () => false });
+    applyEvent(state, captureEvent('C7'), '2026-05-02T10:00:01Z');
+    expect(state).toMatchObject({ status: 'PARTIALLY_CAPTURED', capturedAmount: '30.00' });
+    expect(state.refundedAmount).toBeUndefined();
   });
 });

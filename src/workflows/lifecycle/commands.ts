@@ -206,7 +206,9 @@ export class LifecycleCommands {
 
   /** A verified provider event: applied, or recorded with why not. */
   recordEvent(event: PaymentEvent): void {
-    const recorded = applyEvent(this.state, event, new Date().toISOString());
+    const recorded = applyEvent(this.state, event, new Date().toISOString(), {
+      refundsWaitForCapture: () => patched('refunds-wait-for-capture'),
+    });
     if (!recorded.applied) log.info('payment event recorded, not applied', { ...recorded });
     this.stateChanged();
   }

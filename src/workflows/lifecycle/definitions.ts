@@ -5,6 +5,9 @@ import type { Authorization, CaptureStatus, Money, PaymentCapture, Refund } from
 
 export type { PaymentEvent };
 
+/** A refund or reversal event: its resource is the refund, of the capture it names. */
+export type RefundEvent = PaymentEvent & { refundId: string; captureId: string };
+
 // The lifecycle's public contract, shared by the workflow, the API and the typed client library.
 
 export const lifecycleWorkflowType = 'authorizationLifecycle';
@@ -150,6 +153,11 @@ export type LifecycleState = {
   maxCaptures?: number;
   /** Keyed captures and refunds sent to the provider whose answer has not come; absent in older states. */
   pendingAttempts?: PendingAttempt[];
+  /**
+   * Refund and reversal events that came before their capture's event (deliveries are not ordered): applied
+   * when the capture is recorded. Absent while none waits.
+   */
+  refundsAwaitingCapture?: RefundEvent[];
 };
 
 /**

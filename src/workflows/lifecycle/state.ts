@@ -9,6 +9,7 @@ import {
   type LifecycleStatus,
   type PaymentEvent,
   type RecordedEvent,
+  type RefundEvent,
   type RefundRecord,
 } from './definitions';
 import { hasRefunds, recordRefund } from './refunds';
@@ -17,6 +18,7 @@ import { hasRefunds, recordRefund } from './refunds';
 
 const RECENT_EVENTS = 50;
 const SEEN_EVENT_IDS = 500;
+const REFUNDS_AWAITING_CAPTURE = 50;
 
 export function isTerminal(state: LifecycleState): boolean {
   return terminalStatuses.includes(state.status);
@@ -161,6 +163,16 @@ export function applyCapture(
   }
   if (record.finalCapture && holdsMoney(record)) state.remainingAmount = amountOf(state, 0n).value;
   settle(state);
+  if (!known) applyRefundsAwaiting(state, record.id);
+}
+
+/** The refund and reversal events that came before this capture's event, applied now. */
+function applyRefundsAwaiting(state: LifecycleState, captureId: string): void {
+  const waiting = state.refundsAwaitingCapture?.filter((event) => event.captureId === captureId) ?? [];
+  if (waiting.length === 0) return;
+  const others = state.refundsAwaitingCapture?.filter((event) => event.captureId !== captureId) ?? [];
+  state.refundsAwaitingCapture = others.length > 0 ? others : undefined;
+  for (const event of waiting) decideRefund(state, event);
 }
 
 export function applyReauthorization(
@@ -187,11 +199,24 @@ export function markEnded(state: LifecycleState, status: 'VOIDED' | 'EXPIRED' | 
   state.remainingAmount = amountOf(state, 0n).value;
 }
 
+export interface EventOptions {
+  /**
+   * Whether a refund or reversal that comes before its capture's event waits for it (asked only then: a
+   * history recorded before the wait replays as it ran).
+   */
+  refundsWaitForCapture?: () => boolean;
+}
+
 /**
  * Applies a verified provider event, or records why not. Events never move the state backwards: one about
  * an older authorization id, a duplicate, or a VOIDED after money was captured is recorded, not applied.
  */
-export function applyEvent(state: LifecycleState, event: PaymentEvent, receivedAt: string): RecordedEvent {
+export function applyEvent(
+  state: LifecycleState,
+  event: PaymentEvent,
+  receivedAt: string,
+  options: EventOptions = {},
+): RecordedEvent {
   const recorded: RecordedEvent = {
     id: event.id,
     eventType: event.eventType,
@@ -204,18 +229,28 @@ export function applyEvent(state: LifecycleState, event: PaymentEvent, receivedA
   state.seenEventIds.push(event.id);
   if (state.seenEventIds.length > SEEN_EVENT_IDS) state.seenEventIds.shift();
 
-  recorded.note = decide(state, event);
+  recorded.note = decide(state, event, options);
   recorded.applied = recorded.note === undefined;
   state.recentEvents.push(recorded);
   if (state.recentEvents.length > RECENT_EVENTS) state.recentEvents.shift();
   return recorded;
 }
 
-function decide(state: LifecycleState, event: PaymentEvent): string | undefined {
+function decide(state: LifecycleState, event: PaymentEvent, options: EventOptions): string | undefined {
   if (event.amount && event.amount.currency_code !== state.currency) {
     return `amount in ${event.amount.currency_code}, not the lifecycle's ${state.currency}: not booked`;
   }
-  if (event.refundId && event.captureId) return decideRefund(state, { ...event, refundId: event.refundId });
+  if (event.refundId && event.captureId) {
+    const refund = { ...event, refundId: event.refundId, captureId: event.captureId };
+    const held = state.captures.some((capture) => capture.id === event.captureId);
+    if (!held && options.refundsWaitForCapture?.()) {
+      state.refundsAwaitingCapture = [...(state.refundsAwaitingCapture ?? []), refund].slice(
+        -REFUNDS_AWAITING_CAPTURE,
+      );
+      return `waits for capture ${event.captureId}, which this lifecycle does not hold yet`;
+    }
+    return decideRefund(state, refund);
+  }
   const captureStatus = captureStatusByEvent[event.eventType];
   if (captureStatus && event.captureId) {
     const known = state.captures.find((capture) => capture.id === event.captureId);
@@ -274,7 +309,7 @@ function madeBeforeStart(state: LifecycleState, createTime: string | undefined):
 }
 
 /** A refund or reversal event: its resource is the refund, whose capture is one of the lifecycle's. */
-function decideRefund(state: LifecycleState, event: PaymentEvent & { refundId: string }): string | undefined {
+function decideRefund(state: LifecycleState, event: RefundEvent): string | undefined {
   if (!state.captures.some((capture) => capture.id === event.captureId)) {
     return `refund of capture ${event.captureId}, which this lifecycle does not hold`;
   }
@@ -287,7 +322,7 @@ function decideRefund(state: LifecycleState, event: PaymentEvent & { refundId: s
   if (!amount) return 'refund event without an amount';
   applyRefund(state, {
     id: event.refundId,
-    captureId: event.captureId as string,
+    captureId: event.captureId,
     kind,
     status,
     amount,
