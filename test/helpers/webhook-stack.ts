@@ -243,3 +243,20 @@ export async function verificationResult(
     throw error;
   }
 }
+
+/** The verification result of the sandbox's delivery of `eventType` whose resource is the refund `refundId`. */
+export async function deliveredRefundEvent(
+  stack: WebhookStack,
+  eventType: string,
+  refundId: string,
+): Promise<WebhookVerificationResult> {
+  await stack.sandbox.deliveriesSettled();
+  const records = stack.sandbox
+    .deliveries()
+    .filter((record) => record.eventType === eventType && record.webhookId === stack.webhookId);
+  for (const record of records) {
+    const result = await stack.verification(record.transmissionId);
+    if (result.outcome === 'delivered' && result.event.refundId === refundId) return result;
+  }
+  throw new Error(`no delivered ${eventType} for refund ${refundId}`);
+}

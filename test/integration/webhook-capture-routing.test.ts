@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { eventually } from '../helpers/eventually';
-import { startWebhookStack, type WebhookStack } from '../helpers/webhook-stack';
+import { deliveredRefundEvent, startWebhookStack, type WebhookStack } from '../helpers/webhook-stack';
 import { lifecycleWorkflowId } from '../../src/workflows/lifecycle/definitions';
 import type { WebhookVerificationResult } from '../../src/workflows/webhooks/definitions';
 
@@ -48,19 +48,6 @@ async function delivered(body: string): Promise<WebhookVerificationResult> {
   const delivery = stack.sign(body);
   expect((await stack.deliver(delivery)).status).toBe(202);
   return stack.verification(delivery.transmissionId);
-}
-
-/** The verification result of the sandbox's delivery of `eventType` whose resource is `refundId`. */
-async function sandboxDelivery(eventType: string, refundId: string): Promise<WebhookVerificationResult> {
-  await stack.sandbox.deliveriesSettled();
-  const records = stack.sandbox
-    .deliveries()
-    .filter((record) => record.eventType === eventType && record.webhookId === stack.webhookId);
-  for (const record of records) {
-    const result = await stack.verification(record.transmissionId);
-    if (result.outcome === 'delivered' && result.event.refundId === refundId) return result;
-  }
-  throw new Error(`no delivered ${eventType} for refund ${refundId}`);
 }
 
 /** A lifecycle with `lateEventWindow`, captured in full through the API; answers its ids. */
@@ -143,7 +130,7 @@ describe('a lifecycle with many captures', () => {
       { amount: { currency_code: 'USD', value: '0.01' } },
       randomUUID(),
     );
-    expect(await sandboxDelivery('PAYMENT.CAPTURE.REFUNDED', refund.id)).toMatchObject({
+    expect(await deliveredRefundEvent(stack, 'PAYMENT.CAPTURE.REFUNDED', refund.id)).toMatchObject({
       lifecycleWorkflowId: lifecycleWorkflowId(authorizationId),
       event: { captureId: captureIds[0], refundId: refund.id },
     });
@@ -166,7 +153,7 @@ describe('a refund or chargeback of a closed lifecycle', () => {
 
     const reversal = await stack.provider.post(`/sandbox/captures/${captureId}/reverse`);
     expect(reversal.status).toBe(201);
-    expect(await sandboxDelivery('PAYMENT.CAPTURE.REVERSED', reversal.data.id)).toMatchObject({
+    expect(await deliveredRefundEvent(stack, 'PAYMENT.CAPTURE.REVERSED', reversal.data.id)).toMatchObject({
       outcome: 'delivered',
       lifecycleWorkflowId: lifecycleWorkflowId(authorizationId),
       event: { captureId, refundId: reversal.data.id },

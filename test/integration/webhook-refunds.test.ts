@@ -1,6 +1,5 @@
 import { eventually } from '../helpers/eventually';
-import { startWebhookStack, type WebhookStack } from '../helpers/webhook-stack';
-import type { WebhookVerificationResult } from '../../src/workflows/webhooks/definitions';
+import { deliveredRefundEvent, startWebhookStack, type WebhookStack } from '../helpers/webhook-stack';
 import { freshKey } from '../helpers/lifecycle-stack';
 
 // PAYMENT.CAPTURE.REFUNDED and REVERSED carry a refund whose `up` link names the capture: the sandbox delivers
@@ -13,19 +12,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.close();
 });
-
-/** The verification result of the delivery of `eventType` whose resource is `refundId`. */
-async function routedDelivery(eventType: string, refundId: string): Promise<WebhookVerificationResult> {
-  await stack.sandbox.deliveriesSettled();
-  const records = stack.sandbox
-    .deliveries()
-    .filter((record) => record.eventType === eventType && record.webhookId === stack.webhookId);
-  for (const record of records) {
-    const result = await stack.verification(record.transmissionId);
-    if (result.outcome === 'delivered' && result.event.refundId === refundId) return result;
-  }
-  throw new Error(`no delivery of ${eventType} for refund ${refundId}`);
-}
 
 async function capturedLifecycle(value: string): Promise<{ authorizationId: string; captureId: string }> {
   const authorizationId = await stack.startLifecycle(value);
@@ -49,7 +35,7 @@ describe("refund and reversal events reach the lifecycle through the capture's a
       amount: { currency_code: 'USD', value: '20.00' },
     });
 
-    const result = await routedDelivery('PAYMENT.CAPTURE.REFUNDED', refund.id);
+    const result = await deliveredRefundEvent(stack, 'PAYMENT.CAPTURE.REFUNDED', refund.id);
     expect(result).toMatchObject({
       outcome: 'delivered',
       lifecycleWorkflowId: `authorization-${authorizationId}`,
@@ -81,7 +67,7 @@ describe("refund and reversal events reach the lifecycle through the capture's a
       freshKey(),
     );
     expect(refund.status).toBe(200);
-    const result = await routedDelivery('PAYMENT.CAPTURE.REFUNDED', refund.data.id);
+    const result = await deliveredRefundEvent(stack, 'PAYMENT.CAPTURE.REFUNDED', refund.data.id);
     expect(result).toMatchObject({ outcome: 'delivered' });
     const state = await stack.lifecycleState(authorizationId);
     expect(state).toMatchObject({ status: 'REFUNDED', refundedAmount: '30.00' });
@@ -96,7 +82,7 @@ describe("refund and reversal events reach the lifecycle through the capture's a
     const reversal = await stack.provider.post(`/sandbox/captures/${captureId}/reverse`);
     expect(reversal.status).toBe(201);
 
-    const result = await routedDelivery('PAYMENT.CAPTURE.REVERSED', reversal.data.id);
+    const result = await deliveredRefundEvent(stack, 'PAYMENT.CAPTURE.REVERSED', reversal.data.id);
     expect(result).toMatchObject({
       outcome: 'delivered',
       lifecycleWorkflowId: `authorization-${authorizationId}`,
