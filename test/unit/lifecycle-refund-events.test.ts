@@ -1,8 +1,8 @@
 import { parsePaymentEvent } from '../../src/providers/paypal/payment-event';
 import { lifecycleDetails } from '../../src/workflows/lifecycle/visibility';
 import type { PaymentEvent } from '../../src/workflows/lifecycle/definitions';
-import { applyEvent, applyRefund } from '../../src/workflows/lifecycle/state';
-import { authorizedState, capturedState, usd } from '../fixtures/lifecycle-state';
+import { applyEvent, applyRefund, markEnded } from '../../src/workflows/lifecycle/state';
+import { authorizedState, captureCompletedEvent, capturedState, usd } from '../fixtures/lifecycle-state';
 
 // Refund and reversal events as PayPal sends them (resource: the refund, `up` link: its capture), parsed and
 // applied to the lifecycle's state. Pure: no Temporal server.
@@ -145,5 +145,14 @@ describe('a refund or reversal delivered before its capture', () => {
     applyEvent(state, captureEvent('C7'), '2026-05-02T10:00:01Z');
     expect(state).toMatchObject({ status: 'PARTIALLY_CAPTURED', capturedAmount: '30.00' });
     expect(state.refundedAmount).toBeUndefined();
+  });
+});
+
+describe('a capture heard of after the lifecycle was voided', () => {
+  it('counts the capture the provider made before the void; the lifecycle stays VOIDED', () => {
+    const state = authorizedState();
+    markEnded(state, 'VOIDED');
+    applyEvent(state, captureCompletedEvent('30.00', { captureId: 'C8' }), '2026-05-02T10:00:01Z');
+    expect(state).toMatchObject({ status: 'VOIDED', capturedAmount: '30.00' });
   });
 });

@@ -41,8 +41,6 @@ export function holdsMoney(capture: CaptureRecord): boolean {
 
 /** Status and captured amount follow from the captures, once money was authorized and not voided. */
 function settle(state: LifecycleState): void {
-  if (state.status === 'VOIDED' || state.status === 'EXPIRED' || state.status === 'DENIED') return;
-  const finalCaptureMade = state.captures.some((capture) => capture.finalCapture && holdsMoney(capture));
   const captured = state.captures
     .filter(holdsMoney)
     .reduce(
@@ -50,6 +48,9 @@ function settle(state: LifecycleState): void {
       minorUnitsOf(state, state.capturedAtStart?.amount ?? '0') ?? 0n,
     );
   state.capturedAmount = amountOf(state, captured).value;
+  // A capture can land before a void or an expiry (its event comes after): it is counted, the ended status stays.
+  if (state.status === 'VOIDED' || state.status === 'EXPIRED' || state.status === 'DENIED') return;
+  const finalCaptureMade = state.captures.some((capture) => capture.finalCapture && holdsMoney(capture));
   const pending = state.captures.some((capture) => capture.status === 'PENDING');
   const remaining = minorUnitsOf(state, state.remainingAmount) ?? 0n;
   let status: LifecycleStatus;
