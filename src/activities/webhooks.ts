@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { Context } from '@temporalio/activity';
-import { WorkflowNotFoundError } from '@temporalio/client';
+import { WorkflowNotFoundError, type WorkflowExecutionDescription } from '@temporalio/client';
 import type { ParsedPaymentEvent, PaymentEvent, SignatureCheck } from '../providers/events';
 import type { PaymentsProvider } from '../providers/port';
 import type { WebhookDelivery } from '../providers/webhook-delivery';
@@ -126,9 +126,9 @@ export function createWebhookActivities(options: WebhookActivityOptions) {
         routed: false,
         reason: `${why}, for ${event.eventType} ${event.id}`,
       });
-      const workflowId = await lifecycleHolding(authorizationId);
-      if (!workflowId) return unrouted(`no lifecycle holds authorization ${authorizationId}`);
-      const { status, runId } = await client.workflow.getHandle(workflowId).describe();
+      const holding = await lifecycleHolding(authorizationId);
+      if (!holding) return unrouted(`no lifecycle holds authorization ${authorizationId}`);
+      const { workflowId, status, runId } = holding;
       // This run, not a run that another event may have reopened since.
       const handle = client.workflow.getHandle(workflowId, runId, { followRuns: false });
       const delivered = { routed: true as const, lifecycleWorkflowId: workflowId };
@@ -191,18 +191,17 @@ async function reopenedWith(state: LifecycleState, event: PaymentEvent, taskQueu
   });
 }
 
-/** The lifecycle of an authorization, running or closed: its own, or the one that reauthorized into it. */
-async function lifecycleHolding(authorizationId: string): Promise<string | null> {
+/** The lifecycle of an authorization, running or closed, described: its own, or the one that reauthorized into it. */
+async function lifecycleHolding(authorizationId: string): Promise<WorkflowExecutionDescription | null> {
   const { client } = Context.current();
-  const own = lifecycleWorkflowId(authorizationId);
+  const describe = (workflowId: string) => client.workflow.getHandle(workflowId).describe();
   try {
-    await client.workflow.getHandle(own).describe();
-    return own;
+    return await describe(lifecycleWorkflowId(authorizationId));
   } catch (error) {
     if (!(error instanceof WorkflowNotFoundError)) throw error;
   }
   const query = `AuthorizationIds = '${authorizationId.replace(/'/g, '')}'`;
-  for await (const run of client.workflow.list({ query, pageSize: 1 })) return run.workflowId;
+  for await (const run of client.workflow.list({ query, pageSize: 1 })) return describe(run.workflowId);
   return null;
 }
 
