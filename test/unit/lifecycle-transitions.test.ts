@@ -1,6 +1,7 @@
 import {
   applyCapture,
   applyEvent,
+  applyReauthorization,
   canManage,
   holdsMoney,
   isTerminal,
@@ -96,5 +97,49 @@ describe('a capture record', () => {
       remainingAmount: '70.00',
       capturedAmount: '30.00',
     });
+  });
+});
+
+describe('a capture of an earlier authorization heard of after a reauthorization', () => {
+  // Found by the money model: [DashboardCapture(30.00), Reauthorize(40.00, answer lost), RestartWorker()].
+  const reauthorized = () => {
+    const state = authorizedState();
+    applyReauthorization(state, { id: 'A2', status: 'CREATED', amount: usd('40.00') }, 'request', 'now');
+    return state;
+  };
+
+  it('is counted against its own authorization, leaving the current one whole', () => {
+    const state = reauthorized();
+    const recorded = applyEvent(state, captureCompletedEvent('30.00'), 'now', {
+      capturesOfEarlierAuthorizations: () => true,
+    });
+    expect(recorded.applied).toBe(true);
+    expect(state).toMatchObject({
+      status: 'PARTIALLY_CAPTURED',
+      capturedAmount: '30.00',
+      remainingAmount: '40.00',
+    });
+    expect(state.captures[0]).toMatchObject({ id: 'C1', authorizationId: 'A1' });
+  });
+
+  it('is recorded, not applied, by a run from before (its history replays as it ran)', () => {
+    const state = reauthorized();
+    const recorded = applyEvent(state, captureCompletedEvent('30.00'), 'now', {
+      capturesOfEarlierAuthorizations: () => false,
+    });
+    expect(recorded).toMatchObject({
+      applied: false,
+      note: 'capture of authorization A1, not the current one',
+    });
+    expect(state.capturedAmount).toBe('0.00');
+  });
+
+  it('is refused for an authorization the lifecycle never held', () => {
+    const state = reauthorized();
+    const recorded = applyEvent(state, captureCompletedEvent('30.00', { authorizationId: 'A9' }), 'now', {
+      capturesOfEarlierAuthorizations: () => true,
+    });
+    expect(recorded.applied).toBe(false);
+    expect(state.captures).toEqual([]);
   });
 });

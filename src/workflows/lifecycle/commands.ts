@@ -208,6 +208,7 @@ export class LifecycleCommands {
   recordEvent(event: PaymentEvent): void {
     const recorded = applyEvent(this.state, event, new Date().toISOString(), {
       refundsWaitForCapture: () => patched('refunds-wait-for-capture'),
+      capturesOfEarlierAuthorizations: () => patched('captures-of-earlier-authorizations'),
     });
     if (!recorded.applied) log.info('payment event recorded, not applied', { ...recorded });
     this.stateChanged();

@@ -135,11 +135,14 @@ export function applyCapture(
     status: CaptureRecordStatus;
   },
   requested: { amount: Money; finalCapture: boolean; idempotencyKey?: string },
+  authorizationId = state.currentAuthorizationId,
 ): void {
   const known = state.captures.find((existing) => existing.id === capture.id);
+  // A capture of an earlier authorization (made before a reauthorization) took none of the current one's amount.
+  const ofCurrent = authorizationId === state.currentAuthorizationId;
   const record: CaptureRecord = {
     id: capture.id,
-    authorizationId: state.currentAuthorizationId,
+    authorizationId,
     status: capture.status,
     amount: capture.amount
       ? { currency_code: capture.amount.currency_code, value: capture.amount.value }
@@ -156,13 +159,14 @@ export function applyCapture(
     });
   else {
     state.captures.push(record);
-    if (holdsMoney(record)) {
+    if (holdsMoney(record) && ofCurrent) {
       const left =
         (minorUnitsOf(state, state.remainingAmount) ?? 0n) - (minorUnitsOf(state, record.amount.value) ?? 0n);
       state.remainingAmount = amountOf(state, left > 0n ? left : 0n).value;
     }
   }
-  if (record.finalCapture && holdsMoney(record)) state.remainingAmount = amountOf(state, 0n).value;
+  if (record.finalCapture && holdsMoney(record) && ofCurrent)
+    state.remainingAmount = amountOf(state, 0n).value;
   settle(state);
   if (!known) applyRefundsAwaiting(state, record.id);
 }
@@ -206,6 +210,11 @@ export interface EventOptions {
    * history recorded before the wait replays as it ran).
    */
   refundsWaitForCapture?: () => boolean;
+  /**
+   * Whether a capture event of an earlier authorization of this lifecycle (one made before a reauthorization,
+   * heard of after it) is applied (asked only for such an event, for the same reason).
+   */
+  capturesOfEarlierAuthorizations?: () => boolean;
 }
 
 /**
@@ -255,7 +264,11 @@ function decide(state: LifecycleState, event: PaymentEvent, options: EventOption
   const captureStatus = captureStatusByEvent[event.eventType];
   if (captureStatus && event.captureId) {
     const known = state.captures.find((capture) => capture.id === event.captureId);
-    if (!known && event.authorizationId !== state.currentAuthorizationId) {
+    const ofEarlier = !known && event.authorizationId !== state.currentAuthorizationId;
+    if (
+      ofEarlier &&
+      !(heldEarlier(state, event.authorizationId) && options.capturesOfEarlierAuthorizations?.())
+    ) {
       return `capture of authorization ${event.authorizationId}, not the current one`;
     }
     if (known?.status === captureStatus) return `capture ${known.id} is already ${captureStatus}`;
@@ -288,6 +301,7 @@ function decide(state: LifecycleState, event: PaymentEvent, options: EventOption
         create_time: event.createTime,
       },
       { amount: event.amount, finalCapture: event.finalCapture ?? false },
+      ofEarlier ? event.authorizationId : state.currentAuthorizationId,
     );
     return undefined;
   }
@@ -301,6 +315,13 @@ function decide(state: LifecycleState, event: PaymentEvent, options: EventOption
     return undefined;
   }
   return 'event type the lifecycle does not act on';
+}
+
+/** Whether the lifecycle held this authorization before a reauthorization replaced it. */
+function heldEarlier(state: LifecycleState, authorizationId: string | undefined): boolean {
+  return state.reauthorizations.some(
+    (reauthorization) => reauthorization.fromAuthorizationId === authorizationId,
+  );
 }
 
 /** Whether a capture made at `createTime` was counted in what the provider said was captured at start. */
