@@ -136,6 +136,9 @@ export function createWebhookActivities(options: WebhookActivityOptions) {
         await handle.signal(paymentEventSignal, event);
         return { ...delivered, signalledAt: new Date().toISOString() };
       }
+      // A lifecycle fails only while it starts (a refusal to adopt): it holds nothing, and a query would keep
+      // this delivery waiting on a worker to replay it.
+      if (status.name === 'FAILED') return unrouted(`lifecycle ${workflowId} closed FAILED while starting`);
       const state: LifecycleState | null =
         status.name === 'COMPLETED'
           ? ((await handle.result()) as LifecycleState)
