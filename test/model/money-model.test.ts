@@ -18,6 +18,7 @@ import {
   Void,
 } from './commands';
 import type { MoneyCommand, MoneyModel, MoneyReal } from './model';
+import { LongSequences } from './long-sequences';
 import { startModelStack, type ModelStack } from './model-stack';
 import { settle } from './quiet';
 import { modelSettings } from './settings';
@@ -116,18 +117,23 @@ describe('money moves once (model-based)', () => {
   }
 
   it(
-    `keeps the provider's books and the lifecycle's right over ${settings.runs} runs of up to ${settings.steps} steps`,
+    `keeps the provider's books and the lifecycle's right over ${settings.runs} runs of ${settings.steps} steps or more`,
     async () => {
       // Always a seed of its own, printed, so a passing run can be named and repeated too.
       const seed = settings.seed ?? Math.floor(Math.random() * 2 ** 31);
       await fc.assert(
         fc.asyncProperty(
           capturedBeforeStart,
-          fc.commands(commandArbitraries, {
-            maxCommands: settings.steps,
-            size: 'max',
-            ...(settings.replayPath !== undefined && { replayPath: settings.replayPath }),
-          }),
+          // Between MODEL_STEPS and a tenth more commands, so that a run takes MODEL_STEPS steps although a
+          // retry with nothing to retry is skipped.
+          new LongSequences(
+            fc.commands(commandArbitraries, {
+              maxCommands: settings.steps + Math.ceil(settings.steps / 10),
+              size: 'max',
+              ...(settings.replayPath !== undefined && { replayPath: settings.replayPath }),
+            }),
+            settings.steps,
+          ),
           async (preCaptured, commands) => {
             const setup = await startLifecycle(preCaptured);
             await fc.asyncModelRun(() => setup, commands);
