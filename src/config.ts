@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { apiCallersSchema, clearKeyCaller, type ApiCaller } from './api-callers';
+import { apiCallersSchema, apiKeyHash, clearKeyCaller, type ApiCaller } from './api-callers';
 import { codecKeysSchema } from './codec/key-schema';
 import { durationDefault, durationSchema } from './duration';
 
@@ -143,6 +143,12 @@ export const configSchema = z.object({
   CHARACTERS_DATA_DIR: z.string().min(1).default('.data/characters'),
   /** Keys for upsertCharacter (`Authorization: Bearer`): the service accepts each, the worker sends the first. Required in production. */
   CHARACTERS_API_KEYS: commaList.optional(),
+
+  /**
+   * `1` lets production use a test provider: a plain-http PAYMENTS_BASE_URL, http or loopback
+   * WEBHOOK_CERT_HOSTS and the sandbox's client id and secret (docker-compose's sandbox, end-to-end tests).
+   */
+  ALLOW_INSECURE_PROVIDER_FOR_TESTS: z.enum(['0', '1']).default('0'),
 });
 
 export type Config = z.infer<typeof configSchema>;
@@ -171,6 +177,60 @@ function missingInProduction(env: Record<string, string | undefined>): string[] 
     .map(([name, form]) => `  ${name}: required when NODE_ENV=production (${form})`);
 }
 
+/** Keys given in the clear are random strings of at least this many characters in production. */
+export const MIN_CLEAR_KEY_LENGTH = 32;
+
+/** Values the repository ships as defaults (the sandbox's credentials, development's key): never production's. */
+const SANDBOX_CLIENT_ID = 'sandbox-client';
+const SANDBOX_CLIENT_SECRET = 'sandbox-secret';
+
+function isLoopbackHost(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127\./.test(hostname);
+}
+
+/** Keys in the clear that production refuses: development's, or shorter than MIN_CLEAR_KEY_LENGTH. */
+function weakClearKeys(name: string, keys: readonly string[] | undefined): string[] {
+  return (keys ?? []).flatMap((key, index) => {
+    if (key === DEV_API_KEY) return [`  ${name}: ${DEV_API_KEY} is development's well-known key`];
+    if (key.length < MIN_CLEAR_KEY_LENGTH)
+      return [
+        `  ${name}: key ${index + 1} has ${key.length} characters; at least ${MIN_CLEAR_KEY_LENGTH} (openssl rand -hex 32)`,
+      ];
+    return [];
+  });
+}
+
+/**
+ * Values production refuses even when set: development's and the sandbox's, short keys, and (unless
+ * ALLOW_INSECURE_PROVIDER_FOR_TESTS=1) a provider or certificate host reached over plain http or on this
+ * machine. Each names its variable; none shows a secret.
+ */
+function weakInProduction(config: Config, env: Record<string, string | undefined>): string[] {
+  const problems = [
+    ...weakClearKeys('API_KEYS', env.API_KEYS === undefined ? undefined : config.API_KEYS),
+    ...weakClearKeys('CHARACTERS_API_KEYS', config.CHARACTERS_API_KEYS),
+  ];
+  const devHash = apiKeyHash(DEV_API_KEY);
+  for (const caller of config.API_CALLERS ?? []) {
+    if (caller.keyHashes.includes(devHash))
+      problems.push(`  API_CALLERS: caller ${caller.id} has the hash of ${DEV_API_KEY}, development's key`);
+  }
+  if (config.ALLOW_INSECURE_PROVIDER_FOR_TESTS === '1') return problems;
+  const test = 'unless ALLOW_INSECURE_PROVIDER_FOR_TESTS=1';
+  if (config.PAYMENTS_CLIENT_SECRET === SANDBOX_CLIENT_SECRET && !config.PAYMENTS_ACCESS_TOKEN)
+    problems.push(`  PAYMENTS_CLIENT_SECRET: the sandbox's secret (${test})`);
+  if (config.PAYMENTS_CLIENT_ID === SANDBOX_CLIENT_ID && !config.PAYMENTS_ACCESS_TOKEN)
+    problems.push(`  PAYMENTS_CLIENT_ID: the sandbox's client id; set the provider's (${test})`);
+  if (config.PAYMENTS_BASE_URL && new URL(config.PAYMENTS_BASE_URL).protocol !== 'https:')
+    problems.push(`  PAYMENTS_BASE_URL: https only (${test})`);
+  for (const entry of config.WEBHOOK_CERT_HOSTS) {
+    const url = certificateOriginUrl(entry);
+    if (url.protocol !== 'https:' || isLoopbackHost(url.hostname))
+      problems.push(`  WEBHOOK_CERT_HOSTS: ${entry} is not an https host of the provider (${test})`);
+  }
+  return problems;
+}
+
 /** Parses the environment once; a bad value names the variable and the form expected. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // An empty variable means "not set", as in most shells' `VAR= cmd`.
@@ -184,7 +244,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ...(present.API_CALLERS !== undefined && present.API_KEYS !== undefined
       ? ['  API_KEYS: not with API_CALLERS (give the keys as callers there)']
       : []),
-    ...(parsed.data.NODE_ENV === 'production' ? missingInProduction(present) : []),
+    ...(parsed.data.NODE_ENV === 'production'
+      ? [...missingInProduction(present), ...weakInProduction(parsed.data, present)]
+      : []),
   ];
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
   return parsed.data;
