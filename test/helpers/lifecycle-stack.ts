@@ -94,7 +94,8 @@ const testApiLimits: ApiLimits = { ...defaultApiLimits, rateLimitMax: 1_000_000 
 
 /** The HTTP API on a free port with the test key, and an axios instance that sends it. */
 export async function startTestApi(
-  options: Pick<ApiOptions, 'lifecycles' | 'webhooks' | 'limits'> & Partial<Pick<ApiOptions, 'callers'>>,
+  options: Pick<ApiOptions, 'lifecycles' | 'webhooks' | 'limits' | 'codec'> &
+    Partial<Pick<ApiOptions, 'callers'>>,
 ) {
   const app = await buildApi({
     limits: testApiLimits,
