@@ -169,12 +169,12 @@ describe('a lifecycle is its owner’s', () => {
 
 describe('scopes', () => {
   const payload = () => {
-    const plain = defaultPayloadConverter.toPayload({ amount: '61.37' }) as Payload;
+    const plain: Payload = defaultPayloadConverter.toPayload({ amount: '61.37' });
     return {
       payloads: [
         {
-          metadata: { encoding: Buffer.from(plain.metadata!.encoding!).toString('base64') },
-          data: Buffer.from(plain.data!).toString('base64'),
+          metadata: { encoding: Buffer.from(plain.metadata?.encoding ?? []).toString('base64') },
+          data: Buffer.from(plain.data ?? []).toString('base64'),
         },
       ],
     };

@@ -60,7 +60,9 @@ describe('API callers', () => {
     ];
     for (const [value, message] of refusals) {
       expect(() => loadConfig({ API_CALLERS: value })).toThrow(ConfigError);
-      expect(() => loadConfig({ API_CALLERS: value })).toThrow(new RegExp(`API_CALLERS: .*${message.source}`));
+      expect(() => loadConfig({ API_CALLERS: value })).toThrow(
+        new RegExp(`API_CALLERS: .*${message.source}`),
+      );
     }
     expect(() => parseApiCallers(' ; ')).toThrow(/at least one caller/);
   });
