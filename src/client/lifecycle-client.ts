@@ -125,10 +125,20 @@ export class LifecycleClient {
     return !this.owner || this.owner.admin === true || state.owner === this.owner.id;
   }
 
-  /** Refuses, as an unknown lifecycle, one this client may not see (or that does not exist). */
+  /**
+   * Refuses, as an unknown lifecycle, one this client may not see (or that does not exist). The owner is read
+   * from the run's memo (set at start, carried over continue-as-new), which the server answers without the
+   * worker: a command still waits for a stopped worker as before, and a closed lifecycle is not replayed.
+   */
   private async confine(authorizationId: string): Promise<void> {
     if (!this.owner || this.owner.admin) return;
-    if (await this.state(authorizationId)) return;
+    const description = await this.handle(authorizationId)
+      .describe()
+      .catch((error: unknown) => {
+        if (error instanceof WorkflowNotFoundError) return null;
+        throw error;
+      });
+    if (description?.memo?.owner === this.owner.id) return;
     throw new WorkflowNotFoundError(
       'no lifecycle for this authorization',
       lifecycleWorkflowId(authorizationId),
@@ -148,7 +158,8 @@ export class LifecycleClient {
 
   /**
    * Starts a run with `input` or joins the one that is open (update-with-start); `reusePolicy` says whether a
-   * closed lifecycle may run again. The summary is shown in the Web UI (encrypted; the codec server decrypts it).
+   * closed lifecycle may run again. The summary is shown in the Web UI (encrypted; the codec server decrypts it);
+   * the memo names the owner, for confine.
    */
   private startOperation(input: LifecycleInput, reusePolicy: WorkflowIdReusePolicy) {
     return new WithStartWorkflowOperation<typeof authorizationLifecycle>(lifecycleWorkflowType, {
@@ -157,6 +168,7 @@ export class LifecycleClient {
       args: [input],
       workflowIdConflictPolicy: 'USE_EXISTING',
       workflowIdReusePolicy: reusePolicy,
+      ...(input.owner !== undefined && { memo: { owner: input.owner } }),
       staticSummary: lifecycleSummary(input.authorizationId, input.orderId),
     });
   }

@@ -132,6 +132,21 @@ describe('a lifecycle is its owner’s', () => {
     expect(await stack.capturesAtProvider(authorizationId)).toHaveLength(1);
   });
 
+  it('is refused to another caller by the server alone, while the worker is stopped', async () => {
+    const authorizationId = await startAs('orders', '60.00');
+    await stack.stopWorker();
+    let capture;
+    try {
+      capture = as.orders.post(`/v1/lifecycles/${authorizationId}/capture`, {}, freshKey());
+      const refused = await as.shop.post(`/v1/lifecycles/${authorizationId}/capture`, {}, freshKey());
+      expect(refused.status).toBe(404);
+    } finally {
+      await stack.startWorker();
+    }
+    expect((await capture).status).toBe(200);
+    expect(await stack.capturesAtProvider(authorizationId)).toHaveLength(1);
+  });
+
   it('cannot be adopted by a second owner: 409, without its state', async () => {
     const authorizationId = await startAs('orders', '40.00', { orderId: 'order-of-orders' });
     const second = await as.shop.post('/v1/lifecycles', { authorizationId, orderId: 'order-of-shop' });
