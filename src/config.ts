@@ -1,6 +1,10 @@
 import { z } from 'zod';
+import { apiCallersSchema, apiKeyHash, clearKeyCaller, type ApiCaller } from './api-callers';
 import { codecKeysSchema } from './codec/key-schema';
 import { durationDefault, durationSchema } from './duration';
+
+/** The API key development runs with: well known, so production refuses it. */
+export const DEV_API_KEY = 'dev-api-key';
 
 const port = z.coerce.number().int().min(1).max(65535);
 const optionalUrl = z.url().optional();
@@ -75,7 +79,16 @@ export const configSchema = z.object({
   API_PORT: port.default(8080),
   /** The API's listen address; unset = loopback in development, every interface in production. */
   API_HOST: z.string().min(1).optional(),
-  API_KEYS: commaList.default(['dev-api-key']),
+  /**
+   * Keys in the clear for one caller, `dev`, with every scope: development's `dev-api-key` by default. Not
+   * with API_CALLERS; in production each at least 32 characters.
+   */
+  API_KEYS: commaList.default([DEV_API_KEY]),
+  /**
+   * The callers of the API, each with its scopes and the SHA-256 of one or two keys:
+   * `id:scope+scope:sha256[,sha256]`, `;` between callers (docs/configuration.md).
+   */
+  API_CALLERS: apiCallersSchema.optional(),
   WEBHOOK_BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1_048_576),
   WEBHOOK_ID: z.string().min(1).optional(),
   WEBHOOK_LISTENER_URL: optionalUrl,
@@ -130,6 +143,12 @@ export const configSchema = z.object({
   CHARACTERS_DATA_DIR: z.string().min(1).default('.data/characters'),
   /** Keys for upsertCharacter (`Authorization: Bearer`): the service accepts each, the worker sends the first. Required in production. */
   CHARACTERS_API_KEYS: commaList.optional(),
+
+  /**
+   * `1` lets production use a test provider: a plain-http PAYMENTS_BASE_URL, http or loopback
+   * WEBHOOK_CERT_HOSTS and the sandbox's client id and secret (docker-compose's sandbox, end-to-end tests).
+   */
+  ALLOW_INSECURE_PROVIDER_FOR_TESTS: z.enum(['0', '1']).default('0'),
 });
 
 export type Config = z.infer<typeof configSchema>;
@@ -143,7 +162,7 @@ export class ConfigError extends Error {
  * API key, the sandbox's secret and URL, localhost certificates), so production refuses to start without them.
  */
 const requiredInProduction: Record<string, string> = {
-  API_KEYS: 'comma-separated API keys (openssl rand -base64 32)',
+  API_KEYS: 'API_CALLERS (id:scope+scope:sha256 of the key), or API_KEYS (keys of at least 32 characters)',
   PAYMENTS_BASE_URL: "the payments provider's base URL",
   PAYMENTS_CLIENT_SECRET: "the provider's OAuth client secret (or PAYMENTS_ACCESS_TOKEN)",
   WEBHOOK_CERT_HOSTS: "the hosts the provider's signing certificates may come from",
@@ -153,8 +172,63 @@ const requiredInProduction: Record<string, string> = {
 function missingInProduction(env: Record<string, string | undefined>): string[] {
   return Object.entries(requiredInProduction)
     .filter(([name]) => env[name] === undefined)
+    .filter(([name]) => !(name === 'API_KEYS' && env.API_CALLERS !== undefined))
     .filter(([name]) => !(name === 'PAYMENTS_CLIENT_SECRET' && env.PAYMENTS_ACCESS_TOKEN !== undefined))
     .map(([name, form]) => `  ${name}: required when NODE_ENV=production (${form})`);
+}
+
+/** Keys given in the clear are random strings of at least this many characters in production. */
+export const MIN_CLEAR_KEY_LENGTH = 32;
+
+/** Values the repository ships as defaults (the sandbox's credentials, development's key): never production's. */
+const SANDBOX_CLIENT_ID = 'sandbox-client';
+const SANDBOX_CLIENT_SECRET = 'sandbox-secret';
+
+function isLoopbackHost(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127\./.test(hostname);
+}
+
+/** Keys in the clear that production refuses: development's, or shorter than MIN_CLEAR_KEY_LENGTH. */
+function weakClearKeys(name: string, keys: readonly string[] | undefined): string[] {
+  return (keys ?? []).flatMap((key, index) => {
+    if (key === DEV_API_KEY) return [`  ${name}: ${DEV_API_KEY} is development's well-known key`];
+    if (key.length < MIN_CLEAR_KEY_LENGTH)
+      return [
+        `  ${name}: key ${index + 1} has ${key.length} characters; at least ${MIN_CLEAR_KEY_LENGTH} (openssl rand -hex 32)`,
+      ];
+    return [];
+  });
+}
+
+/**
+ * Values production refuses even when set: development's and the sandbox's, short keys, and (unless
+ * ALLOW_INSECURE_PROVIDER_FOR_TESTS=1) a provider or certificate host reached over plain http or on this
+ * machine. Each names its variable; none shows a secret.
+ */
+function weakInProduction(config: Config, env: Record<string, string | undefined>): string[] {
+  const problems = [
+    ...weakClearKeys('API_KEYS', env.API_KEYS === undefined ? undefined : config.API_KEYS),
+    ...weakClearKeys('CHARACTERS_API_KEYS', config.CHARACTERS_API_KEYS),
+  ];
+  const devHash = apiKeyHash(DEV_API_KEY);
+  for (const caller of config.API_CALLERS ?? []) {
+    if (caller.keyHashes.includes(devHash))
+      problems.push(`  API_CALLERS: caller ${caller.id} has the hash of ${DEV_API_KEY}, development's key`);
+  }
+  if (config.ALLOW_INSECURE_PROVIDER_FOR_TESTS === '1') return problems;
+  const test = 'unless ALLOW_INSECURE_PROVIDER_FOR_TESTS=1';
+  if (config.PAYMENTS_CLIENT_SECRET === SANDBOX_CLIENT_SECRET && !config.PAYMENTS_ACCESS_TOKEN)
+    problems.push(`  PAYMENTS_CLIENT_SECRET: the sandbox's secret (${test})`);
+  if (config.PAYMENTS_CLIENT_ID === SANDBOX_CLIENT_ID && !config.PAYMENTS_ACCESS_TOKEN)
+    problems.push(`  PAYMENTS_CLIENT_ID: the sandbox's client id; set the provider's (${test})`);
+  if (config.PAYMENTS_BASE_URL && new URL(config.PAYMENTS_BASE_URL).protocol !== 'https:')
+    problems.push(`  PAYMENTS_BASE_URL: https only (${test})`);
+  for (const entry of config.WEBHOOK_CERT_HOSTS) {
+    const url = certificateOriginUrl(entry);
+    if (url.protocol !== 'https:' || isLoopbackHost(url.hostname))
+      problems.push(`  WEBHOOK_CERT_HOSTS: ${entry} is not an https host of the provider (${test})`);
+  }
+  return problems;
 }
 
 /** Parses the environment once; a bad value names the variable and the form expected. */
@@ -166,9 +240,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const problems = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
     throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
   }
-  const missing = parsed.data.NODE_ENV === 'production' ? missingInProduction(present) : [];
-  if (missing.length > 0) throw new ConfigError(`Invalid configuration:\n${missing.join('\n')}`);
+  const problems = [
+    ...(present.API_CALLERS !== undefined && present.API_KEYS !== undefined
+      ? ['  API_KEYS: not with API_CALLERS (give the keys as callers there)']
+      : []),
+    ...(parsed.data.NODE_ENV === 'production'
+      ? [...missingInProduction(present), ...weakInProduction(parsed.data, present)]
+      : []),
+  ];
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
   return parsed.data;
+}
+
+/** The callers of the API: API_CALLERS, or the one caller of API_KEYS (`dev`, every scope). */
+export function apiCallers(config: Pick<Config, 'API_CALLERS' | 'API_KEYS'>): readonly ApiCaller[] {
+  return config.API_CALLERS ?? [clearKeyCaller(config.API_KEYS)];
 }
 
 /** The names the schema knows; docker-compose.yml is checked against them. */

@@ -10,7 +10,7 @@ import { TEST_CODEC_KEYS_ENV, temporalAddress } from '../helpers/temporal';
  * the sandbox process (src/sandbox/main.ts) listens.
  */
 const UI_ORIGIN = 'http://localhost:8233';
-const API_KEY = 'exposure-test-key';
+const API_KEY = 'exposure-test-key-of-at-least-32-characters';
 
 /** This machine's address on a network, which a peer elsewhere connects to (not loopback). */
 function networkAddress(): string {
@@ -87,7 +87,8 @@ beforeAll(async () => {
     startApi({ NODE_ENV: 'development', API_HOST: '0.0.0.0' }),
     startApi({
       NODE_ENV: 'production',
-      PAYMENTS_BASE_URL: 'http://payments.invalid',
+      PAYMENTS_BASE_URL: 'https://payments.invalid',
+      PAYMENTS_CLIENT_ID: 'exposure-test-client',
       PAYMENTS_CLIENT_SECRET: 'exposure-test-secret',
       WEBHOOK_CERT_HOSTS: 'payments.invalid',
       // An unknown variable opens nothing: there is no keyless path in production, whatever the environment says.

@@ -7,7 +7,7 @@ import { resolveTemporalCli } from '../../src/dev/temporal-cli';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server';
 import { TEST_CODEC_KEYS_ENV } from './temporal';
 
-export const OPERATOR_API_KEY = 'operator-test-key';
+export const OPERATOR_API_KEY = 'operator-test-key-of-at-least-32-characters';
 
 /**
  * What an operator has: a dev server with its Web UI pointed at the API's codec server, and the service's
@@ -50,7 +50,9 @@ export async function startOperatorStack(): Promise<OperatorStack> {
     TEMPORAL_ADDRESS: temporal.address,
     TEMPORAL_TASK_QUEUE: `operators-${randomUUID()}`,
     PAYLOAD_CODEC_KEYS: TEST_CODEC_KEYS_ENV,
-    CHARACTERS_API_KEYS: 'operator-stack-characters-key',
+    CHARACTERS_API_KEYS: 'operator-stack-characters-key-of-32-characters',
+    // The sandbox is the provider: plain http on this machine, its own credentials.
+    ALLOW_INSECURE_PROVIDER_FOR_TESTS: '1',
     PAYMENTS_BASE_URL: sandbox.url,
     PAYMENTS_CLIENT_SECRET: 'sandbox-secret',
     WEBHOOK_CERT_HOSTS: '127.0.0.1,localhost',

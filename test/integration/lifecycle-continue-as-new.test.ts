@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import axios from 'axios';
 import type { Client } from '@temporalio/client';
+import { WorkflowNotFoundError } from '@temporalio/common';
 import { createPaymentsActivities } from '../../src/activities/payments';
 import { LifecycleClient } from '../../src/client/lifecycle-client';
 import { startDevServer, type DevServer } from '../../src/dev/dev-server';
@@ -118,4 +119,28 @@ it('carries state, answers and the late-event window across continue-as-new', as
   expect(result).toMatchObject({ status: 'CAPTURED', capturedAmount: '100.00' });
   const captures = await provider.get(`/sandbox/authorizations/${authorizationId}/captures`);
   expect(captures.data.captures).toHaveLength(2);
+});
+
+it('keeps the owner across continue-as-new: the next run is still its owner’s only', async () => {
+  const provider = axios.create({ baseURL: sandbox.url, validateStatus: () => true });
+  const { id: authorizationId } = await createSandboxAuthorization(provider, '50.00');
+  const orders = lifecycles.forOwner('orders');
+  const shop = lifecycles.forOwner('shop');
+  await orders.start({ authorizationId });
+  await sendEvents(authorizationId, SUGGEST_AFTER_EVENTS);
+  await eventually(
+    () => runIds(authorizationId),
+    (ids) => ids.length >= 2,
+    { what: 'a second run' },
+  );
+  expect((await orders.state(authorizationId))?.owner).toBe('orders');
+  expect(await shop.state(authorizationId)).toBeNull();
+  await expect(shop.capture(authorizationId, { idempotencyKey: 'shop-capture' })).rejects.toThrow(
+    WorkflowNotFoundError,
+  );
+  expect(await orders.capture(authorizationId, { idempotencyKey: 'orders-capture' })).toMatchObject({
+    status: 'COMPLETED',
+  });
+  const captures = await provider.get(`/sandbox/authorizations/${authorizationId}/captures`);
+  expect(captures.data.captures).toHaveLength(1);
 });

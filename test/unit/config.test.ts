@@ -1,10 +1,13 @@
 import { apiHost, ConfigError, loadConfig } from '../../src/config';
 
+const PROD_KEY = 'prod-key-0123456789abcdef0123456789abcdef';
+
 /** Everything production must set itself. */
 const production = {
   NODE_ENV: 'production',
-  API_KEYS: 'prod-key',
+  API_KEYS: PROD_KEY,
   PAYMENTS_BASE_URL: 'https://api-m.paypal.com',
+  PAYMENTS_CLIENT_ID: 'prod-client',
   PAYMENTS_CLIENT_SECRET: 'prod-secret',
   WEBHOOK_CERT_HOSTS: 'api.paypal.com',
   PAYLOAD_CODEC_KEYS: `prod:${Buffer.alloc(32, 7).toString('base64')}`,
@@ -69,7 +72,7 @@ describe('loadConfig', () => {
   });
 
   it('refuses production without the variables whose defaults are development values, naming each', () => {
-    expect(loadConfig(production).API_KEYS).toEqual(['prod-key']);
+    expect(loadConfig(production).API_KEYS).toEqual([PROD_KEY]);
     for (const name of [
       'API_KEYS',
       'PAYMENTS_BASE_URL',
