@@ -5,6 +5,8 @@ import { LifecycleClient } from '../client/lifecycle-client';
 import type { LifecycleInput } from '../workflows/lifecycle/definitions';
 import { paymentState } from '../workflows/payment-outcome/definitions';
 import type { paymentOutcome } from '../workflows/payment-outcome/workflow';
+import { authorizedCaller, type NexusCallers, type PaymentsOperation } from './callers';
+import { rememberNexusCaller } from './endpoint-keys';
 import { toNexusError } from './errors';
 import {
   captureInput,
@@ -14,6 +16,7 @@ import {
   startLifecycleInput,
   voidInput,
 } from './inputs';
+import { boundOutcomeWaits, outcomeWorkflowId } from './outcome-waits';
 import { paymentsService, type PaymentState } from './service';
 
 export interface PaymentsHandlerOptions {
@@ -24,6 +27,10 @@ export interface PaymentsHandlerOptions {
     LifecycleInput,
     'reauthorizeAfter' | 'expiryPolicy' | 'lateEventWindow' | 'idempotencyKeyRetention' | 'timerCallTimeout'
   >;
+  /** The caller namespaces allowed, per operation (NEXUS_CALLERS). */
+  callers: NexusCallers;
+  /** Open awaitOutcome waits per caller (NEXUS_OUTCOME_WAITS_PER_CALLER). */
+  outcomeWaitsPerCaller: number;
 }
 
 // Leaves the server time to receive the answer before its request deadline (10 s by default).
@@ -55,14 +62,24 @@ async function withinRequestDeadline<T>(ctx: nexus.StartOperationContext, work: 
   }
 }
 
-/** A synchronous operation: validated input, the request deadline, errors in Nexus terms. */
+/** The caller namespace, once it may call the operation; its answer is then sealed with its endpoint key. */
+function callerOf(callers: NexusCallers, ctx: nexus.StartOperationContext, operation: PaymentsOperation): string {
+  const caller = authorizedCaller(callers, ctx, operation);
+  rememberNexusCaller(caller);
+  return caller;
+}
+
+/** A synchronous operation: an allowed caller, validated input, the request deadline, errors in Nexus terms. */
 function syncOperation<Schema extends z.ZodType, O>(
+  callers: NexusCallers,
+  operation: PaymentsOperation,
   schema: Schema,
-  run: (input: z.output<Schema>, ctx: nexus.StartOperationContext) => Promise<O>,
+  run: (input: z.output<Schema>, ctx: nexus.StartOperationContext, caller: string) => Promise<O>,
 ) {
   return async (ctx: nexus.StartOperationContext, input: unknown): Promise<O> => {
+    const caller = callerOf(callers, ctx, operation);
     try {
-      return await withinRequestDeadline(ctx, run(parseInput(schema, input), ctx));
+      return await withinRequestDeadline(ctx, run(parseInput(schema, input), ctx, caller));
     } catch (error) {
       throw toNexusError(error);
     }
@@ -79,32 +96,34 @@ function withKey<Request extends { idempotencyKey?: string }>(
 
 /** The payments service's handlers: each is the call the HTTP API makes, through the same LifecycleClient. */
 export function paymentsServiceHandler(options: PaymentsHandlerOptions) {
+  const { callers } = options;
   const lifecycles = () => new LifecycleClient(getClient(), options.taskQueue);
   return nexus.serviceHandler(paymentsService, {
-    startLifecycle: syncOperation(startLifecycleInput, async (input) => {
+    startLifecycle: syncOperation(callers, 'startLifecycle', startLifecycleInput, async (input) => {
       const started = await lifecycles().start({ ...options.defaults, ...input });
       return { ...started, state: paymentState(started.state) };
     }),
-    capture: syncOperation(captureInput, ({ authorizationId, ...request }, ctx) =>
+    capture: syncOperation(callers, 'capture', captureInput, ({ authorizationId, ...request }, ctx) =>
       lifecycles().capture(authorizationId, withKey(request, ctx)),
     ),
-    void: syncOperation(voidInput, ({ authorizationId, ...request }, ctx) =>
+    void: syncOperation(callers, 'void', voidInput, ({ authorizationId, ...request }, ctx) =>
       lifecycles().void(authorizationId, withKey(request, ctx)),
     ),
-    reauthorize: syncOperation(reauthorizeInput, ({ authorizationId, ...request }, ctx) =>
+    reauthorize: syncOperation(callers, 'reauthorize', reauthorizeInput, ({ authorizationId, ...request }, ctx) =>
       lifecycles().reauthorize(authorizationId, withKey(request, ctx)),
     ),
-    state: syncOperation(lifecycleRefInput, async ({ authorizationId }) => {
+    state: syncOperation(callers, 'state', lifecycleRefInput, async ({ authorizationId }) => {
       const state = await lifecycles().state(authorizationId);
       return state && paymentState(state);
     }),
-    // One waiting workflow per operation (its id carries the request id, so a retried start joins it).
+    // One waiting workflow per operation (its id carries the caller and the request id, so a retried start
+    // joins it), at most outcomeWaitsPerCaller open per caller.
     awaitOutcome: new WorkflowRunOperationHandler<unknown, PaymentState>(async (ctx, input) => {
+      const caller = callerOf(callers, ctx, 'awaitOutcome');
       const { authorizationId } = parseInput(lifecycleRefInput, input);
-      return startWorkflow<typeof paymentOutcome>(ctx, 'paymentOutcome', {
-        workflowId: `payment-outcome-${authorizationId}-${ctx.requestId}`,
-        args: [authorizationId],
-      });
+      const workflowId = outcomeWorkflowId(caller, authorizationId, ctx.requestId);
+      await boundOutcomeWaits(getClient(), caller, workflowId, options.outcomeWaitsPerCaller);
+      return startWorkflow<typeof paymentOutcome>(ctx, 'paymentOutcome', { workflowId, args: [authorizationId] });
     }),
   });
 }

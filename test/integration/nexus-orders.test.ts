@@ -39,7 +39,7 @@ function failureOf(run: { failure?: Error }): ApplicationFailure | undefined {
 
 /** The attempt of the waiting workflow's read of the outcome (2 once a read found the lifecycle open); 0 before. */
 async function outcomeReadAttempts(authorizationId: string): Promise<number> {
-  const query = `WorkflowType = 'paymentOutcome' AND WorkflowId STARTS_WITH 'payment-outcome-${authorizationId}-'`;
+  const query = `WorkflowType = 'paymentOutcome' AND WorkflowId STARTS_WITH 'payment-outcome/orders/${authorizationId}/'`;
   for await (const run of stack.client.workflow.list({ query })) {
     const { raw } = await stack.client.workflow.getHandle(run.workflowId, run.runId).describe();
     return raw.pendingActivities?.[0]?.attempt ?? 0;
