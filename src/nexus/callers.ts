@@ -1,6 +1,7 @@
-import { HandlerError, type StartOperationContext } from 'nexus-rpc';
+import type { StartOperationContext } from 'nexus-rpc';
 import { z } from 'zod';
 import { ORDERS_NAMESPACE } from './endpoint';
+import { refusal } from './refusal';
 import { paymentsService } from './service';
 
 export type PaymentsOperation = keyof typeof paymentsService.operations;
@@ -81,14 +82,10 @@ export function authorizedCaller(
 ): string {
   const namespace = callerNamespace(ctx);
   if (namespace === undefined) {
-    throw new HandlerError('UNAUTHORIZED', 'the calling namespace is unknown (one workflow link expected)', {
-      retryableOverride: false,
-    });
+    throw refusal('UNAUTHORIZED', 'the calling namespace is unknown (one workflow link expected)');
   }
   if (!callers.get(namespace)?.has(operation)) {
-    throw new HandlerError('UNAUTHORIZED', `namespace "${namespace}" may not call payments.${operation}`, {
-      retryableOverride: false,
-    });
+    throw refusal('UNAUTHORIZED', `namespace "${namespace}" may not call payments.${operation}`);
   }
   return namespace;
 }

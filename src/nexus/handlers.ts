@@ -5,7 +5,7 @@ import { LifecycleClient } from '../client/lifecycle-client';
 import type { LifecycleInput } from '../workflows/lifecycle/definitions';
 import { paymentState } from '../workflows/payment-outcome/definitions';
 import type { paymentOutcome } from '../workflows/payment-outcome/workflow';
-import { authorizedCaller, type NexusCallers, type PaymentsOperation } from './callers';
+import { authorizedCaller, callerNamespace, type NexusCallers, type PaymentsOperation } from './callers';
 import { rememberNexusCaller } from './endpoint-keys';
 import { toNexusError } from './errors';
 import {
@@ -62,11 +62,14 @@ async function withinRequestDeadline<T>(ctx: nexus.StartOperationContext, work: 
   }
 }
 
-/** The caller namespace, once it may call the operation; its answer is then sealed with its endpoint key. */
+/**
+ * The caller namespace, once it may call the operation. What the task answers, a refusal included, is sealed
+ * with that namespace's endpoint key: the caller holds no other.
+ */
 function callerOf(callers: NexusCallers, ctx: nexus.StartOperationContext, operation: PaymentsOperation): string {
-  const caller = authorizedCaller(callers, ctx, operation);
-  rememberNexusCaller(caller);
-  return caller;
+  const namespace = callerNamespace(ctx);
+  if (namespace !== undefined) rememberNexusCaller(namespace);
+  return authorizedCaller(callers, ctx, operation);
 }
 
 /** A synchronous operation: an allowed caller, validated input, the request deadline, errors in Nexus terms. */

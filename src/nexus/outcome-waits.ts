@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import { HandlerError } from 'nexus-rpc';
+import { refusal } from './refusal';
 
 // awaitOutcome starts one paymentOutcome workflow per operation, named after its caller so that the waits
 // of one caller can be counted (and their payloads encrypted with that caller's endpoint key).
@@ -40,10 +40,9 @@ export async function boundOutcomeWaits(
   } catch (error) {
     if ((error as { name?: unknown }).name !== 'WorkflowNotFoundError') throw error;
   }
-  throw new HandlerError(
+  throw refusal(
     'RESOURCE_EXHAUSTED',
     `namespace "${caller}" has ${count} open outcome waits, the most allowed (${limit}); ` +
       'wait for one to complete or cancel one',
-    { retryableOverride: false },
   );
 }
