@@ -1,3 +1,4 @@
+import { clearKeyCaller } from '../src/api-callers';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -77,7 +78,7 @@ async function main() {
   const lifecycles = new LifecycleClient(client, taskQueue);
   const app = await buildApi({
     lifecycles,
-    apiKeys: [API_KEY],
+    callers: [clearKeyCaller([API_KEY])],
     // No late-event window: each lifecycle completes as soon as it is captured, as it is timed to.
     defaults: { reauthorizeAfter: '3 days', expiryPolicy: 'void', lateEventWindow: '0 seconds' },
     logger: false,

@@ -1,3 +1,4 @@
+import { clearKeyCaller } from '../src/api-callers';
 import { randomUUID } from 'node:crypto';
 import axios from 'axios';
 import { Client, Connection } from '@temporalio/client';
@@ -59,7 +60,7 @@ async function main() {
   const lifecycles = new LifecycleClient(client, TASK_QUEUE);
   const app = await buildApi({
     lifecycles,
-    apiKeys: ['bench-key'],
+    callers: [clearKeyCaller(['bench-key'])],
     defaults: { reauthorizeAfter: '3 days', expiryPolicy: 'void', lateEventWindow: '3 days' },
     logger: false,
     // Every request comes from 127.0.0.1: far more than the default rate limit per source.

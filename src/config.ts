@@ -1,8 +1,12 @@
 import { z } from 'zod';
+import { apiCallersSchema, clearKeyCaller, type ApiCaller } from './api-callers';
 import { codecKeysSchema } from './codec/key-schema';
 import { nexusCallersSchema } from './nexus/callers';
 import { endpointKeysSchema } from './nexus/endpoint-keys';
 import { durationDefault, durationSchema } from './duration';
+
+/** The API key development runs with: well known, so production refuses it. */
+export const DEV_API_KEY = 'dev-api-key';
 
 const port = z.coerce.number().int().min(1).max(65535);
 const optionalUrl = z.url().optional();
@@ -77,7 +81,16 @@ export const configSchema = z.object({
   API_PORT: port.default(8080),
   /** The API's listen address; unset = loopback in development, every interface in production. */
   API_HOST: z.string().min(1).optional(),
-  API_KEYS: commaList.default(['dev-api-key']),
+  /**
+   * Keys in the clear for one caller, `dev`, with every scope: development's `dev-api-key` by default. Not
+   * with API_CALLERS; in production each at least 32 characters.
+   */
+  API_KEYS: commaList.default([DEV_API_KEY]),
+  /**
+   * The callers of the API, each with its scopes and the SHA-256 of one or two keys:
+   * `id:scope+scope:sha256[,sha256]`, `;` between callers (docs/configuration.md).
+   */
+  API_CALLERS: apiCallersSchema.optional(),
   WEBHOOK_BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1_048_576),
   WEBHOOK_ID: z.string().min(1).optional(),
   WEBHOOK_LISTENER_URL: optionalUrl,
@@ -153,7 +166,7 @@ export class ConfigError extends Error {
  * API key, the sandbox's secret and URL, localhost certificates), so production refuses to start without them.
  */
 const requiredInProduction: Record<string, string> = {
-  API_KEYS: 'comma-separated API keys (openssl rand -base64 32)',
+  API_KEYS: 'API_CALLERS (id:scope+scope:sha256 of the key), or API_KEYS (keys of at least 32 characters)',
   PAYMENTS_BASE_URL: "the payments provider's base URL",
   PAYMENTS_CLIENT_SECRET: "the provider's OAuth client secret (or PAYMENTS_ACCESS_TOKEN)",
   WEBHOOK_CERT_HOSTS: "the hosts the provider's signing certificates may come from",
@@ -163,6 +176,7 @@ const requiredInProduction: Record<string, string> = {
 function missingInProduction(env: Record<string, string | undefined>): string[] {
   return Object.entries(requiredInProduction)
     .filter(([name]) => env[name] === undefined)
+    .filter(([name]) => !(name === 'API_KEYS' && env.API_CALLERS !== undefined))
     .filter(([name]) => !(name === 'PAYMENTS_CLIENT_SECRET' && env.PAYMENTS_ACCESS_TOKEN !== undefined))
     .map(([name, form]) => `  ${name}: required when NODE_ENV=production (${form})`);
 }
@@ -176,9 +190,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const problems = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
     throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
   }
-  const missing = parsed.data.NODE_ENV === 'production' ? missingInProduction(present) : [];
-  if (missing.length > 0) throw new ConfigError(`Invalid configuration:\n${missing.join('\n')}`);
+  const problems = [
+    ...(present.API_CALLERS !== undefined && present.API_KEYS !== undefined
+      ? ['  API_KEYS: not with API_CALLERS (give the keys as callers there)']
+      : []),
+    ...(parsed.data.NODE_ENV === 'production' ? missingInProduction(present) : []),
+  ];
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
   return parsed.data;
+}
+
+/** The callers of the API: API_CALLERS, or the one caller of API_KEYS (`dev`, every scope). */
+export function apiCallers(config: Pick<Config, 'API_CALLERS' | 'API_KEYS'>): readonly ApiCaller[] {
+  return config.API_CALLERS ?? [clearKeyCaller(config.API_KEYS)];
 }
 
 /** The names the schema knows; docker-compose.yml is checked against them. */

@@ -3,13 +3,15 @@ import type { Payload, PayloadCodec } from '@temporalio/common';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requireApiKey } from './api-keys';
+import type { ApiCaller } from '../api-callers';
+import { identifyCaller, requireScope } from './api-keys';
 import { ApiError } from './errors';
 import { errorBody } from './schemas';
 
 export interface CodecRoutesOptions {
   codec: PayloadCodec;
-  apiKeys: readonly string[];
+  /** The callers; only those with the scope `codec` are served. */
+  callers: readonly ApiCaller[];
   /** Browser origins allowed by CORS, e.g. the Temporal Web UI's. */
   corsOrigins: readonly string[];
   /**
@@ -52,7 +54,8 @@ function toJson(payload: Payload): PayloadJson {
 
 /**
  * The codec server (POST /codec/encode, /codec/decode): the Web UI and `temporal … --codec-endpoint` show
- * payloads decrypted through it, so the keys stay with the service. Same API key as every other route.
+ * payloads decrypted through it, so the keys stay with the service. Callers with the scope `codec` only:
+ * operators decrypt, order systems (which move money) do not.
  */
 export const codecRoutes: FastifyPluginAsyncZod<CodecRoutesOptions> = async (app, options) => {
   await app.register(cors, {
@@ -62,7 +65,8 @@ export const codecRoutes: FastifyPluginAsyncZod<CodecRoutesOptions> = async (app
     credentials: true,
     maxAge: 600,
   });
-  const checkKey = requireApiKey(options.apiKeys);
+  const identify = identifyCaller(options.callers);
+  const decrypts = requireScope('codec');
   const allowed = new Set(options.corsOrigins);
   // The peer's address, not a header: the Origin header says which page asks, never who asks.
   const localUi = (request: FastifyRequest) =>
@@ -72,7 +76,9 @@ export const codecRoutes: FastifyPluginAsyncZod<CodecRoutesOptions> = async (app
     isLoopback(request.socket.remoteAddress);
   // onRequest: the key is checked before the body is read (CORS preflights are answered before this hook).
   app.addHook('onRequest', async (request) => {
-    if (!localUi(request)) await checkKey(request);
+    if (localUi(request)) return;
+    await identify(request);
+    await decrypts(request);
   });
 
   for (const operation of ['encode', 'decode'] as const) {
@@ -85,7 +91,7 @@ export const codecRoutes: FastifyPluginAsyncZod<CodecRoutesOptions> = async (app
           summary: `Temporal codec server: ${operation} payloads`,
           security: [{ apiKey: [] }],
           body: payloadsBody,
-          response: { 200: payloadsBody, 400: errorBody, 401: errorBody },
+          response: { 200: payloadsBody, 400: errorBody, 401: errorBody, 403: errorBody },
         },
       },
       async (request) => {

@@ -1,6 +1,7 @@
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
 import {
+  AuthorizationAdoptedError,
   IdempotencyKeyReusedError,
   LifecycleEndedError,
   LifecycleStartFailedError,
@@ -13,6 +14,7 @@ export const apiErrorStatus = {
   VALIDATION_FAILED: 400,
   WEBHOOK_DELIVERY_INVALID: 400,
   UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
   NOT_FOUND: 404,
   LIFECYCLE_STATE_FORBIDS: 409,
   AUTHORIZATION_NOT_MANAGEABLE: 409,
@@ -93,6 +95,9 @@ export function toApiError(error: unknown): ApiError {
     return new ApiError('IDEMPOTENCY_KEY_REUSED', error.message);
   if (error instanceof LifecycleTaskFailedError) return new ApiError('LIFECYCLE_TASK_FAILED', error.message);
   if (error instanceof LifecycleRunEndedError) return new ApiError('LIFECYCLE_RUN_ENDED', error.message);
+  if (error instanceof AuthorizationAdoptedError) {
+    return new ApiError('AUTHORIZATION_NOT_MANAGEABLE', error.message);
+  }
   if (error instanceof WorkflowNotFoundError) {
     return new ApiError('NOT_FOUND', 'no lifecycle for this authorization');
   }

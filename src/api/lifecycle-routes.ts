@@ -1,9 +1,10 @@
 import type { FastifyRequest } from 'fastify';
+import type { ApiCaller } from '../api-callers';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import type { LifecycleClient } from '../client/lifecycle-client';
 import type { LifecycleInput } from '../workflows/lifecycle/definitions';
-import { requireApiKey } from './api-keys';
+import { callerOf, identifyCaller, requireScope } from './api-keys';
 import { ApiError } from './errors';
 import { authorizationSchema, paymentCaptureSchema, refundSchema } from '../providers/resources';
 import {
@@ -23,7 +24,7 @@ import {
 
 export interface LifecycleRoutesOptions {
   lifecycles: LifecycleClient;
-  apiKeys: readonly string[];
+  callers: readonly ApiCaller[];
   /** What a start request leaves out. */
   defaults: Required<Pick<LifecycleInput, 'reauthorizeAfter' | 'expiryPolicy' | 'lateEventWindow'>> &
     Pick<LifecycleInput, 'idempotencyKeyRetention' | 'timerCallTimeout'>;
@@ -33,6 +34,7 @@ const security = [{ apiKey: [] }];
 const errors = {
   400: errorBody,
   401: errorBody,
+  403: errorBody,
   404: errorBody,
   409: errorBody,
   413: errorBody,
@@ -79,17 +81,28 @@ function commandSchema<Body extends z.ZodType, Answer extends z.ZodType, Headers
   };
 }
 
-/** The HTTP face of the lifecycle for order systems; every route is a thin call of LifecycleClient. */
+const reads = requireScope('lifecycles:read');
+const writes = requireScope('lifecycles:write');
+
+/**
+ * The HTTP face of the lifecycle for order systems; every route is a thin call of LifecycleClient, in the
+ * view of the caller: it sees only the lifecycles it started (an admin sees all).
+ */
 export const lifecycleRoutes: FastifyPluginAsyncZod<LifecycleRoutesOptions> = async (app, options) => {
-  const { lifecycles, defaults } = options;
-  // Before the body is read: a caller without a key learns nothing about what it sent.
-  app.addHook('onRequest', requireApiKey(options.apiKeys));
+  const { defaults } = options;
+  const lifecyclesOf = (request: FastifyRequest) => {
+    const caller = callerOf(request);
+    return options.lifecycles.forOwner(caller.id, { admin: caller.scopes.includes('admin') });
+  };
+  // Before the body is read: a caller without a key (or the scope) learns nothing about what it sent.
+  app.addHook('onRequest', identifyCaller(options.callers));
   // Bodies here are JSON only: text/plain (which Fastify reads by default) is refused like any other type.
   app.removeContentTypeParser('text/plain');
 
   app.post(
     '/v1/lifecycles',
     {
+      onRequest: writes,
       preValidation: bodyRequired,
       schema: {
         tags: ['lifecycles'],
@@ -99,7 +112,7 @@ export const lifecycleRoutes: FastifyPluginAsyncZod<LifecycleRoutesOptions> = as
       },
     },
     async (request, reply) => {
-      const started = await lifecycles.start({ ...defaults, ...request.body });
+      const started = await lifecyclesOf(request).start({ ...defaults, ...request.body });
       const { created, ...answer } = started;
       return reply.code(created ? 201 : 200).send(answer);
     },
@@ -108,6 +121,7 @@ export const lifecycleRoutes: FastifyPluginAsyncZod<LifecycleRoutesOptions> = as
   app.get(
     '/v1/lifecycles/:authorizationId',
     {
+      onRequest: reads,
       schema: {
         tags: ['lifecycles'],
         security,
@@ -116,7 +130,7 @@ export const lifecycleRoutes: FastifyPluginAsyncZod<LifecycleRoutesOptions> = as
       },
     },
     async (request) => {
-      const state = await lifecycles.state(request.params.authorizationId);
+      const state = await lifecyclesOf(request).state(request.params.authorizationId);
       if (!state)
         throw new ApiError('NOT_FOUND', `no lifecycle for authorization ${request.params.authorizationId}`);
       return state;
@@ -126,33 +140,38 @@ export const lifecycleRoutes: FastifyPluginAsyncZod<LifecycleRoutesOptions> = as
   app.post(
     '/v1/lifecycles/:authorizationId/capture',
     {
+      onRequest: writes,
       preValidation: absentBodyIsEmpty,
       schema: commandSchema(captureBody.default({}), paymentCaptureSchema, idempotencyHeaders),
     },
-    async (request) => lifecycles.capture(request.params.authorizationId, keyedRequest(request)),
+    async (request) => lifecyclesOf(request).capture(request.params.authorizationId, keyedRequest(request)),
   );
 
   app.post(
     '/v1/lifecycles/:authorizationId/void',
     {
+      onRequest: writes,
       preValidation: absentBodyIsEmpty,
       schema: commandSchema(voidBody, authorizationSchema.nullable(), voidHeaders),
     },
-    async (request) => lifecycles.void(request.params.authorizationId, keyedRequest(request)),
+    async (request) => lifecyclesOf(request).void(request.params.authorizationId, keyedRequest(request)),
   );
 
   app.post(
     '/v1/lifecycles/:authorizationId/reauthorize',
     {
+      onRequest: writes,
       preValidation: absentBodyIsEmpty,
       schema: commandSchema(reauthorizeBody.default({}), authorizationSchema, idempotencyHeaders),
     },
-    async (request) => lifecycles.reauthorize(request.params.authorizationId, keyedRequest(request)),
+    async (request) =>
+      lifecyclesOf(request).reauthorize(request.params.authorizationId, keyedRequest(request)),
   );
 
   app.post(
     '/v1/lifecycles/:authorizationId/captures/:captureId/refund',
     {
+      onRequest: writes,
       preValidation: absentBodyIsEmpty,
       schema: {
         ...commandSchema(refundBody.default({}), refundSchema, idempotencyHeaders),
@@ -160,6 +179,10 @@ export const lifecycleRoutes: FastifyPluginAsyncZod<LifecycleRoutesOptions> = as
       },
     },
     async (request) =>
-      lifecycles.refund(request.params.authorizationId, request.params.captureId, keyedRequest(request)),
+      lifecyclesOf(request).refund(
+        request.params.authorizationId,
+        request.params.captureId,
+        keyedRequest(request),
+      ),
   );
 };

@@ -1,7 +1,14 @@
 import { Client, Connection } from '@temporalio/client';
 import { LifecycleClient } from '../client/lifecycle-client';
 import { codecFromConfig, encryptingDataConverter } from '../codec/data-converter';
-import { apiHost, codecCorsOrigins, lifecycleStartDefaults, loadConfig, temporalAddress } from '../config';
+import {
+  apiCallers,
+  apiHost,
+  codecCorsOrigins,
+  lifecycleStartDefaults,
+  loadConfig,
+  temporalAddress,
+} from '../config';
 import { createLogger } from '../logger';
 import { deliveryHeadersFromConfig } from '../providers/registry';
 import { VerificationStarter } from '../webhooks/verification-starter';
@@ -24,7 +31,7 @@ async function main() {
   });
   const app = await buildApi({
     lifecycles: new LifecycleClient(client, config.TEMPORAL_TASK_QUEUE),
-    apiKeys: config.API_KEYS,
+    callers: apiCallers(config),
     defaults: lifecycleStartDefaults(config),
     logger,
     codec: {

@@ -78,6 +78,8 @@ const amountOut = z.looseObject({ currency_code: z.string(), value: z.string() }
 export const lifecycleStateBody = z.object({
   workflowId: z.string(),
   authorizationId: z.string(),
+  /** The caller that started it; absent on lifecycles started before owners were recorded. */
+  owner: z.string().optional(),
   currentAuthorizationId: z.string(),
   orderId: z.string().optional(),
   status: z.string(),

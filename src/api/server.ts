@@ -9,6 +9,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
+import type { ApiCaller } from '../api-callers';
 import type { LifecycleClient } from '../client/lifecycle-client';
 import { codecRoutes, type CodecRoutesOptions } from './codec-routes';
 import { ApiError, toApiError } from './errors';
@@ -20,13 +21,14 @@ import { READINESS_PATH } from '../readiness';
 
 export interface ApiOptions {
   lifecycles: LifecycleClient;
-  apiKeys: readonly string[];
+  /** Who may call, by API key: each its scopes and the owner of the lifecycles it starts. */
+  callers: readonly ApiCaller[];
   defaults: LifecycleRoutesOptions['defaults'];
   logger?: Logger | false;
   /** Webhook deliveries at POST /webhooks/payments; none means the route is not served. */
   webhooks?: WebhookRoutesOptions;
   /** The codec server at /codec/encode and /codec/decode; none means it is not served. */
-  codec?: Omit<CodecRoutesOptions, 'apiKeys'>;
+  codec?: Omit<CodecRoutesOptions, 'callers'>;
   /** Rate limit and time-outs of every route; the configuration's defaults when not given. */
   limits?: ApiLimits;
 }
@@ -107,10 +109,10 @@ export async function buildApi(options: ApiOptions) {
 
   await app.register(lifecycleRoutes, {
     lifecycles: options.lifecycles,
-    apiKeys: options.apiKeys,
+    callers: options.callers,
     defaults: options.defaults,
   });
   if (options.webhooks) await app.register(webhookRoutes, options.webhooks);
-  if (options.codec) await app.register(codecRoutes, { ...options.codec, apiKeys: options.apiKeys });
+  if (options.codec) await app.register(codecRoutes, { ...options.codec, callers: options.callers });
   return app;
 }

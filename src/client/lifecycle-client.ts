@@ -68,6 +68,19 @@ export class LifecycleEndedError extends Error {
 }
 
 /**
+ * The authorization is already managed by another caller's lifecycle: it cannot be adopted again. Says no
+ * more (not the owner, not the state).
+ */
+export class AuthorizationAdoptedError extends Error {
+  override name = 'AuthorizationAdoptedError';
+  constructor(authorizationId: string) {
+    super(
+      `authorization ${authorizationId} is managed by another caller's lifecycle; it cannot be adopted again`,
+    );
+  }
+}
+
+/**
  * The Idempotency-Key was first used for another request (another operation, amount, …); the message names
  * the field that differs. The one shape of this refusal, whether the lifecycle is open or closed.
  */
@@ -83,15 +96,51 @@ function keyReuseRefusal(error: unknown): IdempotencyKeyReusedError | undefined 
   return new IdempotencyKeyReusedError(failure.message, { cause: error });
 }
 
+/** The caller a confined client acts for: the owner of what it starts; an admin sees every lifecycle. */
+export type LifecycleOwner = { id: string; admin?: boolean };
+
 /**
  * The typed library for order systems: everything the HTTP API does, straight over a Temporal client.
  * Each operation is idempotent under the caller's key, also after the lifecycle has ended.
+ *
+ * `forOwner(id)` gives the view of one caller (the API's per API key, Nexus's per caller namespace): what it
+ * starts is owned by it, and another owner's lifecycle is to it what an unknown one is (null, or
+ * WorkflowNotFoundError). Lifecycles started before owners were recorded have none: only an admin sees them.
  */
 export class LifecycleClient {
   constructor(
     private readonly client: Client,
     private readonly taskQueue: string,
+    /** Unset: the unconfined client (every lifecycle; what it starts has no owner unless the input names one). */
+    private readonly owner?: LifecycleOwner,
   ) {}
+
+  /** The view of one caller: it starts lifecycles owned by `owner` and sees only those (an admin sees all). */
+  forOwner(owner: string, options: { admin?: boolean } = {}): LifecycleClient {
+    return new LifecycleClient(this.client, this.taskQueue, { id: owner, admin: options.admin });
+  }
+
+  /** Whether this client may see a lifecycle of this state. */
+  private sees(state: LifecycleState): boolean {
+    return !this.owner || this.owner.admin === true || state.owner === this.owner.id;
+  }
+
+  /** Refuses, as an unknown lifecycle, one this client may not see (or that does not exist). */
+  private async confine(authorizationId: string): Promise<void> {
+    if (!this.owner || this.owner.admin) return;
+    if (await this.state(authorizationId)) return;
+    throw new WorkflowNotFoundError(
+      'no lifecycle for this authorization',
+      lifecycleWorkflowId(authorizationId),
+      undefined,
+    );
+  }
+
+  /** A started or existing lifecycle, refused when another caller owns it. */
+  private adopted(authorizationId: string, started: StartedLifecycle): StartedLifecycle {
+    if (this.sees(started.state)) return started;
+    throw new AuthorizationAdoptedError(authorizationId);
+  }
 
   private handle(authorizationId: string): WorkflowHandle<typeof authorizationLifecycle> {
     return this.client.workflow.getHandle(lifecycleWorkflowId(authorizationId));
@@ -120,8 +169,9 @@ export class LifecycleClient {
   async start(input: LifecycleInput): Promise<StartedLifecycle> {
     const workflowId = lifecycleWorkflowId(input.authorizationId);
     const startRequestId = randomUUID();
+    const owned = this.owner ? { ...input, owner: this.owner.id } : input;
     const startWorkflowOperation = this.startOperation(
-      { ...input, startRequestId },
+      { ...owned, startRequestId },
       'ALLOW_DUPLICATE_FAILED_ONLY',
     );
     try {
@@ -131,9 +181,12 @@ export class LifecycleClient {
       // The handle carries the run id the start answered (the existing run's, when it joined one).
       const handle = (await startWorkflowOperation.workflowHandle()) as WorkflowHandleWithFirstExecutionRunId;
       const runId = handle.firstExecutionRunId || (await handle.describe()).runId;
-      return { workflowId, runId, state: started.state, created: started.startRequestId === startRequestId };
+      const created = started.startRequestId === startRequestId;
+      return this.adopted(input.authorizationId, { workflowId, runId, state: started.state, created });
     } catch (error) {
-      if (error instanceof WorkflowExecutionAlreadyStartedError) return this.ended(input.authorizationId);
+      if (error instanceof AuthorizationAdoptedError) throw error;
+      if (error instanceof WorkflowExecutionAlreadyStartedError)
+        return this.adopted(input.authorizationId, await this.ended(input.authorizationId));
       throw (await this.startFailure(workflowId)) ?? error;
     }
   }
@@ -160,10 +213,11 @@ export class LifecycleClient {
     );
   }
 
-  /** The lifecycle's state, or null when no lifecycle exists for the authorization. */
+  /** The lifecycle's state, or null when no lifecycle exists for the authorization (or this client may not see it). */
   async state(authorizationId: string): Promise<LifecycleState | null> {
     try {
-      return await this.handle(authorizationId).query(stateQuery);
+      const state = await this.handle(authorizationId).query(stateQuery);
+      return state && this.sees(state) ? state : null;
     } catch (error) {
       if (error instanceof WorkflowNotFoundError) return null;
       throw error;
@@ -215,6 +269,7 @@ export class LifecycleClient {
       {
         authorizationId: state.authorizationId,
         orderId: state.orderId,
+        ...(state.owner !== undefined && { owner: state.owner }),
         carriedState: { ...state, nextTimer: undefined },
       },
       'ALLOW_DUPLICATE',
@@ -241,6 +296,7 @@ export class LifecycleClient {
     definition: UpdateDefinition<T, [Request]>,
     request: Request,
   ): Promise<T> {
+    await this.confine(authorizationId);
     for (let attempt = 0; ; attempt += 1) {
       try {
         return await this.updateOnce(authorizationId, operation, definition, request);

@@ -1,3 +1,4 @@
+import { clearKeyCaller } from '../../src/api-callers';
 import { randomUUID } from 'node:crypto';
 import axios, { type AxiosInstance } from 'axios';
 import type { Client } from '@temporalio/client';
@@ -92,11 +93,13 @@ export async function createSandboxAuthorization(
 const testApiLimits: ApiLimits = { ...defaultApiLimits, rateLimitMax: 1_000_000 };
 
 /** The HTTP API on a free port with the test key, and an axios instance that sends it. */
-export async function startTestApi(options: Pick<ApiOptions, 'lifecycles' | 'webhooks' | 'limits'>) {
+export async function startTestApi(
+  options: Pick<ApiOptions, 'lifecycles' | 'webhooks' | 'limits'> & Partial<Pick<ApiOptions, 'callers'>>,
+) {
   const app = await buildApi({
     limits: testApiLimits,
+    callers: [clearKeyCaller([API_KEY])],
     ...options,
-    apiKeys: [API_KEY],
     defaults: { reauthorizeAfter: '3 days', expiryPolicy: 'void', lateEventWindow: '3 days' },
     logger: false,
   });

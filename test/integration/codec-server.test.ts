@@ -1,3 +1,4 @@
+import { clearKeyCaller } from '../../src/api-callers';
 import { connect } from 'node:net';
 import axios from 'axios';
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
@@ -14,7 +15,7 @@ async function startApi(loopbackUiWithoutKey: boolean) {
   const { client, close } = await connectClient();
   const app = await buildApi({
     lifecycles: new LifecycleClient(client, 'codec-test'),
-    apiKeys: [API_KEY],
+    callers: [clearKeyCaller([API_KEY])],
     defaults: { reauthorizeAfter: '3 days', expiryPolicy: 'void', lateEventWindow: '3 days' },
     logger: false,
     codec: { codec, corsOrigins: [UI_ORIGIN], loopbackUiWithoutKey },

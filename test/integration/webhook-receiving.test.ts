@@ -1,3 +1,4 @@
+import { clearKeyCaller } from '../../src/api-callers';
 import axios from 'axios';
 import { Client, Connection } from '@temporalio/client';
 import { buildApi } from '../../src/api/server';
@@ -81,7 +82,7 @@ describe('POST /webhooks/payments refuses what cannot be verified, and starts no
     const client = new Client({ connection });
     const app = await buildApi({
       lifecycles: new LifecycleClient(client, stack.taskQueue),
-      apiKeys: ['unused'],
+      callers: [clearKeyCaller(['unused'])],
       defaults: { reauthorizeAfter: '3 days', expiryPolicy: 'void', lateEventWindow: '3 days' },
       logger: false,
       webhooks: {

@@ -36,6 +36,8 @@ export type LifecycleInput = {
   timerCallTimeout?: Duration;
   /** Set by continue-as-new: the state carried over from the previous run. */
   carriedState?: LifecycleState;
+  /** The caller that started the lifecycle (an API caller id, a Nexus caller namespace); see LifecycleClient. */
+  owner?: string;
 };
 
 /** After CAPTURED, refunds and reversals of its captures move it on to PARTIALLY_REFUNDED, REFUNDED or REVERSED. */
@@ -109,6 +111,8 @@ export type LifecycleState = {
   authorizationId: string;
   currentAuthorizationId: string;
   orderId?: string;
+  /** The caller that started it: only it (and an admin) sees it. Absent on lifecycles started before owners. */
+  owner?: string;
   status: LifecycleStatus;
   currency: string;
   authorizedAmount: string;

@@ -62,6 +62,7 @@ export async function startState(workflowId: string, input: LifecycleInput): Pro
     authorization,
     {
       orderId: input.orderId,
+      ...(input.owner !== undefined && { owner: input.owner }),
       expiryPolicy: input.expiryPolicy ?? 'void',
       // A result recorded by an earlier version has no bound: the lifecycle's default applies.
       ...(authorization.maxCaptures !== undefined && { maxCaptures: authorization.maxCaptures }),

@@ -89,7 +89,12 @@ export function canManage(authorization: Authorization): boolean {
 export function initialState(
   workflowId: string,
   authorization: Authorization,
-  options: { orderId?: string; expiryPolicy: LifecycleState['expiryPolicy']; maxCaptures?: number },
+  options: {
+    orderId?: string;
+    owner?: string;
+    expiryPolicy: LifecycleState['expiryPolicy'];
+    maxCaptures?: number;
+  },
   times: { createTime: string; reauthorizeAt: string; expiryPolicyAt: string; readAt?: string },
 ): LifecycleState {
   const { currency_code: currency, value: authorized } = authorization.amount;
@@ -100,6 +105,7 @@ export function initialState(
     authorizationId: authorization.id,
     currentAuthorizationId: authorization.id,
     orderId: options.orderId,
+    ...(options.owner !== undefined && { owner: options.owner }),
     status: authorization.status === 'PARTIALLY_CAPTURED' ? 'PARTIALLY_CAPTURED' : 'AUTHORIZED',
     currency: authorization.amount.currency_code,
     authorizedAmount: authorization.amount.value,
