@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { apiCallersSchema, clearKeyCaller, type ApiCaller } from './api-callers';
 import { codecKeysSchema } from './codec/key-schema';
-import { nexusCallersSchema } from './nexus/callers';
-import { endpointKeysSchema } from './nexus/endpoint-keys';
+import { nexusCallersSchema } from './nexus-callers';
+import { endpointKeysSchema } from './codec/endpoint-keys';
 import { durationDefault, durationSchema } from './duration';
 
 /** The API key development runs with: well known, so production refuses it. */

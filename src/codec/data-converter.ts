@@ -1,6 +1,6 @@
 import type { DataConverter, PayloadCodec } from '@temporalio/common';
-import { endpointKeyFor, endpointKeysFromConfig, type EndpointKeys } from '../nexus/endpoint-keys';
 import { codecKeysFromConfig, type CodecSettings } from './codec-keys';
+import { endpointKeyFor, endpointKeysFromConfig, type EndpointKeys } from './endpoint-keys';
 import { EncryptionCodec } from './payload-encryption';
 
 /** The module exporting the failure converter that encodes failure messages (see failure-converter.ts). */
@@ -10,7 +10,9 @@ export const FAILURE_CONVERTER_PATH = require.resolve('./failure-converter');
  * The payload codec of the service, with the configured keys (or the local stack's generated one), and the
  * Nexus callers' endpoint keys for what crosses the endpoint (src/nexus/endpoint-keys.ts).
  */
-export function codecFromConfig(config: CodecSettings & { NEXUS_ENDPOINT_KEYS?: EndpointKeys }): EncryptionCodec {
+export function codecFromConfig(
+  config: CodecSettings & { NEXUS_ENDPOINT_KEYS?: EndpointKeys },
+): EncryptionCodec {
   const endpointKeys = endpointKeysFromConfig(config);
   return new EncryptionCodec(codecKeysFromConfig(config), {
     decryptAlso: [...endpointKeys.values()].flat(),

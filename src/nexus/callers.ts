@@ -1,55 +1,20 @@
 import type { StartOperationContext } from 'nexus-rpc';
-import { z } from 'zod';
-import { ORDERS_NAMESPACE } from './endpoint';
+import {
+  namespacePattern,
+  nexusOperationNames,
+  type NexusCallers,
+  type NexusOperationName,
+} from '../nexus-callers';
 import { refusal } from './refusal';
-import { paymentsService } from './service';
+import type { paymentsService } from './service';
 
+export type { NexusCallers };
 export type PaymentsOperation = keyof typeof paymentsService.operations;
-export const paymentsOperations = Object.keys(paymentsService.operations) as PaymentsOperation[];
-
-/** Caller namespace → the operations it may call. */
-export type NexusCallers = ReadonlyMap<string, ReadonlySet<PaymentsOperation>>;
-
-// A caller namespace is a Temporal namespace name; "/" never occurs in one, so it can delimit ids.
-const namespacePattern = /^[A-Za-z0-9][A-Za-z0-9._-]{0,254}$/;
-
-/**
- * `NEXUS_CALLERS`: `namespace:operation+operation,namespace:*`, e.g.
- * `orders:startLifecycle+capture+void+state+awaitOutcome`; `*` is every operation.
- */
-export const nexusCallersSchema = z.string().transform((value, context): NexusCallers => {
-  const callers = new Map<string, Set<PaymentsOperation>>();
-  for (const item of value
-    .split(',')
-    .map((part) => part.trim())
-    .filter(Boolean)) {
-    const [namespace = '', operations = ''] = item.split(':');
-    const names = operations === '*' ? paymentsOperations : operations.split('+').filter(Boolean);
-    const unknown = names.filter((name) => !paymentsOperations.includes(name as PaymentsOperation));
-    let problem: string | undefined;
-    if (!namespacePattern.test(namespace) || item.split(':').length !== 2 || names.length === 0)
-      problem = `each caller is namespace:operation+operation (or namespace:*), got "${item}"`;
-    else if (unknown.length > 0)
-      problem = `unknown operation "${unknown[0]}"; operations are ${paymentsOperations.join(', ')}`;
-    else if (callers.has(namespace)) problem = `namespace "${namespace}" is given twice`;
-    if (problem) {
-      context.addIssue({ code: 'custom', message: problem });
-      return z.NEVER;
-    }
-    callers.set(namespace, new Set(names as PaymentsOperation[]));
-  }
-  return callers;
-});
-
-/**
- * The allowed callers: NEXUS_CALLERS; unset, outside production the local stack's `orders` namespace may call
- * everything (examples/orders), and in production no namespace may call anything.
- */
-export function nexusCallersFromConfig(config: { NODE_ENV: string; NEXUS_CALLERS?: NexusCallers }): NexusCallers {
-  if (config.NEXUS_CALLERS) return config.NEXUS_CALLERS;
-  if (config.NODE_ENV === 'production') return new Map();
-  return new Map([[ORDERS_NAMESPACE, new Set(paymentsOperations)]]);
-}
+/** Every operation of the service: NEXUS_CALLERS's names (src/nexus-callers.ts) are the service's. */
+export const paymentsOperations: readonly PaymentsOperation[] = nexusOperationNames;
+// And the other way round: an operation added to the service alone fails to compile here.
+export type EveryOperationNamed = [PaymentsOperation] extends [NexusOperationName] ? true : never;
+export const everyOperationNamed: EveryOperationNamed = true;
 
 const WORKFLOW_EVENT_LINK = 'temporal.api.common.v1.Link.WorkflowEvent';
 

@@ -1,6 +1,6 @@
 import { ConfigError, type Config } from '../config';
-import { nexusCallersFromConfig } from './callers';
-import { endpointKeysFromConfig } from './endpoint-keys';
+import { endpointKeysFromConfig } from '../codec/endpoint-keys';
+import { nexusCallersFromConfig } from '../nexus-callers';
 import type { PaymentsHandlerOptions } from './handlers';
 
 /**
@@ -8,7 +8,10 @@ import type { PaymentsHandlerOptions } from './handlers';
  * endpoint key: without one its answers would be sealed with PAYLOAD_CODEC_KEYS, which it must never hold.
  */
 export function nexusCallerSettings(
-  config: Pick<Config, 'NODE_ENV' | 'NEXUS_CALLERS' | 'NEXUS_ENDPOINT_KEYS' | 'NEXUS_OUTCOME_WAITS_PER_CALLER'>,
+  config: Pick<
+    Config,
+    'NODE_ENV' | 'NEXUS_CALLERS' | 'NEXUS_ENDPOINT_KEYS' | 'NEXUS_OUTCOME_WAITS_PER_CALLER'
+  >,
 ): Pick<PaymentsHandlerOptions, 'callers' | 'outcomeWaitsPerCaller'> {
   const callers = nexusCallersFromConfig(config);
   if (config.NODE_ENV === 'production') {

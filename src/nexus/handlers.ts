@@ -1,12 +1,13 @@
+import { WorkflowNotFoundError } from '@temporalio/common';
 import { getClient, startWorkflow, WorkflowRunOperationHandler } from '@temporalio/nexus';
 import * as nexus from 'nexus-rpc';
 import type { z } from 'zod';
 import { LifecycleClient } from '../client/lifecycle-client';
-import type { LifecycleInput } from '../workflows/lifecycle/definitions';
+import { lifecycleWorkflowId, type LifecycleInput } from '../workflows/lifecycle/definitions';
 import { paymentState } from '../workflows/payment-outcome/definitions';
 import type { paymentOutcome } from '../workflows/payment-outcome/workflow';
 import { authorizedCaller, callerNamespace, type NexusCallers, type PaymentsOperation } from './callers';
-import { rememberNexusCaller } from './endpoint-keys';
+import { answerWithCallerKey } from '../codec/endpoint-keys';
 import { toNexusError } from './errors';
 import {
   captureInput,
@@ -66,9 +67,13 @@ async function withinRequestDeadline<T>(ctx: nexus.StartOperationContext, work: 
  * The caller namespace, once it may call the operation. What the task answers, a refusal included, is sealed
  * with that namespace's endpoint key: the caller holds no other.
  */
-function callerOf(callers: NexusCallers, ctx: nexus.StartOperationContext, operation: PaymentsOperation): string {
+function callerOf(
+  callers: NexusCallers,
+  ctx: nexus.StartOperationContext,
+  operation: PaymentsOperation,
+): string {
   const namespace = callerNamespace(ctx);
-  if (namespace !== undefined) rememberNexusCaller(namespace);
+  if (namespace !== undefined) answerWithCallerKey(namespace);
   return authorizedCaller(callers, ctx, operation);
 }
 
@@ -97,36 +102,66 @@ function withKey<Request extends { idempotencyKey?: string }>(
   return { ...request, idempotencyKey: request.idempotencyKey ?? ctx.requestId };
 }
 
-/** The payments service's handlers: each is the call the HTTP API makes, through the same LifecycleClient. */
+/** A Nexus caller's owner id: never an API caller's (those have no ":"), so the two doors never share one. */
+export function nexusOwner(callerNamespace: string): string {
+  return `nexus:${callerNamespace}`;
+}
+
+/**
+ * The payments service's handlers: each is the call the HTTP API makes, through the same LifecycleClient,
+ * confined to the caller namespace's own lifecycles (another's is to it what an unknown one is).
+ */
 export function paymentsServiceHandler(options: PaymentsHandlerOptions) {
   const { callers } = options;
-  const lifecycles = () => new LifecycleClient(getClient(), options.taskQueue);
+  const lifecycles = (caller: string) =>
+    new LifecycleClient(getClient(), options.taskQueue).forOwner(nexusOwner(caller));
   return nexus.serviceHandler(paymentsService, {
-    startLifecycle: syncOperation(callers, 'startLifecycle', startLifecycleInput, async (input) => {
-      const started = await lifecycles().start({ ...options.defaults, ...input });
-      return { ...started, state: paymentState(started.state) };
-    }),
-    capture: syncOperation(callers, 'capture', captureInput, ({ authorizationId, ...request }, ctx) =>
-      lifecycles().capture(authorizationId, withKey(request, ctx)),
+    startLifecycle: syncOperation(
+      callers,
+      'startLifecycle',
+      startLifecycleInput,
+      async (input, _ctx, caller) => {
+        const started = await lifecycles(caller).start({ ...options.defaults, ...input });
+        return { ...started, state: paymentState(started.state) };
+      },
     ),
-    void: syncOperation(callers, 'void', voidInput, ({ authorizationId, ...request }, ctx) =>
-      lifecycles().void(authorizationId, withKey(request, ctx)),
+    capture: syncOperation(callers, 'capture', captureInput, ({ authorizationId, ...request }, ctx, caller) =>
+      lifecycles(caller).capture(authorizationId, withKey(request, ctx)),
     ),
-    reauthorize: syncOperation(callers, 'reauthorize', reauthorizeInput, ({ authorizationId, ...request }, ctx) =>
-      lifecycles().reauthorize(authorizationId, withKey(request, ctx)),
+    void: syncOperation(callers, 'void', voidInput, ({ authorizationId, ...request }, ctx, caller) =>
+      lifecycles(caller).void(authorizationId, withKey(request, ctx)),
     ),
-    state: syncOperation(callers, 'state', lifecycleRefInput, async ({ authorizationId }) => {
-      const state = await lifecycles().state(authorizationId);
+    reauthorize: syncOperation(
+      callers,
+      'reauthorize',
+      reauthorizeInput,
+      ({ authorizationId, ...request }, ctx, caller) =>
+        lifecycles(caller).reauthorize(authorizationId, withKey(request, ctx)),
+    ),
+    state: syncOperation(callers, 'state', lifecycleRefInput, async ({ authorizationId }, _ctx, caller) => {
+      const state = await lifecycles(caller).state(authorizationId);
       return state && paymentState(state);
     }),
     // One waiting workflow per operation (its id carries the caller and the request id, so a retried start
-    // joins it), at most outcomeWaitsPerCaller open per caller.
+    // joins it), at most outcomeWaitsPerCaller open per caller, only on the caller's own lifecycle (the wait
+    // itself reads the lifecycle unconfined; its owner never changes).
     awaitOutcome: new WorkflowRunOperationHandler<unknown, PaymentState>(async (ctx, input) => {
       const caller = callerOf(callers, ctx, 'awaitOutcome');
       const { authorizationId } = parseInput(lifecycleRefInput, input);
+      if (!(await lifecycles(caller).state(authorizationId))) {
+        const unknown = new WorkflowNotFoundError(
+          'no lifecycle',
+          lifecycleWorkflowId(authorizationId),
+          undefined,
+        );
+        throw toNexusError(unknown);
+      }
       const workflowId = outcomeWorkflowId(caller, authorizationId, ctx.requestId);
       await boundOutcomeWaits(getClient(), caller, workflowId, options.outcomeWaitsPerCaller);
-      return startWorkflow<typeof paymentOutcome>(ctx, 'paymentOutcome', { workflowId, args: [authorizationId] });
+      return startWorkflow<typeof paymentOutcome>(ctx, 'paymentOutcome', {
+        workflowId,
+        args: [authorizationId],
+      });
     }),
   });
 }

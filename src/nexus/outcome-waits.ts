@@ -1,21 +1,13 @@
 import type { Client } from '@temporalio/client';
+import { OUTCOME_WORKFLOW_PREFIX as PREFIX } from '../codec/endpoint-keys';
 import { refusal } from './refusal';
 
 // awaitOutcome starts one paymentOutcome workflow per operation, named after its caller so that the waits
 // of one caller can be counted (and their payloads encrypted with that caller's endpoint key).
 
-const PREFIX = 'payment-outcome/';
-
 /** `payment-outcome/<caller namespace>/<authorization id>/<request id>`: a retried start joins its workflow. */
 export function outcomeWorkflowId(caller: string, authorizationId: string, requestId: string): string {
   return `${PREFIX}${caller}/${authorizationId}/${requestId}`;
-}
-
-/** The caller namespace an outcome workflow waits for; undefined for any other workflow id. */
-export function outcomeWorkflowCaller(workflowId: string): string | undefined {
-  if (!workflowId.startsWith(PREFIX)) return undefined;
-  const caller = workflowId.slice(PREFIX.length).split('/')[0];
-  return caller || undefined;
 }
 
 /**

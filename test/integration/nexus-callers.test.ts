@@ -1,10 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Connection } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
 import { encryptingDataConverter } from '../../src/codec/data-converter';
 import { EncryptionCodec, KEY_ID_METADATA, UnknownCodecKeyError } from '../../src/codec/payload-encryption';
 import { paymentsOperations } from '../../src/nexus/callers';
 import { ensureNamespace, ORDERS_NAMESPACE } from '../../src/nexus/endpoint';
-import { endpointKeyFor } from '../../src/nexus/endpoint-keys';
+import { PaymentsFailure } from '../../src/nexus/service';
+import { endpointKeyFor } from '../../src/codec/endpoint-keys';
 import { lifecycleWorkflowId } from '../../src/workflows/lifecycle/definitions';
 import type { OrderPaymentResult } from '../../examples/orders/workflows';
 import { eventually } from '../helpers/eventually';
@@ -35,7 +37,7 @@ const stack = useLifecycleStack({
     {
       callers: new Map([
         [ORDERS_NAMESPACE, new Set(paymentsOperations.filter((operation) => operation !== 'void'))],
-        [boundedNamespace, new Set(['startLifecycle', 'awaitOutcome'] as const)],
+        [boundedNamespace, new Set(['startLifecycle', 'capture', 'state', 'awaitOutcome'] as const)],
       ]),
       outcomeWaitsPerCaller: 2,
     },
@@ -52,7 +54,10 @@ beforeAll(async () => {
   await connection.close();
   orders = await startOrdersSide(stack.taskQueue, { dataConverter: encryptingDataConverter(ordersCodec) });
   // Our own namespace is no caller either: only the configured namespaces are.
-  stranger = await startOrdersSide(stack.taskQueue, { namespace: 'default', dataConverter: testDataConverter });
+  stranger = await startOrdersSide(stack.taskQueue, {
+    namespace: 'default',
+    dataConverter: testDataConverter,
+  });
   bounded = await startOrdersSide(stack.taskQueue, {
     namespace: boundedNamespace,
     dataConverter: encryptingDataConverter(new EncryptionCodec([boundedEndpointKey])),
@@ -71,7 +76,8 @@ function handlerErrorIn(error: unknown): { type: string; retryable?: boolean; me
     if (cause.name !== 'HandlerError') continue;
     const { type, retryable } = cause as Error & { type: string; retryable?: boolean };
     const messages: string[] = [];
-    for (let inner: unknown = cause; inner instanceof Error; inner = inner.cause) messages.push(inner.message);
+    for (let inner: unknown = cause; inner instanceof Error; inner = inner.cause)
+      messages.push(inner.message);
     return { type, retryable, message: messages.join(' <- ') };
   }
   return undefined;
@@ -157,4 +163,24 @@ it('bounds the open outcome waits of a caller: the third is refused, not retried
   for await (const wait of stack.client.workflow.list({ query })) {
     await stack.client.workflow.getHandle(wait.workflowId).terminate('test over');
   }
+});
+
+it("confines a caller's lifecycles: to another caller they are unknown, and cannot be adopted", async () => {
+  const authorization = await stack.createAuthorization('20.00');
+  const input = { authorizationId: authorization.id };
+  const byOrders = (operation: string, more = {}) =>
+    orders.run('callPayments', [orders.endpoint, operation, { ...input, ...more }]);
+  const byOther = (operation: string, more = {}) =>
+    bounded.run('callPayments', [bounded.endpoint, operation, { ...input, ...more }]);
+  const failureType = (run: { failure?: Error }) =>
+    run.failure?.cause instanceof ApplicationFailure ? run.failure.cause.type : undefined;
+
+  expect((await byOrders('startLifecycle')).failure).toBeUndefined();
+  expect((await byOther('state')).result).toBeNull();
+  expect(failureType(await byOther('capture', { amount: '5.00' }))).toBe(PaymentsFailure.notFound);
+  expect(failureType(await byOther('awaitOutcome'))).toBe(PaymentsFailure.notFound);
+  expect(failureType(await byOther('startLifecycle'))).toBe(PaymentsFailure.notManageable);
+  expect(await stack.capturesAtProvider(authorization.id)).toHaveLength(0);
+  expect((await byOrders('state')).result).toMatchObject({ status: 'AUTHORIZED' });
+  expect((await stack.lifecycles.state(authorization.id))?.owner).toBe('nexus:orders');
 });
