@@ -17,6 +17,7 @@ import {
   startLifecycleInput,
   voidInput,
 } from './inputs';
+import { lifecycleOwner } from './lifecycle-owner';
 import { boundOutcomeWaits, outcomeWorkflowId } from './outcome-waits';
 import { paymentsService, type PaymentState } from './service';
 
@@ -144,11 +145,11 @@ export function paymentsServiceHandler(options: PaymentsHandlerOptions) {
     }),
     // One waiting workflow per operation (its id carries the caller and the request id, so a retried start
     // joins it), at most outcomeWaitsPerCaller open per caller, only on the caller's own lifecycle (the wait
-    // itself reads the lifecycle unconfined; its owner never changes).
+    // itself reads the lifecycle unconfined; its owner never changes), even one that failed at start.
     awaitOutcome: new WorkflowRunOperationHandler<unknown, PaymentState>(async (ctx, input) => {
       const caller = callerOf(callers, ctx, 'awaitOutcome');
       const { authorizationId } = parseInput(lifecycleRefInput, input);
-      if (!(await lifecycles(caller).state(authorizationId))) {
+      if ((await lifecycleOwner(getClient(), options.taskQueue, authorizationId)) !== nexusOwner(caller)) {
         const unknown = new WorkflowNotFoundError(
           'no lifecycle',
           lifecycleWorkflowId(authorizationId),

@@ -172,7 +172,12 @@ it('fails the awaited outcome, naming why, when the lifecycle is terminated befo
 it('fails the awaited outcome with the lifecycle’s own failure when it failed at start', async () => {
   const authorization = await stack.createAuthorization('10.00');
   await stack.provider.post(`/sandbox/authorizations/${authorization.id}/expire`);
-  expect((await stack.api.post('/v1/lifecycles', { authorizationId: authorization.id })).status).toBe(409);
+  const started = await orders.run('callPayments', [
+    orders.endpoint,
+    'startLifecycle',
+    { authorizationId: authorization.id },
+  ]);
+  expect(paymentsFailure(started.failure)?.type).toBe(PaymentsFailure.notManageable);
   const awaited = await orders.run('callPayments', [
     orders.endpoint,
     'awaitOutcome',
