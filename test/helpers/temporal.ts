@@ -116,6 +116,8 @@ export async function startWorkerProcess(
     WORKER_METRICS_PORT: String(await findFreePort()),
     LOG_LEVEL: 'info',
     PAYLOAD_CODEC_KEYS: TEST_CODEC_KEYS_ENV,
+    // The test callers in `orders` hold the test key (test/integration/nexus-callers.test.ts keeps them apart).
+    NEXUS_ENDPOINT_KEYS: `orders=${TEST_CODEC_KEYS_ENV}`,
     ...env,
   });
   try {
