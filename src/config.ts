@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { apiCallersSchema, apiKeyHash, clearKeyCaller, type ApiCaller } from './api-callers';
 import { codecKeysSchema } from './codec/key-schema';
+import { nexusCallersSchema } from './nexus-callers';
+import { endpointKeysSchema } from './codec/endpoint-keys';
 import { durationDefault, durationSchema } from './duration';
 
 /** The API key development runs with: well known, so production refuses it. */
@@ -121,6 +123,14 @@ export const configSchema = z.object({
     .transform((value) => value.split(',').map((item) => item.trim().replace(/\/+$/, '')))
     .pipe(z.array(z.url({ message: 'comma-separated origins such as http://localhost:8233' })))
     .optional(),
+
+  // Nexus (src/nexus/, docs/nexus.md)
+  /** Caller namespaces and their operations, e.g. `orders:startLifecycle+capture+state`; production: none unless set. */
+  NEXUS_CALLERS: nexusCallersSchema.optional(),
+  /** `namespace=keyId:base64`: each caller's key for what crosses the endpoint; never PAYLOAD_CODEC_KEYS. */
+  NEXUS_ENDPOINT_KEYS: endpointKeysSchema.optional(),
+  /** Open awaitOutcome waits per caller namespace; beyond it a new one is refused (RESOURCE_EXHAUSTED). */
+  NEXUS_OUTCOME_WAITS_PER_CALLER: z.coerce.number().int().positive().default(1_000),
 
   // Lifecycle defaults
   REAUTHORIZE_AFTER: durationSchema('reauthorizeAfter').default(durationDefault('reauthorizeAfter')),

@@ -1,6 +1,10 @@
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
-import { dataConverterFromConfig } from '../../src/codec/data-converter';
+import { codecKeysFromFile } from '../../src/codec/codec-keys';
+import { encryptingDataConverter } from '../../src/codec/data-converter';
+import { DEV_ENDPOINT_KEY_FILE } from '../../src/codec/endpoint-keys';
+import { codecKeysSchema } from '../../src/codec/key-schema';
+import { EncryptionCodec } from '../../src/codec/payload-encryption';
 import { loadConfig, temporalAddress } from '../../src/config';
 import { ORDERS_NAMESPACE } from '../../src/nexus/endpoint';
 import type { orderPayment } from './workflows';
@@ -9,13 +13,19 @@ import type { orderPayment } from './workflows';
  * The order system's side, for `npm start`'s stack: a worker in the `orders` namespace and one order paid for
  * through the payments endpoint.
  *   npx tsx examples/orders/main.ts <authorizationId> [firstShipmentAmount]
+ * Its payloads are encrypted with the `orders` namespace's endpoint key: ORDERS_ENDPOINT_KEYS
+ * (`keyId:base64`, the key payments has for `orders` in NEXUS_ENDPOINT_KEYS), or the local stack's generated
+ * one. It never holds the payments namespace's PAYLOAD_CODEC_KEYS.
  */
 async function main() {
   const [authorizationId, firstShipmentAmount = '30.00'] = process.argv.slice(2);
   if (!authorizationId) throw new Error('usage: npx tsx examples/orders/main.ts <authorizationId> [amount]');
   const config = loadConfig();
-  // Nexus payloads pass through both sides' data converters: this one shares the service's codec keys.
-  const dataConverter = dataConverterFromConfig(config);
+  const given = process.env.ORDERS_ENDPOINT_KEYS;
+  const keys = given
+    ? codecKeysSchema.parse(given)
+    : codecKeysFromFile(DEV_ENDPOINT_KEY_FILE, 'orders-endpoint-dev');
+  const dataConverter = encryptingDataConverter(new EncryptionCodec(keys));
   const address = temporalAddress(config);
   const taskQueue = 'orders';
   const nativeConnection = await NativeConnection.connect({ address });

@@ -14,13 +14,13 @@ export interface CodecSettings {
 export const DEV_KEY_FILE = '.data/payload-codec-dev-key';
 
 /**
- * Writes the key file once and atomically (a hard link to a complete file): a process that loses the race
- * reads the winner's key.
+ * A generated development key kept in `file`, written once and atomically (a hard link to a complete
+ * file): a process that loses the race reads the winner's key.
  */
-function devKey(file: string): CodecKey[] {
+export function codecKeysFromFile(file: string, keyId = 'dev'): CodecKey[] {
   mkdirSync(dirname(file), { recursive: true });
   const draft = `${file}.${process.pid}.tmp`;
-  writeFileSync(draft, `dev:${randomBytes(32).toString('base64')}\n`, { mode: 0o600 });
+  writeFileSync(draft, `${keyId}:${randomBytes(32).toString('base64')}\n`, { mode: 0o600 });
   try {
     linkSync(draft, file);
   } catch (error) {
@@ -44,5 +44,5 @@ export function codecKeysFromConfig(config: CodecSettings, devKeyFile = DEV_KEY_
       'Invalid configuration:\n  PAYLOAD_CODEC_KEYS: required when NODE_ENV=production (keyId:base64-32-byte-key, comma-separated)',
     );
   }
-  return devKey(devKeyFile);
+  return codecKeysFromFile(devKeyFile);
 }

@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import type { Payload, PayloadCodec } from '@temporalio/common';
+import type { Payload, PayloadCodec, SerializationContext } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 
 /** The encoding of an encrypted payload; a payload with any other encoding is passed through unchanged. */
@@ -17,6 +17,13 @@ export interface CodecKey {
   key: Buffer;
 }
 
+export interface EncryptionCodecOptions {
+  /** Keys that decrypt too (e.g. Nexus endpoint keys) without encrypting by default. */
+  decryptAlso?: readonly CodecKey[];
+  /** The key for payloads of this context instead of the first key; undefined for the first key. */
+  encryptFor?: (context: SerializationContext | undefined) => CodecKey | undefined;
+}
+
 export class UnknownCodecKeyError extends Error {
   override name = 'UnknownCodecKeyError';
 }
@@ -26,30 +33,38 @@ const text = (bytes: Uint8Array | null | undefined) =>
   bytes ? Buffer.from(bytes).toString('utf8') : undefined;
 
 /**
- * AES-256-GCM over the whole serialized payload (data and metadata). The first key encrypts; every key
- * decrypts the payloads that name it. Payloads written before encryption decode as they are.
+ * AES-256-GCM over the whole serialized payload (data and metadata). The first key encrypts (unless
+ * `encryptFor` picks another for the payload's context); every key decrypts the payloads that name it.
+ * Payloads written before encryption decode as they are.
  */
 export class EncryptionCodec implements PayloadCodec {
   private readonly keys: Map<string, Buffer>;
   private readonly encryptWith: CodecKey;
+  private readonly encryptFor: EncryptionCodecOptions['encryptFor'];
 
-  constructor(keys: readonly CodecKey[]) {
+  constructor(keys: readonly CodecKey[], options: EncryptionCodecOptions = {}) {
     const [first] = keys;
     if (!first) throw new Error('EncryptionCodec needs at least one key');
     this.encryptWith = first;
-    this.keys = new Map(keys.map((entry) => [entry.id, entry.key]));
+    this.encryptFor = options.encryptFor;
+    this.keys = new Map();
+    for (const entry of [...keys, ...(options.decryptAlso ?? [])]) {
+      const known = this.keys.get(entry.id);
+      if (known && !known.equals(entry.key)) throw new Error(`key id "${entry.id}" names two different keys`);
+      this.keys.set(entry.id, entry.key);
+    }
   }
 
-  async encode(payloads: Payload[]): Promise<Payload[]> {
-    return payloads.map((payload) => this.encrypt(payload));
+  async encode(payloads: Payload[], context?: SerializationContext): Promise<Payload[]> {
+    const key = this.encryptFor?.(context) ?? this.encryptWith;
+    return payloads.map((payload) => this.encrypt(payload, key));
   }
 
   async decode(payloads: Payload[]): Promise<Payload[]> {
     return payloads.map((payload) => this.decrypt(payload));
   }
 
-  private encrypt(payload: Payload): Payload {
-    const { id, key } = this.encryptWith;
+  private encrypt(payload: Payload, { id, key }: CodecKey): Payload {
     const iv = randomBytes(IV_BYTES);
     const cipher = createCipheriv(CIPHER, key, iv, { authTagLength: TAG_BYTES });
     cipher.setAAD(utf8.encode(id));

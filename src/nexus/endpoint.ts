@@ -1,9 +1,10 @@
 import { Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common';
+import { DEV_CALLER_NAMESPACE } from '../nexus-callers';
 import { PAYMENTS_ENDPOINT } from './service';
 
 /** The namespace of the example order workflows (examples/orders), which `npm start` creates. */
-export const ORDERS_NAMESPACE = 'orders';
+export const ORDERS_NAMESPACE = DEV_CALLER_NAMESPACE;
 
 export interface PaymentsEndpoint {
   /** The endpoint's name, which callers pass to createNexusServiceClient. */

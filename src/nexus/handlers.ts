@@ -1,10 +1,13 @@
+import { WorkflowNotFoundError } from '@temporalio/common';
 import { getClient, startWorkflow, WorkflowRunOperationHandler } from '@temporalio/nexus';
 import * as nexus from 'nexus-rpc';
 import type { z } from 'zod';
 import { LifecycleClient } from '../client/lifecycle-client';
-import type { LifecycleInput } from '../workflows/lifecycle/definitions';
+import { lifecycleWorkflowId, type LifecycleInput } from '../workflows/lifecycle/definitions';
 import { paymentState } from '../workflows/payment-outcome/definitions';
 import type { paymentOutcome } from '../workflows/payment-outcome/workflow';
+import { authorizedCaller, callerNamespace, type NexusCallers, type PaymentsOperation } from './callers';
+import { answerWithCallerKey } from '../codec/endpoint-keys';
 import { toNexusError } from './errors';
 import {
   captureInput,
@@ -14,6 +17,8 @@ import {
   startLifecycleInput,
   voidInput,
 } from './inputs';
+import { lifecycleOwner } from './lifecycle-owner';
+import { boundOutcomeWaits, outcomeWorkflowId } from './outcome-waits';
 import { paymentsService, type PaymentState } from './service';
 
 export interface PaymentsHandlerOptions {
@@ -24,6 +29,10 @@ export interface PaymentsHandlerOptions {
     LifecycleInput,
     'reauthorizeAfter' | 'expiryPolicy' | 'lateEventWindow' | 'idempotencyKeyRetention' | 'timerCallTimeout'
   >;
+  /** The caller namespaces allowed, per operation (NEXUS_CALLERS). */
+  callers: NexusCallers;
+  /** Open awaitOutcome waits per caller (NEXUS_OUTCOME_WAITS_PER_CALLER). */
+  outcomeWaitsPerCaller: number;
 }
 
 // Leaves the server time to receive the answer before its request deadline (10 s by default).
@@ -55,14 +64,31 @@ async function withinRequestDeadline<T>(ctx: nexus.StartOperationContext, work: 
   }
 }
 
-/** A synchronous operation: validated input, the request deadline, errors in Nexus terms. */
+/**
+ * The caller namespace, once it may call the operation. What the task answers, a refusal included, is sealed
+ * with that namespace's endpoint key: the caller holds no other.
+ */
+function callerOf(
+  callers: NexusCallers,
+  ctx: nexus.StartOperationContext,
+  operation: PaymentsOperation,
+): string {
+  const namespace = callerNamespace(ctx);
+  if (namespace !== undefined) answerWithCallerKey(namespace);
+  return authorizedCaller(callers, ctx, operation);
+}
+
+/** A synchronous operation: an allowed caller, validated input, the request deadline, errors in Nexus terms. */
 function syncOperation<Schema extends z.ZodType, O>(
+  callers: NexusCallers,
+  operation: PaymentsOperation,
   schema: Schema,
-  run: (input: z.output<Schema>, ctx: nexus.StartOperationContext) => Promise<O>,
+  run: (input: z.output<Schema>, ctx: nexus.StartOperationContext, caller: string) => Promise<O>,
 ) {
   return async (ctx: nexus.StartOperationContext, input: unknown): Promise<O> => {
+    const caller = callerOf(callers, ctx, operation);
     try {
-      return await withinRequestDeadline(ctx, run(parseInput(schema, input), ctx));
+      return await withinRequestDeadline(ctx, run(parseInput(schema, input), ctx, caller));
     } catch (error) {
       throw toNexusError(error);
     }
@@ -77,32 +103,64 @@ function withKey<Request extends { idempotencyKey?: string }>(
   return { ...request, idempotencyKey: request.idempotencyKey ?? ctx.requestId };
 }
 
-/** The payments service's handlers: each is the call the HTTP API makes, through the same LifecycleClient. */
+/** A Nexus caller's owner id: never an API caller's (those have no ":"), so the two doors never share one. */
+export function nexusOwner(callerNamespace: string): string {
+  return `nexus:${callerNamespace}`;
+}
+
+/**
+ * The payments service's handlers: each is the call the HTTP API makes, through the same LifecycleClient,
+ * confined to the caller namespace's own lifecycles (another's is to it what an unknown one is).
+ */
 export function paymentsServiceHandler(options: PaymentsHandlerOptions) {
-  const lifecycles = () => new LifecycleClient(getClient(), options.taskQueue);
+  const { callers } = options;
+  const lifecycles = (caller: string) =>
+    new LifecycleClient(getClient(), options.taskQueue).forOwner(nexusOwner(caller));
   return nexus.serviceHandler(paymentsService, {
-    startLifecycle: syncOperation(startLifecycleInput, async (input) => {
-      const started = await lifecycles().start({ ...options.defaults, ...input });
-      return { ...started, state: paymentState(started.state) };
-    }),
-    capture: syncOperation(captureInput, ({ authorizationId, ...request }, ctx) =>
-      lifecycles().capture(authorizationId, withKey(request, ctx)),
+    startLifecycle: syncOperation(
+      callers,
+      'startLifecycle',
+      startLifecycleInput,
+      async (input, _ctx, caller) => {
+        const started = await lifecycles(caller).start({ ...options.defaults, ...input });
+        return { ...started, state: paymentState(started.state) };
+      },
     ),
-    void: syncOperation(voidInput, ({ authorizationId, ...request }, ctx) =>
-      lifecycles().void(authorizationId, withKey(request, ctx)),
+    capture: syncOperation(callers, 'capture', captureInput, ({ authorizationId, ...request }, ctx, caller) =>
+      lifecycles(caller).capture(authorizationId, withKey(request, ctx)),
     ),
-    reauthorize: syncOperation(reauthorizeInput, ({ authorizationId, ...request }, ctx) =>
-      lifecycles().reauthorize(authorizationId, withKey(request, ctx)),
+    void: syncOperation(callers, 'void', voidInput, ({ authorizationId, ...request }, ctx, caller) =>
+      lifecycles(caller).void(authorizationId, withKey(request, ctx)),
     ),
-    state: syncOperation(lifecycleRefInput, async ({ authorizationId }) => {
-      const state = await lifecycles().state(authorizationId);
+    reauthorize: syncOperation(
+      callers,
+      'reauthorize',
+      reauthorizeInput,
+      ({ authorizationId, ...request }, ctx, caller) =>
+        lifecycles(caller).reauthorize(authorizationId, withKey(request, ctx)),
+    ),
+    state: syncOperation(callers, 'state', lifecycleRefInput, async ({ authorizationId }, _ctx, caller) => {
+      const state = await lifecycles(caller).state(authorizationId);
       return state && paymentState(state);
     }),
-    // One waiting workflow per operation (its id carries the request id, so a retried start joins it).
+    // One waiting workflow per operation (its id carries the caller and the request id, so a retried start
+    // joins it), at most outcomeWaitsPerCaller open per caller, only on the caller's own lifecycle (the wait
+    // itself reads the lifecycle unconfined; its owner never changes), even one that failed at start.
     awaitOutcome: new WorkflowRunOperationHandler<unknown, PaymentState>(async (ctx, input) => {
+      const caller = callerOf(callers, ctx, 'awaitOutcome');
       const { authorizationId } = parseInput(lifecycleRefInput, input);
+      if ((await lifecycleOwner(getClient(), options.taskQueue, authorizationId)) !== nexusOwner(caller)) {
+        const unknown = new WorkflowNotFoundError(
+          'no lifecycle',
+          lifecycleWorkflowId(authorizationId),
+          undefined,
+        );
+        throw toNexusError(unknown);
+      }
+      const workflowId = outcomeWorkflowId(caller, authorizationId, ctx.requestId);
+      await boundOutcomeWaits(getClient(), caller, workflowId, options.outcomeWaitsPerCaller);
       return startWorkflow<typeof paymentOutcome>(ctx, 'paymentOutcome', {
-        workflowId: `payment-outcome-${authorizationId}-${ctx.requestId}`,
+        workflowId,
         args: [authorizationId],
       });
     }),

@@ -9,6 +9,7 @@ import { createActivities } from '../activities';
 import { dataConverterFromConfig } from '../codec/data-converter';
 import { lifecycleStartDefaults, loadConfig, temporalAddress } from '../config';
 import { createLogger } from '../logger';
+import { nexusCallerSettings } from '../nexus/handler-config';
 import { paymentsServiceHandler } from '../nexus/handlers';
 import { createOutcomeActivities } from '../activities/payment-outcome';
 import { charactersClientFromConfig } from '../characters/client';
@@ -23,8 +24,9 @@ import { webhookListenerUrl } from '../webhooks/listener-url';
 async function main() {
   const config = loadConfig();
   const log = createLogger(config, 'worker');
-  // Keys first: a production worker without PAYLOAD_CODEC_KEYS stops before it connects.
+  // Keys first: a production worker without PAYLOAD_CODEC_KEYS (or a caller's endpoint key) stops before it connects.
   const dataConverter = dataConverterFromConfig(config);
+  const nexusCallers = nexusCallerSettings(config);
   Runtime.install({
     logger: new DefaultLogger(
       config.LOG_LEVEL === 'debug' || config.LOG_LEVEL === 'trace' ? 'DEBUG' : 'WARN',
@@ -62,6 +64,7 @@ async function main() {
       paymentsServiceHandler({
         taskQueue: config.TEMPORAL_TASK_QUEUE,
         defaults: lifecycleStartDefaults(config),
+        ...nexusCallers,
       }),
     ],
     maxCachedWorkflows: config.WORKER_MAX_CACHED_WORKFLOWS,

@@ -12,7 +12,7 @@ import {
 import type { Authorization, PaymentCapture } from '../../src/providers/resources';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server';
 import { lifecycleWorkflowId, type LifecycleState } from '../../src/workflows/lifecycle/definitions';
-import { TEST_CODEC_KEYS_ENV, testDataConverter } from '../helpers/temporal';
+import { TEST_CODEC_KEYS_ENV, TEST_ENDPOINT_KEYS_ENV, testDataConverter } from '../helpers/temporal';
 
 export const CLUSTER_API_KEY = 'cluster-test-key';
 const DATA_DIR = join(__dirname, '..', '..', '.data', 'cluster-test');
@@ -44,7 +44,7 @@ export async function startClusterHarness(
   const sandbox = await startSandbox({ port: ports.sandbox, logger: false, ...options.sandbox });
   const config = loadConfig({ API_KEYS: CLUSTER_API_KEY, TEMPORAL_TASK_QUEUE: 'payment-authorizations' });
   // The processes and this test's client encrypt payloads with the same test key.
-  const codecEnv = { PAYLOAD_CODEC_KEYS: TEST_CODEC_KEYS_ENV };
+  const codecEnv = { PAYLOAD_CODEC_KEYS: TEST_CODEC_KEYS_ENV, NEXUS_ENDPOINT_KEYS: TEST_ENDPOINT_KEYS_ENV };
   const started = Date.now();
   const stack = await startClusterStack({
     config,

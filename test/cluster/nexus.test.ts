@@ -3,7 +3,7 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import type { orderPayment } from '../../examples/orders/workflows';
 import { ORDERS_NAMESPACE } from '../../src/nexus/endpoint';
-import { testDataConverter } from '../helpers/temporal';
+import { testOrdersDataConverter } from '../helpers/temporal';
 import { createAuthorization, providerCaptures, startClusterHarness, type ClusterHarness } from './harness';
 
 // On the real cluster: the example order workflow, in the `orders` namespace `npm run cluster` creates, pays
@@ -29,10 +29,14 @@ it('runs the example order workflow through Nexus: two captures at the provider,
       connection: nativeConnection,
       namespace: ORDERS_NAMESPACE,
       taskQueue,
-      dataConverter: testDataConverter,
+      dataConverter: testOrdersDataConverter,
       workflowsPath: require.resolve('../../examples/orders/workflows'),
     });
-    const orders = new Client({ connection, namespace: ORDERS_NAMESPACE, dataConverter: testDataConverter });
+    const orders = new Client({
+      connection,
+      namespace: ORDERS_NAMESPACE,
+      dataConverter: testOrdersDataConverter,
+    });
     const result = await worker.runUntil(
       orders.workflow.execute<typeof orderPayment>('orderPayment', {
         taskQueue,

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Client, Connection, WorkflowFailedError } from '@temporalio/client';
+import type { DataConverter } from '@temporalio/common';
 import { createPaymentsActivities } from '../../src/activities/payments';
+import { paymentsOperations } from '../../src/nexus/callers';
 import { ORDERS_NAMESPACE, ensurePaymentsEndpoint } from '../../src/nexus/endpoint';
-import { paymentsServiceHandler } from '../../src/nexus/handlers';
+import { paymentsServiceHandler, type PaymentsHandlerOptions } from '../../src/nexus/handlers';
 import { createOutcomeActivities } from '../../src/activities/payment-outcome';
 import type { PaymentsProvider } from '../../src/providers/port';
 import { runTestWorker, temporalAddress, testDataConverter, uniqueTaskQueue } from './temporal';
@@ -10,16 +12,31 @@ import { runTestWorker, temporalAddress, testDataConverter, uniqueTaskQueue } fr
 /** The lifecycle defaults the API tests use too. */
 const defaults = { reauthorizeAfter: '3 days', expiryPolicy: 'void', lateEventWindow: '3 days' } as const;
 
+/** The development default: the `orders` namespace may call every operation. */
+export const ordersCallEverything: Pick<PaymentsHandlerOptions, 'callers' | 'outcomeWaitsPerCaller'> = {
+  callers: new Map([[ORDERS_NAMESPACE, new Set(paymentsOperations)]]),
+  outcomeWaitsPerCaller: 1_000,
+};
+
 /** Our worker's part in Nexus, as src/workers/main.ts registers it: the handlers and the outcome activity. */
 export function handlerWorkerOptions(taskQueue: string, payments: PaymentsProvider) {
-  return {
-    taskQueue,
-    activities: { ...createPaymentsActivities(payments), ...createOutcomeActivities() },
-    nexusServices: [paymentsServiceHandler({ taskQueue, defaults })],
-  };
+  return handlerWorker(ordersCallEverything)(taskQueue, payments);
 }
 
-/** The caller's side: a worker and a client in the `orders` namespace, and an endpoint of its own. */
+/** handlerWorkerOptions with other callers, a bound, or a data converter. */
+export function handlerWorker(
+  callers: Pick<PaymentsHandlerOptions, 'callers' | 'outcomeWaitsPerCaller'>,
+  more: { dataConverter?: DataConverter } = {},
+) {
+  return (taskQueue: string, payments: PaymentsProvider) => ({
+    ...more,
+    taskQueue,
+    activities: { ...createPaymentsActivities(payments), ...createOutcomeActivities() },
+    nexusServices: [paymentsServiceHandler({ taskQueue, defaults, ...callers })],
+  });
+}
+
+/** The caller's side: a worker and a client in the `orders` namespace (or another), and an endpoint of its own. */
 export interface OrdersSide {
   endpoint: string;
   client: Client;
@@ -29,7 +46,12 @@ export interface OrdersSide {
   close(): Promise<void>;
 }
 
-export async function startOrdersSide(paymentsTaskQueue: string): Promise<OrdersSide> {
+export async function startOrdersSide(
+  paymentsTaskQueue: string,
+  side: { namespace?: string; dataConverter?: DataConverter } = {},
+): Promise<OrdersSide> {
+  const namespace = side.namespace ?? ORDERS_NAMESPACE;
+  const dataConverter = side.dataConverter ?? testDataConverter;
   const connection = await Connection.connect({ address: temporalAddress() });
   const endpoint = `payments-${randomUUID()}`;
   await ensurePaymentsEndpoint(connection, {
@@ -37,9 +59,9 @@ export async function startOrdersSide(paymentsTaskQueue: string): Promise<Orders
     targetNamespace: 'default',
     targetTaskQueue: paymentsTaskQueue,
   });
-  const client = new Client({ connection, namespace: ORDERS_NAMESPACE, dataConverter: testDataConverter });
+  const client = new Client({ connection, namespace, dataConverter });
   const taskQueue = uniqueTaskQueue('orders');
-  const worker = await runTestWorker({ namespace: ORDERS_NAMESPACE, taskQueue });
+  const worker = await runTestWorker({ namespace, taskQueue, dataConverter });
   return {
     endpoint,
     client,

@@ -19,6 +19,18 @@ export const TEST_CODEC_KEYS_ENV = `${TEST_CODEC_KEY.id}:${TEST_CODEC_KEY.key.to
 export const testCodec = new EncryptionCodec([TEST_CODEC_KEY]);
 export const testDataConverter = encryptingDataConverter(testCodec);
 
+/** The `orders` namespace's Nexus endpoint key for worker processes the tests start (never the key above). */
+export const TEST_ORDERS_ENDPOINT_KEY: CodecKey = {
+  id: 'test-orders-endpoint',
+  key: Buffer.from('dGVzdC1vbmx5LW9yZGVycy1lbmRwb2ludC1rZXkhISE=', 'base64'),
+};
+/** NEXUS_ENDPOINT_KEYS for those processes. */
+export const TEST_ENDPOINT_KEYS_ENV = `orders=${TEST_ORDERS_ENDPOINT_KEY.id}:${TEST_ORDERS_ENDPOINT_KEY.key.toString('base64')}`;
+/** The order system's data converter: its endpoint key only. */
+export const testOrdersDataConverter = encryptingDataConverter(
+  new EncryptionCodec([TEST_ORDERS_ENDPOINT_KEY]),
+);
+
 /** The dev server started by global-setup.ts. */
 export function temporalAddress(): string {
   const address = process.env.TEMPORAL_ADDRESS;
@@ -104,6 +116,8 @@ export async function startWorkerProcess(
     WORKER_METRICS_PORT: String(await findFreePort()),
     LOG_LEVEL: 'info',
     PAYLOAD_CODEC_KEYS: TEST_CODEC_KEYS_ENV,
+    // The test callers in `orders` hold the test key (test/integration/nexus-callers.test.ts keeps them apart).
+    NEXUS_ENDPOINT_KEYS: `orders=${TEST_CODEC_KEYS_ENV}`,
     ...env,
   });
   try {

@@ -39,7 +39,7 @@ function failureOf(run: { failure?: Error }): ApplicationFailure | undefined {
 
 /** The attempt of the waiting workflow's read of the outcome (2 once a read found the lifecycle open); 0 before. */
 async function outcomeReadAttempts(authorizationId: string): Promise<number> {
-  const query = `WorkflowType = 'paymentOutcome' AND WorkflowId STARTS_WITH 'payment-outcome-${authorizationId}-'`;
+  const query = `WorkflowType = 'paymentOutcome' AND WorkflowId STARTS_WITH 'payment-outcome/orders/${authorizationId}/'`;
   for await (const run of stack.client.workflow.list({ query })) {
     const { raw } = await stack.client.workflow.getHandle(run.workflowId, run.runId).describe();
     return raw.pendingActivities?.[0]?.attempt ?? 0;
@@ -172,7 +172,12 @@ it('fails the awaited outcome, naming why, when the lifecycle is terminated befo
 it('fails the awaited outcome with the lifecycle’s own failure when it failed at start', async () => {
   const authorization = await stack.createAuthorization('10.00');
   await stack.provider.post(`/sandbox/authorizations/${authorization.id}/expire`);
-  expect((await stack.api.post('/v1/lifecycles', { authorizationId: authorization.id })).status).toBe(409);
+  const started = await orders.run('callPayments', [
+    orders.endpoint,
+    'startLifecycle',
+    { authorizationId: authorization.id },
+  ]);
+  expect(paymentsFailure(started.failure)?.type).toBe(PaymentsFailure.notManageable);
   const awaited = await orders.run('callPayments', [
     orders.endpoint,
     'awaitOutcome',
