@@ -113,6 +113,7 @@ async function devTarget(sandbox: Sandbox, listenerUrl: string): Promise<Target>
       webhookListenerUrl: listenerUrl,
     },
     apiPorts: [await findFreePort(), await findFreePort()],
+    apiMetricsPorts: [await findFreePort(), await findFreePort()],
     workerMetricsPorts: [await findFreePort(), await findFreePort()],
     bundlePath: join(DATA_DIR, 'dev', 'workflow-bundle.js'),
     appEnv: { API_KEYS: API_KEY, PAYMENTS_DIALECT: MODE, ...BENCH_RATE_LIMIT, ...encryption.env },

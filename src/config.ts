@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { codecKeysSchema } from './codec/key-schema';
 import { durationDefault, durationSchema } from './duration';
@@ -13,6 +14,16 @@ const commaList = z
       .filter(Boolean),
   )
   .pipe(z.array(z.string().min(1)));
+
+/** A TRUST_PROXY entry: an exact address or a CIDR narrower than "everyone" (that would be trustProxy: true). */
+function isProxyAddress(entry: string): boolean {
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  const bits = /^\d{1,3}$/.test(prefix) ? Number(prefix) : NaN;
+  return bits >= 1 && bits <= (family === 4 ? 32 : 128);
+}
 
 /** A WEBHOOK_CERT_HOSTS entry as a URL: `host` means https on its default port. Throws when it is no URL. */
 export function certificateOriginUrl(entry: string): URL {
@@ -92,9 +103,23 @@ export const configSchema = z.object({
     .default(['localhost', '127.0.0.1', 'http://localhost:8090', 'http://127.0.0.1:8090']),
   /** A delivery whose signed transmission time is further than this from now is refused before any run. */
   WEBHOOK_TRANSMISSION_TOLERANCE_MS: z.coerce.number().int().positive().default(600_000),
-  /** Requests per source address and window, on every route (unauthenticated ones included); then 429. */
+  /** Requests per client address and window, on routes without a known API key; then 429. */
   API_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(1_000),
   API_RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(60_000),
+  // The doors (docs/security.md): whose address counts, the budgets, where metrics and docs are served.
+  /** The load balancers in front of the API, as addresses or CIDRs: the client is the first untrusted hop. */
+  TRUST_PROXY: commaList
+    .refine((entries) => entries.every(isProxyAddress), 'addresses or CIDRs such as 10.0.0.0/8 (never "true")')
+    .default([]),
+  /** Requests per API key and window on the authenticated routes (the per-address budget does not apply). */
+  API_CALLER_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(6_000),
+  /** Webhook deliveries per window, all senders together, on the intake's own budget. */
+  WEBHOOK_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(600),
+  /** GET /metrics of the API, on its own listener (keep it internal), never on API_PORT. */
+  API_METRICS_PORT: port.default(9463),
+  API_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  /** /docs and /openapi.json: served by default outside production, in production only when true. */
+  API_DOCS: z.enum(['true', 'false']).transform((value) => value === 'true').optional(),
   /** A request (headers and body) must arrive within this; its headers within API_HEADERS_TIMEOUT_MS. */
   API_REQUEST_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   API_HEADERS_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),

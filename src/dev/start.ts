@@ -84,7 +84,7 @@ async function main() {
 
     await startup.api('api', 'API', config.API_PORT, env);
     console.log(announced('Codec server', `${codecEndpoint} (the Web UI decrypts payloads through it)`));
-    console.log(announced('API metrics', `http://localhost:${config.API_PORT}/metrics`));
+    console.log(announced('API metrics', `http://localhost:${config.API_METRICS_PORT}/metrics`));
 
     // Webhooks (src/webhooks/subscribe-listener.ts): the provider delivers to the API's /webhooks/payments.
     await subscribeListener({ ...config, TEMPORAL_ADDRESS: temporalAddress });

@@ -96,8 +96,8 @@ describe('docker-compose.yml', () => {
     for (const [name, expected] of [
       ['worker-1', workerEnv(wiring, 1, 'b')],
       ['worker-2', workerEnv(wiring, 1, 'b')],
-      ['api-1', apiEnv(wiring, 1)],
-      ['api-2', apiEnv(wiring, 1)],
+      ['api-1', apiEnv(wiring, 1, 2)],
+      ['api-2', apiEnv(wiring, 1, 2)],
     ] as const) {
       const environment = services[name]?.environment ?? {};
       expect(Object.keys(environment)).toEqual(expect.arrayContaining(Object.keys(expected)));

@@ -24,6 +24,7 @@ export interface ClusterPorts {
   sandbox: number;
   characters: number;
   apis: number[];
+  apiMetrics: number[];
   workerMetrics: number[];
 }
 
@@ -36,6 +37,7 @@ export function clusterPortsFromConfig(config: Config): ClusterPorts {
     sandbox: config.SANDBOX_PORT,
     characters: config.CHARACTERS_PORT,
     apis: replicas(config.API_PORT),
+    apiMetrics: replicas(config.API_METRICS_PORT),
     workerMetrics: replicas(config.WORKER_METRICS_PORT),
   };
 }
@@ -70,6 +72,7 @@ export async function freeClusterPorts(): Promise<ClusterPorts> {
     sandbox: await free(),
     characters: await free(),
     apis: await many(),
+    apiMetrics: await many(),
     workerMetrics: await many(),
   };
 }
@@ -206,6 +209,7 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
     app = await startServiceProcesses({
       wiring,
       apiPorts: ports.apis,
+      apiMetricsPorts: ports.apiMetrics,
       workerMetricsPorts: ports.workerMetrics,
       bundlePath: join(options.dataDir, 'workflow-bundle.js'),
       appEnv: options.appEnv,
