@@ -133,7 +133,25 @@ describe('certificates in local mode', () => {
     const delivery = stack.sign(awkwardBodies['a number written 1.0']!, {
       certUrl: `http://127.0.0.2:${port}/v1/notifications/certs/attacker`,
     });
-    expect((await stack.deliver(delivery, 'local')).status).toBe(202);
+    // The listener refuses it before any run starts, in either mode.
+    for (const mode of ['local', 'api'] as const) {
+      const refused = await stack.deliver(delivery, mode);
+      expect(refused.status).toBe(400);
+      expect(refused.data.error).toEqual({
+        code: 'WEBHOOK_DELIVERY_INVALID',
+        message: 'SERVICE-CERT-URL: not on an allowed certificate host',
+      });
+    }
+    expect(await stack.verificationExists(delivery.transmissionId)).toBe(false);
+
+    // The run, started without the listener, refuses it too.
+    const starter = new VerificationStarter({
+      client: stack.client,
+      taskQueue: stack.taskQueue,
+      mode: 'local',
+      webhookId: stack.webhookId,
+    });
+    await starter.start(delivery.transmissionId, delivery, new Date());
     const result = await stack.verification(delivery.transmissionId);
     expect(result).toMatchObject({ outcome: 'rejected', verification: 'FAILURE' });
     expect(result.outcome === 'rejected' && result.reason).toBe(
