@@ -109,7 +109,10 @@ export const configSchema = z.object({
   // The doors (docs/security.md): whose address counts, the budgets, where metrics and docs are served.
   /** The load balancers in front of the API, as addresses or CIDRs: the client is the first untrusted hop. */
   TRUST_PROXY: commaList
-    .refine((entries) => entries.every(isProxyAddress), 'addresses or CIDRs such as 10.0.0.0/8 (never "true")')
+    .refine(
+      (entries) => entries.every(isProxyAddress),
+      'addresses or CIDRs such as 10.0.0.0/8 (never "true")',
+    )
     .default([]),
   /** Requests per API key and window on the authenticated routes (the per-address budget does not apply). */
   API_CALLER_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(6_000),
@@ -119,7 +122,10 @@ export const configSchema = z.object({
   API_METRICS_PORT: port.default(9463),
   API_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   /** /docs and /openapi.json: served by default outside production, in production only when true. */
-  API_DOCS: z.enum(['true', 'false']).transform((value) => value === 'true').optional(),
+  API_DOCS: z
+    .enum(['true', 'false'])
+    .transform((value) => value === 'true')
+    .optional(),
   /** A request (headers and body) must arrive within this; its headers within API_HEADERS_TIMEOUT_MS. */
   API_REQUEST_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   API_HEADERS_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
@@ -167,23 +173,40 @@ export class ConfigError extends Error {
  * What production must set itself: the schema's defaults for these are the local stack's (the well-known dev
  * API key, the sandbox's secret and URL, localhost certificates), so production refuses to start without them.
  */
-const requiredInProduction: Record<string, string> = {
+const requiredInProduction = {
   API_KEYS: 'comma-separated API keys (openssl rand -base64 32)',
   PAYMENTS_BASE_URL: "the payments provider's base URL",
   PAYMENTS_CLIENT_SECRET: "the provider's OAuth client secret (or PAYMENTS_ACCESS_TOKEN)",
   WEBHOOK_CERT_HOSTS: "the hosts the provider's signing certificates may come from",
   PAYLOAD_CODEC_KEYS: 'keyId:base64-32-byte-key, comma-separated',
-};
+} as const;
 
-function missingInProduction(env: Record<string, string | undefined>): string[] {
+/** The production settings a process reads; each process requires only its own (docker-compose.yml hands it only those). */
+export type ProductionSetting = keyof typeof requiredInProduction;
+const everyProductionSetting = Object.keys(requiredInProduction) as ProductionSetting[];
+export const productionSettingsOf = {
+  api: ['API_KEYS', 'PAYLOAD_CODEC_KEYS', 'WEBHOOK_CERT_HOSTS'],
+  worker: ['PAYMENTS_BASE_URL', 'PAYMENTS_CLIENT_SECRET', 'WEBHOOK_CERT_HOSTS', 'PAYLOAD_CODEC_KEYS'],
+  sandbox: ['PAYMENTS_CLIENT_SECRET'],
+  characters: [],
+  webhookSubscription: ['PAYLOAD_CODEC_KEYS'],
+} as const satisfies Record<string, readonly ProductionSetting[]>;
+
+function missingInProduction(env: Record<string, string | undefined>, uses: readonly string[]): string[] {
   return Object.entries(requiredInProduction)
-    .filter(([name]) => env[name] === undefined)
+    .filter(([name]) => uses.includes(name) && env[name] === undefined)
     .filter(([name]) => !(name === 'PAYMENTS_CLIENT_SECRET' && env.PAYMENTS_ACCESS_TOKEN !== undefined))
     .map(([name, form]) => `  ${name}: required when NODE_ENV=production (${form})`);
 }
 
-/** Parses the environment once; a bad value names the variable and the form expected. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+/**
+ * Parses the environment once; a bad value names the variable and the form expected. In production, the
+ * settings in `uses` (by default all) must be set.
+ */
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  uses: readonly ProductionSetting[] = everyProductionSetting,
+): Config {
   // An empty variable means "not set", as in most shells' `VAR= cmd`.
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
   const parsed = configSchema.safeParse(present);
@@ -191,7 +214,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const problems = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
     throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
   }
-  const missing = parsed.data.NODE_ENV === 'production' ? missingInProduction(present) : [];
+  const missing = parsed.data.NODE_ENV === 'production' ? missingInProduction(present, uses) : [];
   if (missing.length > 0) throw new ConfigError(`Invalid configuration:\n${missing.join('\n')}`);
   return parsed.data;
 }

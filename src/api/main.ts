@@ -1,7 +1,14 @@
 import { Client, Connection } from '@temporalio/client';
 import { LifecycleClient } from '../client/lifecycle-client';
 import { codecFromConfig, encryptingDataConverter } from '../codec/data-converter';
-import { apiHost, codecCorsOrigins, lifecycleStartDefaults, loadConfig, temporalAddress } from '../config';
+import {
+  apiHost,
+  codecCorsOrigins,
+  lifecycleStartDefaults,
+  loadConfig,
+  productionSettingsOf,
+  temporalAddress,
+} from '../config';
 import { createLogger } from '../logger';
 import { Registry } from 'prom-client';
 import { deliveryHeadersFromConfig, providerFromConfig } from '../providers/registry';
@@ -15,7 +22,12 @@ import { apiConnectionOptions } from './temporal-connection';
 
 /** The API process: HTTP for order systems and webhook deliveries, a Temporal client behind it. */
 async function main() {
-  const config = loadConfig();
+  // Local verification without WEBHOOK_ID looks the listener's subscription up at the provider.
+  const looksUpSubscription = process.env.WEBHOOK_VERIFY_MODE === 'local' && !process.env.WEBHOOK_ID;
+  const config = loadConfig(process.env, [
+    ...productionSettingsOf.api,
+    ...(looksUpSubscription ? (['PAYMENTS_BASE_URL', 'PAYMENTS_CLIENT_SECRET'] as const) : []),
+  ]);
   const logger = createLogger(config, 'api');
   const address = temporalAddress(config);
   // Keys first: a production API without PAYLOAD_CODEC_KEYS stops before it connects.
@@ -82,7 +94,9 @@ async function main() {
     {
       host,
       url: `http://localhost:${config.API_PORT}`,
-      docs: app.hasRoute({ method: 'GET', url: '/openapi.json' }) ? `http://localhost:${config.API_PORT}/docs` : 'off',
+      docs: app.hasRoute({ method: 'GET', url: '/openapi.json' })
+        ? `http://localhost:${config.API_PORT}/docs`
+        : 'off',
       codec: `http://localhost:${config.API_PORT}/codec`,
       metrics: `http://${config.API_METRICS_HOST}:${config.API_METRICS_PORT}/metrics`,
     },

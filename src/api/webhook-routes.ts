@@ -100,7 +100,10 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRoutesOptions> = async 
 };
 
 /** A delivery refused by its screening is answered 400 and starts nothing; a transient failure is 503. */
-async function screen(screening: DeliveryScreening | undefined, delivery: { headers: Record<string, string>; body: string }) {
+async function screen(
+  screening: DeliveryScreening | undefined,
+  delivery: { headers: Record<string, string>; body: string },
+) {
   if (!screening) return;
   let refusal: string | undefined;
   try {

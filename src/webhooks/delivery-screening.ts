@@ -33,7 +33,9 @@ export function deliveryScreening(options: DeliveryScreeningOptions): DeliverySc
     const webhookId = await options.local.webhookId();
     if (!webhookId) return undefined;
     const check = await options.local.provider.verifyDelivery(delivery, webhookId, 'local');
-    return check.verification_status === 'SUCCESS' ? undefined : `signature: ${check.reason ?? 'not verified'}`;
+    return check.verification_status === 'SUCCESS'
+      ? undefined
+      : `signature: ${check.reason ?? 'not verified'}`;
   };
 }
 
