@@ -18,7 +18,7 @@ afterAll(async () => {
   await closeClient();
 });
 
-async function startApi(trustProxy: string[]) {
+async function startApi(trustProxy: string[], docs?: boolean) {
   const app = await buildApi({
     lifecycles: new LifecycleClient(client, uniqueTaskQueue('budgets')),
     apiKeys: [ORDERS_KEY, BILLING_KEY],
@@ -26,6 +26,7 @@ async function startApi(trustProxy: string[]) {
     logger: false,
     limits: { ...defaultApiLimits, rateLimitMax: 3, callerRateLimitMax: 5, rateLimitWindowMs: 60_000 },
     trustProxy,
+    ...(docs !== undefined && { docs }),
   });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   const http = axios.create({ baseURL: url, validateStatus: () => true });
@@ -89,6 +90,33 @@ describe('authenticated requests', () => {
       expect(answers).toEqual([401, 401, 401, 429]);
     } finally {
       await api.app.close();
+    }
+  });
+});
+
+describe('what the public port does not serve', () => {
+  it('answers 404 for /metrics, with a key or without (they are on API_METRICS_PORT)', async () => {
+    const api = await startApi([]);
+    try {
+      expect(await api.statuses(1, '/metrics', {})).toEqual([404]);
+      expect(await api.statuses(1, '/metrics', { authorization: `Bearer ${ORDERS_KEY}` })).toEqual([404]);
+    } finally {
+      await api.app.close();
+    }
+  });
+
+  it('serves /docs and /openapi.json unless turned off (production turns them off unless API_DOCS=true)', async () => {
+    const served = await startApi([]);
+    const off = await startApi([], false);
+    try {
+      expect(await served.statuses(1, '/openapi.json', {})).toEqual([200]);
+      expect(await served.statuses(1, '/docs/', {})).toEqual([200]);
+      expect(await off.statuses(1, '/openapi.json', {})).toEqual([404]);
+      expect(await off.statuses(1, '/docs/', {})).toEqual([404]);
+      expect(await off.statuses(1, '/docs', {})).toEqual([404]);
+    } finally {
+      await served.app.close();
+      await off.app.close();
     }
   });
 });
