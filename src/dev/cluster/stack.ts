@@ -5,7 +5,13 @@ import { runCommand, waitForHttp, type ServiceProcess } from '../child-process';
 import { assertPortFree, findFreePort } from '../ports';
 import { ServiceStartup, announced } from '../service-startup';
 import { resolveClusterBinaries } from './binaries';
-import { forgetClusterMembers, postgresServer, prepareDatabases, temporalDatabases } from './databases';
+import {
+  forgetClusterMembers,
+  postgresServer,
+  prepareCharactersDatabase,
+  prepareDatabases,
+  temporalDatabases,
+} from './databases';
 import { serverPortsFrom, writeServerConfig, type ServerPorts } from './server-config';
 import { startServiceProcesses, type ServiceProcesses, type ServiceWiring } from './service-processes';
 import { startTemporalCluster, type TemporalCluster } from './temporal-cluster';
@@ -194,8 +200,12 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
         ? undefined
         : await startup.characters(
             ports.characters,
-            { ...base, CHARACTERS_PORT: String(ports.characters), DATABASE_URL: options.databaseUrl },
-            `on ${options.databaseUrl.replace(/:[^:@/]*@/, ':***@')}`,
+            {
+              ...base,
+              CHARACTERS_PORT: String(ports.characters),
+              DATABASE_URL: await prepareCharactersDatabase(postgres, options.databasePrefix),
+            },
+            `on its own role and database ${options.databasePrefix ?? 'temporal'}_characters`,
           );
 
     const wiring: ServiceWiring = {
