@@ -119,7 +119,7 @@ export const configSchema = z.object({
   /** Webhook deliveries per window, all senders together, on the intake's own budget. */
   WEBHOOK_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(600),
   /** GET /metrics of the API, on its own listener (keep it internal), never on API_PORT. */
-  API_METRICS_PORT: port.default(9463),
+  API_METRICS_PORT: port.default(9470),
   API_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   /** /docs and /openapi.json: served by default outside production, in production only when true. */
   API_DOCS: z

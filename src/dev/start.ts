@@ -39,6 +39,7 @@ async function main() {
         : [{ port: config.SANDBOX_PORT, what: 'the payments sandbox', variable: 'SANDBOX_PORT' }]),
       { port: config.CHARACTERS_PORT, what: 'the characters service', variable: 'CHARACTERS_PORT' },
       { port: config.WORKER_METRICS_PORT, what: 'the worker metrics', variable: 'WORKER_METRICS_PORT' },
+      { port: config.API_METRICS_PORT, what: 'the API metrics', variable: 'API_METRICS_PORT' },
       { port: config.API_PORT, what: 'the API', variable: 'API_PORT' },
     ];
     await assertPortsFree(ports);

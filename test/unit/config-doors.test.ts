@@ -30,7 +30,7 @@ describe('the doors’ other settings', () => {
       API_RATE_LIMIT_MAX: 1_000,
       API_CALLER_RATE_LIMIT_MAX: 6_000,
       WEBHOOK_RATE_LIMIT_MAX: 600,
-      API_METRICS_PORT: 9463,
+      API_METRICS_PORT: 9470,
       API_METRICS_HOST: '127.0.0.1',
     });
     expect(config.API_DOCS).toBeUndefined();
