@@ -23,6 +23,10 @@ export function sharedServiceEnv(wiring: ServiceWiring): NodeJS.ProcessEnv {
     PAYMENTS_BASE_URL: wiring.paymentsBaseUrl,
     ...(wiring.charactersUrl && { CHARACTERS_URL: wiring.charactersUrl }),
     WEBHOOK_LISTENER_URL: wiring.webhookListenerUrl,
+    // Deliveries name certificates on the provider: its origin is an allowed certificate host, besides any set.
+    WEBHOOK_CERT_HOSTS: [process.env.WEBHOOK_CERT_HOSTS, new URL(wiring.paymentsBaseUrl).origin]
+      .filter(Boolean)
+      .join(','),
   };
 }
 
