@@ -74,6 +74,10 @@ async function main() {
       console.log(announced('Payments provider', `${config.PAYMENTS_BASE_URL} (PAYMENTS_BASE_URL)`));
     } else {
       env.PAYMENTS_BASE_URL = await startup.sandbox(config.SANDBOX_PORT, env);
+      // Its deliveries name certificates on it, whatever SANDBOX_PORT is.
+      env.WEBHOOK_CERT_HOSTS = [...config.WEBHOOK_CERT_HOSTS, new URL(env.PAYMENTS_BASE_URL).origin].join(
+        ',',
+      );
     }
     await startup.characters(config.CHARACTERS_PORT, env, 'GraphiQL: /graphiql');
 
