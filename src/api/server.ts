@@ -91,7 +91,7 @@ export async function buildApi(options: ApiOptions) {
     if (apiError.retryAfterSeconds) reply.header('retry-after', String(apiError.retryAfterSeconds));
     return reply.code(apiError.status).send(apiError.toBody());
   });
-  // Every request, to unauthenticated routes (webhooks, health, docs, unknown paths) too.
+  // Every request is budgeted: per caller, per client address, or on the webhook intake's own budget.
   await app.register(rateLimit, { global: false });
   addRateLimits(server, limits, options.apiKeys);
   app.setNotFoundHandler((request, reply) =>
