@@ -3,7 +3,12 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { configVariableNames, loadConfig, productionSettingsOf } from '../../src/config';
 import { cliSearchAttributeType } from '../../src/dev/dev-server';
-import { apiEnv, workerEnv, type ServiceWiring } from '../../src/dev/cluster/service-processes';
+import {
+  apiEnv,
+  sharedServiceEnv,
+  workerEnv,
+  type ServiceWiring,
+} from '../../src/dev/cluster/service-processes';
 import { READINESS_PATH } from '../../src/readiness';
 import { customSearchAttributes } from '../../src/workflows/search-attributes';
 
@@ -111,6 +116,12 @@ describe('docker-compose.yml', () => {
     expect(services['worker-1']?.environment?.WORKER_METRICS_PORT).not.toEqual(
       services['worker-2']?.environment?.WORKER_METRICS_PORT,
     );
+  });
+
+  it('allows the provider’s origin as a certificate host, as `npm run cluster` does for its sandbox', () => {
+    expect(services['worker-1']?.environment?.WEBHOOK_CERT_HOSTS).toBe('http://sandbox:8090');
+    const env = sharedServiceEnv({ ...wiring, paymentsBaseUrl: 'http://127.0.0.1:41234' });
+    expect(loadConfig(env).WEBHOOK_CERT_HOSTS).toContain('http://127.0.0.1:41234');
   });
 
   it('runs the characters store on the compose PostgreSQL, as its own role on its own database', () => {
