@@ -37,7 +37,11 @@ const LATE_EVENT_WINDOW = process.env.BENCH_LATE_EVENT_WINDOW ?? '60 seconds';
 const SETTLE_MS = 300_000;
 const API_KEY = 'bench-key';
 // The bench sends every request from 127.0.0.1: far more than the default rate limit per source.
-const BENCH_RATE_LIMIT = { API_RATE_LIMIT_MAX: '1000000' };
+const BENCH_RATE_LIMIT = {
+  API_RATE_LIMIT_MAX: '1000000',
+  API_CALLER_RATE_LIMIT_MAX: '1000000',
+  WEBHOOK_RATE_LIMIT_MAX: '1000000',
+};
 const DATA_DIR = join(__dirname, '..', '.data', 'bench-chaos');
 const PROCESS_LOG = join(DATA_DIR, 'processes.log');
 
@@ -113,6 +117,7 @@ async function devTarget(sandbox: Sandbox, listenerUrl: string): Promise<Target>
       webhookListenerUrl: listenerUrl,
     },
     apiPorts: [await findFreePort(), await findFreePort()],
+    apiMetricsPorts: [await findFreePort(), await findFreePort()],
     workerMetricsPorts: [await findFreePort(), await findFreePort()],
     bundlePath: join(DATA_DIR, 'dev', 'workflow-bundle.js'),
     appEnv: { API_KEYS: API_KEY, PAYMENTS_DIALECT: MODE, ...BENCH_RATE_LIMIT, ...encryption.env },

@@ -83,7 +83,12 @@ async function main() {
     defaults: { reauthorizeAfter: '3 days', expiryPolicy: 'void', lateEventWindow: '0 seconds' },
     logger: false,
     // Every request comes from 127.0.0.1: far more than the default rate limit per source.
-    limits: { ...defaultApiLimits, rateLimitMax: 1_000_000 },
+    limits: {
+      ...defaultApiLimits,
+      rateLimitMax: 1_000_000,
+      callerRateLimitMax: 1_000_000,
+      webhookRateLimitMax: 1_000_000,
+    },
   });
   const api = axios.create({
     baseURL: await app.listen({ port: 0, host: '127.0.0.1' }),

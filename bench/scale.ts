@@ -101,7 +101,13 @@ async function main() {
     characters: false,
     paymentsBaseUrl: sandbox.url,
     // Every request comes from 127.0.0.1: far more than the default rate limit per source.
-    appEnv: { API_KEYS: API_KEY, API_RATE_LIMIT_MAX: '1000000', ...encryption.env },
+    appEnv: {
+      API_KEYS: API_KEY,
+      API_RATE_LIMIT_MAX: '1000000',
+      API_CALLER_RATE_LIMIT_MAX: '1000000',
+      WEBHOOK_RATE_LIMIT_MAX: '1000000',
+      ...encryption.env,
+    },
     output: (name, line) => appendFileSync(PROCESS_LOG, `[${name}] ${line}\n`),
     progress: (line) => log(`  [cluster] ${line}`),
   });

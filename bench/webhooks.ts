@@ -64,7 +64,12 @@ async function main() {
     defaults: { reauthorizeAfter: '3 days', expiryPolicy: 'void', lateEventWindow: '3 days' },
     logger: false,
     // Every request comes from 127.0.0.1: far more than the default rate limit per source.
-    limits: { ...defaultApiLimits, rateLimitMax: 1_000_000 },
+    limits: {
+      ...defaultApiLimits,
+      rateLimitMax: 1_000_000,
+      callerRateLimitMax: 1_000_000,
+      webhookRateLimitMax: 1_000_000,
+    },
     webhooks: {
       verifications: new VerificationStarter({
         client,

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { apiCallersSchema, apiKeyHash, clearKeyCaller, type ApiCaller } from './api-callers';
 import { codecKeysSchema } from './codec/key-schema';
@@ -19,6 +20,16 @@ const commaList = z
       .filter(Boolean),
   )
   .pipe(z.array(z.string().min(1)));
+
+/** A TRUST_PROXY entry: an exact address or a CIDR narrower than "everyone" (that would be trustProxy: true). */
+function isProxyAddress(entry: string): boolean {
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  const bits = /^\d{1,3}$/.test(prefix) ? Number(prefix) : NaN;
+  return bits >= 1 && bits <= (family === 4 ? 32 : 128);
+}
 
 /** A WEBHOOK_CERT_HOSTS entry as a URL: `host` means https on its default port. Throws when it is no URL. */
 export function certificateOriginUrl(entry: string): URL {
@@ -107,9 +118,29 @@ export const configSchema = z.object({
     .default(['localhost', '127.0.0.1', 'http://localhost:8090', 'http://127.0.0.1:8090']),
   /** A delivery whose signed transmission time is further than this from now is refused before any run. */
   WEBHOOK_TRANSMISSION_TOLERANCE_MS: z.coerce.number().int().positive().default(600_000),
-  /** Requests per source address and window, on every route (unauthenticated ones included); then 429. */
+  /** Requests per client address and window, on routes without a known API key; then 429. */
   API_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(1_000),
   API_RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(60_000),
+  // The doors (docs/security.md): whose address counts, the budgets, where metrics and docs are served.
+  /** The load balancers in front of the API, as addresses or CIDRs: the client is the first untrusted hop. */
+  TRUST_PROXY: commaList
+    .refine(
+      (entries) => entries.every(isProxyAddress),
+      'addresses or CIDRs such as 10.0.0.0/8 (never "true")',
+    )
+    .default([]),
+  /** Requests per API key and window on the authenticated routes (the per-address budget does not apply). */
+  API_CALLER_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(6_000),
+  /** Webhook deliveries per window, all senders together, on the intake's own budget. */
+  WEBHOOK_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(600),
+  /** GET /metrics of the API, on its own listener (keep it internal), never on API_PORT. */
+  API_METRICS_PORT: port.default(9470),
+  API_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  /** /docs and /openapi.json: served by default outside production, in production only when true. */
+  API_DOCS: z
+    .enum(['true', 'false'])
+    .transform((value) => value === 'true')
+    .optional(),
   /** A request (headers and body) must arrive within this; its headers within API_HEADERS_TIMEOUT_MS. */
   API_REQUEST_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   API_HEADERS_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
@@ -171,17 +202,28 @@ export class ConfigError extends Error {
  * What production must set itself: the schema's defaults for these are the local stack's (the well-known dev
  * API key, the sandbox's secret and URL, localhost certificates), so production refuses to start without them.
  */
-const requiredInProduction: Record<string, string> = {
+const requiredInProduction = {
   API_KEYS: 'API_CALLERS (id:scope+scope:sha256 of the key), or API_KEYS (keys of at least 32 characters)',
   PAYMENTS_BASE_URL: "the payments provider's base URL",
   PAYMENTS_CLIENT_SECRET: "the provider's OAuth client secret (or PAYMENTS_ACCESS_TOKEN)",
   WEBHOOK_CERT_HOSTS: "the hosts the provider's signing certificates may come from",
   PAYLOAD_CODEC_KEYS: 'keyId:base64-32-byte-key, comma-separated',
-};
+} as const;
 
-function missingInProduction(env: Record<string, string | undefined>): string[] {
+/** The production settings a process reads; each process requires only its own (docker-compose.yml hands it only those). */
+export type ProductionSetting = keyof typeof requiredInProduction;
+const everyProductionSetting = Object.keys(requiredInProduction) as ProductionSetting[];
+export const productionSettingsOf = {
+  api: ['API_KEYS', 'PAYLOAD_CODEC_KEYS', 'WEBHOOK_CERT_HOSTS'],
+  worker: ['PAYMENTS_BASE_URL', 'PAYMENTS_CLIENT_SECRET', 'WEBHOOK_CERT_HOSTS', 'PAYLOAD_CODEC_KEYS'],
+  sandbox: ['PAYMENTS_CLIENT_SECRET'],
+  characters: [],
+  webhookSubscription: ['PAYLOAD_CODEC_KEYS'],
+} as const satisfies Record<string, readonly ProductionSetting[]>;
+
+function missingInProduction(env: Record<string, string | undefined>, uses: readonly string[]): string[] {
   return Object.entries(requiredInProduction)
-    .filter(([name]) => env[name] === undefined)
+    .filter(([name]) => uses.includes(name) && env[name] === undefined)
     .filter(([name]) => !(name === 'API_KEYS' && env.API_CALLERS !== undefined))
     .filter(([name]) => !(name === 'PAYMENTS_CLIENT_SECRET' && env.PAYMENTS_ACCESS_TOKEN !== undefined))
     .map(([name, form]) => `  ${name}: required when NODE_ENV=production (${form})`);
@@ -215,7 +257,11 @@ function weakClearKeys(name: string, keys: readonly string[] | undefined): strin
  * ALLOW_INSECURE_PROVIDER_FOR_TESTS=1) a provider or certificate host reached over plain http or on this
  * machine. Each names its variable; none shows a secret.
  */
-function weakInProduction(config: Config, env: Record<string, string | undefined>): string[] {
+function weakInProduction(
+  config: Config,
+  env: Record<string, string | undefined>,
+  uses: readonly ProductionSetting[],
+): string[] {
   const problems = [
     ...weakClearKeys('API_KEYS', env.API_KEYS === undefined ? undefined : config.API_KEYS),
     ...weakClearKeys('CHARACTERS_API_KEYS', config.CHARACTERS_API_KEYS),
@@ -227,13 +273,16 @@ function weakInProduction(config: Config, env: Record<string, string | undefined
   }
   if (config.ALLOW_INSECURE_PROVIDER_FOR_TESTS === '1') return problems;
   const test = 'unless ALLOW_INSECURE_PROVIDER_FOR_TESTS=1';
-  if (config.PAYMENTS_CLIENT_SECRET === SANDBOX_CLIENT_SECRET && !config.PAYMENTS_ACCESS_TOKEN)
+  // A process is held only to the provider settings it reads: the others keep their local defaults.
+  const usesCredentials = uses.includes('PAYMENTS_CLIENT_SECRET') && !config.PAYMENTS_ACCESS_TOKEN;
+  if (usesCredentials && config.PAYMENTS_CLIENT_SECRET === SANDBOX_CLIENT_SECRET)
     problems.push(`  PAYMENTS_CLIENT_SECRET: the sandbox's secret (${test})`);
-  if (config.PAYMENTS_CLIENT_ID === SANDBOX_CLIENT_ID && !config.PAYMENTS_ACCESS_TOKEN)
+  if (usesCredentials && config.PAYMENTS_CLIENT_ID === SANDBOX_CLIENT_ID)
     problems.push(`  PAYMENTS_CLIENT_ID: the sandbox's client id; set the provider's (${test})`);
   if (config.PAYMENTS_BASE_URL && new URL(config.PAYMENTS_BASE_URL).protocol !== 'https:')
     problems.push(`  PAYMENTS_BASE_URL: https only (${test})`);
-  for (const entry of config.WEBHOOK_CERT_HOSTS) {
+  const certificateHosts = uses.includes('WEBHOOK_CERT_HOSTS') ? config.WEBHOOK_CERT_HOSTS : [];
+  for (const entry of certificateHosts) {
     const url = certificateOriginUrl(entry);
     if (url.protocol !== 'https:' || isLoopbackHost(url.hostname))
       problems.push(`  WEBHOOK_CERT_HOSTS: ${entry} is not an https host of the provider (${test})`);
@@ -241,8 +290,14 @@ function weakInProduction(config: Config, env: Record<string, string | undefined
   return problems;
 }
 
-/** Parses the environment once; a bad value names the variable and the form expected. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+/**
+ * Parses the environment once; a bad value names the variable and the form expected. In production, the
+ * settings in `uses` (by default all) must be set.
+ */
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  uses: readonly ProductionSetting[] = everyProductionSetting,
+): Config {
   // An empty variable means "not set", as in most shells' `VAR= cmd`.
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
   const parsed = configSchema.safeParse(present);
@@ -255,7 +310,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ? ['  API_KEYS: not with API_CALLERS (give the keys as callers there)']
       : []),
     ...(parsed.data.NODE_ENV === 'production'
-      ? [...missingInProduction(present), ...weakInProduction(parsed.data, present)]
+      ? [...missingInProduction(present, uses), ...weakInProduction(parsed.data, present, uses)]
       : []),
   ];
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);

@@ -1,10 +1,14 @@
 import { loadConfig, type Config } from '../config';
 
-/** What bounds every request to the API, authenticated or not: its rate per source and its duration. */
+/** What bounds every request to the API, authenticated or not: its rate and its duration. */
 export interface ApiLimits {
-  /** Requests per source address within `rateLimitWindowMs`; more are answered 429. */
+  /** Requests per client address within `rateLimitWindowMs` without a known API key; more are answered 429. */
   rateLimitMax: number;
   rateLimitWindowMs: number;
+  /** Requests per caller (API key) within the window; its budget, whatever its address. */
+  callerRateLimitMax: number;
+  /** Webhook deliveries within the window, every sender together: the intake's own budget. */
+  webhookRateLimitMax: number;
   /** The whole request, body included, must arrive within this; otherwise 408 and the connection closes. */
   requestTimeoutMs: number;
   /** The request's headers must arrive within this (at most `requestTimeoutMs`). */
@@ -15,6 +19,8 @@ export function apiLimits(config: Config): ApiLimits {
   return {
     rateLimitMax: config.API_RATE_LIMIT_MAX,
     rateLimitWindowMs: config.API_RATE_LIMIT_WINDOW_MS,
+    callerRateLimitMax: config.API_CALLER_RATE_LIMIT_MAX,
+    webhookRateLimitMax: config.WEBHOOK_RATE_LIMIT_MAX,
     requestTimeoutMs: config.API_REQUEST_TIMEOUT_MS,
     headersTimeoutMs: config.API_HEADERS_TIMEOUT_MS,
   };

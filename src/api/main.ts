@@ -7,18 +7,28 @@ import {
   codecCorsOrigins,
   lifecycleStartDefaults,
   loadConfig,
+  productionSettingsOf,
   temporalAddress,
 } from '../config';
 import { createLogger } from '../logger';
-import { deliveryHeadersFromConfig } from '../providers/registry';
+import { Registry } from 'prom-client';
+import { deliveryHeadersFromConfig, providerFromConfig } from '../providers/registry';
+import { deliveryScreening, subscribedWebhookId } from '../webhooks/delivery-screening';
+import { webhookListenerUrl } from '../webhooks/listener-url';
 import { VerificationStarter } from '../webhooks/verification-starter';
 import { apiLimits } from './limits';
+import { serveMetrics } from './metrics';
 import { buildApi } from './server';
 import { apiConnectionOptions } from './temporal-connection';
 
 /** The API process: HTTP for order systems and webhook deliveries, a Temporal client behind it. */
 async function main() {
-  const config = loadConfig();
+  // Local verification without WEBHOOK_ID looks the listener's subscription up at the provider.
+  const looksUpSubscription = process.env.WEBHOOK_VERIFY_MODE === 'local' && !process.env.WEBHOOK_ID;
+  const config = loadConfig(process.env, [
+    ...productionSettingsOf.api,
+    ...(looksUpSubscription ? (['PAYMENTS_BASE_URL', 'PAYMENTS_CLIENT_SECRET'] as const) : []),
+  ]);
   const logger = createLogger(config, 'api');
   const address = temporalAddress(config);
   // Keys first: a production API without PAYLOAD_CODEC_KEYS stops before it connects.
@@ -29,6 +39,11 @@ async function main() {
     namespace: config.TEMPORAL_NAMESPACE,
     dataConverter: encryptingDataConverter(codec),
   });
+  const headerNames = deliveryHeadersFromConfig(config);
+  // Local mode checks signatures here too, so a forged delivery starts no run (the provider is asked only for
+  // certificates and, without WEBHOOK_ID, the listener's subscription).
+  const provider = config.WEBHOOK_VERIFY_MODE === 'local' ? providerFromConfig(config) : undefined;
+  const metrics = new Registry();
   const app = await buildApi({
     lifecycles: new LifecycleClient(client, config.TEMPORAL_TASK_QUEUE),
     callers: apiCallers(config),
@@ -47,13 +62,28 @@ async function main() {
         webhookId: config.WEBHOOK_ID,
       }),
       bodyLimitBytes: config.WEBHOOK_BODY_LIMIT_BYTES,
-      headerNames: deliveryHeadersFromConfig(config),
+      headerNames,
       transmissionToleranceMs: config.WEBHOOK_TRANSMISSION_TOLERANCE_MS,
+      screening: deliveryScreening({
+        certUrlHeader: headerNames.cert_url as string,
+        certificateHosts: config.WEBHOOK_CERT_HOSTS,
+        ...(provider && {
+          local: {
+            provider,
+            webhookId: subscribedWebhookId(provider, config.WEBHOOK_ID, webhookListenerUrl(config)),
+          },
+        }),
+      }),
     },
     limits: apiLimits(config),
+    trustProxy: config.TRUST_PROXY,
+    metrics,
+    docs: config.API_DOCS ?? config.NODE_ENV !== 'production',
   });
+  const metricsServer = await serveMetrics(metrics, config.API_METRICS_PORT, config.API_METRICS_HOST);
   const close = async () => {
     await app.close();
+    metricsServer.close();
     await connection.close();
     process.exit(0);
   };
@@ -65,9 +95,11 @@ async function main() {
     {
       host,
       url: `http://localhost:${config.API_PORT}`,
-      docs: `http://localhost:${config.API_PORT}/docs`,
+      docs: app.hasRoute({ method: 'GET', url: '/openapi.json' })
+        ? `http://localhost:${config.API_PORT}/docs`
+        : 'off',
       codec: `http://localhost:${config.API_PORT}/codec`,
-      metrics: `http://localhost:${config.API_PORT}/metrics`,
+      metrics: `http://${config.API_METRICS_HOST}:${config.API_METRICS_PORT}/metrics`,
     },
     'api listening',
   );

@@ -1,3 +1,4 @@
+import { createServer, type Server } from 'node:http';
 import type {
   FastifyBaseLogger,
   FastifyInstance,
@@ -5,16 +6,16 @@ import type {
   RawRequestDefaultExpression,
   RawServerDefault,
 } from 'fastify';
-import { Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Histogram, collectDefaultMetrics, type Registry } from 'prom-client';
 
 /**
- * Prometheus metrics of the API at GET /metrics (no API key, like /health; keep the port internal):
- * `api_request_duration_seconds{method,route,status_code}` and the Node process metrics.
+ * Records the API's Prometheus metrics into `registry`: `api_request_duration_seconds{method,route,status_code}`
+ * and the Node process metrics. They are served by {@link serveMetrics} on an internal port, not by the API.
  */
-export function registerApiMetrics<Logger extends FastifyBaseLogger>(
+export function recordApiMetrics<Logger extends FastifyBaseLogger>(
   app: FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, Logger>,
+  registry: Registry,
 ): void {
-  const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const duration = new Histogram({
     name: 'api_request_duration_seconds',
@@ -26,13 +27,31 @@ export function registerApiMetrics<Logger extends FastifyBaseLogger>(
 
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url;
-    if (route === '/metrics') return;
     duration.observe(
       { method: request.method, route: route ?? 'unmatched', status_code: String(reply.statusCode) },
       reply.elapsedTime / 1000,
     );
   });
-  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) =>
-    reply.type(registry.contentType).send(await registry.metrics()),
-  );
+}
+
+/**
+ * GET /metrics of `registry` on its own listener (API_METRICS_PORT, as the worker's WORKER_METRICS_PORT):
+ * Prometheus reaches it on the internal network; the public API port does not serve it.
+ */
+export async function serveMetrics(registry: Registry, port: number, host: string): Promise<Server> {
+  const server = createServer((request, response) => {
+    if (request.method !== 'GET' || request.url?.split('?')[0] !== '/metrics') {
+      response.writeHead(404).end();
+      return;
+    }
+    registry.metrics().then(
+      (text) => response.writeHead(200, { 'content-type': registry.contentType }).end(text),
+      () => response.writeHead(500).end(),
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  return server;
 }

@@ -9,13 +9,15 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
+import { Registry } from 'prom-client';
 import type { ApiCaller } from '../api-callers';
 import type { LifecycleClient } from '../client/lifecycle-client';
 import { codecRoutes, type CodecRoutesOptions } from './codec-routes';
 import { ApiError, toApiError } from './errors';
 import { lifecycleRoutes, type LifecycleRoutesOptions } from './lifecycle-routes';
 import { defaultApiLimits, type ApiLimits } from './limits';
-import { registerApiMetrics } from './metrics';
+import { recordApiMetrics } from './metrics';
+import { addRateLimits } from './rate-limits';
 import { webhookRoutes, type WebhookRoutesOptions } from './webhook-routes';
 import { READINESS_PATH } from '../readiness';
 
@@ -31,6 +33,12 @@ export interface ApiOptions {
   codec?: Omit<CodecRoutesOptions, 'callers'>;
   /** Rate limit and time-outs of every route; the configuration's defaults when not given. */
   limits?: ApiLimits;
+  /** The proxies whose X-Forwarded-For is believed (addresses or CIDRs); none: the socket's address counts. */
+  trustProxy?: readonly string[];
+  /** Where the request metrics are recorded; the caller serves it on an internal port (serveMetrics). */
+  metrics?: Registry;
+  /** /docs and /openapi.json; served unless false. */
+  docs?: boolean;
 }
 
 function validationError(error: FastifyError): ApiError {
@@ -64,10 +72,12 @@ export async function buildApi(options: ApiOptions) {
   const server = Fastify({
     loggerInstance: options.logger || undefined,
     requestTimeout: limits.requestTimeoutMs,
+    // Exact proxies only (proxy-addr): request.ip is then the first hop of X-Forwarded-For that is not one.
+    trustProxy: options.trustProxy?.length ? [...options.trustProxy] : false,
     // Node checks the time-outs on this interval (30 s by default, longer than the time-outs themselves).
     http: { headersTimeout, connectionsCheckingInterval: Math.max(100, Math.floor(headersTimeout / 2)) },
   });
-  registerApiMetrics(server);
+  recordApiMetrics(server, options.metrics ?? new Registry());
   const app = server.withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -83,28 +93,24 @@ export async function buildApi(options: ApiOptions) {
     if (apiError.retryAfterSeconds) reply.header('retry-after', String(apiError.retryAfterSeconds));
     return reply.code(apiError.status).send(apiError.toBody());
   });
-  // Every request, to unauthenticated routes (webhooks, health, docs, unknown paths) too, per source address.
-  await app.register(rateLimit, {
-    global: false,
-    max: limits.rateLimitMax,
-    timeWindow: limits.rateLimitWindowMs,
-    errorResponseBuilder: (_request, context) =>
-      new ApiError('RATE_LIMITED', `more than ${context.max} requests in ${context.after}: retry later`),
-  });
-  server.addHook('onRequest', server.rateLimit());
+  // Every request is budgeted: per caller, per client address, or on the webhook intake's own budget.
+  await app.register(rateLimit, { global: false });
+  addRateLimits(server, limits, options.callers);
   app.setNotFoundHandler((request, reply) =>
     reply.code(404).send(new ApiError('NOT_FOUND', `no route ${request.method} ${request.url}`).toBody()),
   );
 
-  await app.register(swagger, {
-    openapi: {
-      info: { title: 'Payment-authorization lifecycles', version: '1.0.0' },
-      components: { securitySchemes: { apiKey: { type: 'http', scheme: 'bearer' } } },
-    },
-    transform: jsonSchemaTransform,
-  });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
-  app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
+  if (options.docs !== false) {
+    await app.register(swagger, {
+      openapi: {
+        info: { title: 'Payment-authorization lifecycles', version: '1.0.0' },
+        components: { securitySchemes: { apiKey: { type: 'http', scheme: 'bearer' } } },
+      },
+      transform: jsonSchemaTransform,
+    });
+    await app.register(swaggerUi, { routePrefix: '/docs' });
+    app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
+  }
   app.get(READINESS_PATH, { schema: { hide: true } }, () => ({ status: 'ok' }));
 
   await app.register(lifecycleRoutes, {

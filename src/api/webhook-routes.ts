@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { DeliveryHeaderNames } from '../providers/port';
 import { EMPTY_DELIVERY_BODY_MESSAGE } from '../providers/webhook-delivery';
 import { WEBHOOK_ROUTE } from '../webhooks/listener-url';
+import type { DeliveryScreening } from '../webhooks/delivery-screening';
 import type { VerificationStarter } from '../webhooks/verification-starter';
 import { ApiError } from './errors';
 import { defaultTransmissionToleranceMs } from './limits';
@@ -18,6 +19,8 @@ export interface WebhookRoutesOptions {
    * captured signature cannot be replayed after it (default 10 minutes).
    */
   transmissionToleranceMs?: number;
+  /** What refuses a delivery before any run starts (certificate host; in local mode, the signature). */
+  screening?: DeliveryScreening;
 }
 
 const acceptedBody = z.object({ workflowId: z.string(), status: z.enum(['accepted', 'duplicate']) });
@@ -80,6 +83,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRoutesOptions> = async 
         receivedAt,
         options.transmissionToleranceMs ?? defaultTransmissionToleranceMs,
       );
+      await screen(options.screening, { headers, body });
       const started = await options.verifications.start(transmissionId, { headers, body }, receivedAt);
       if (started.stillVerifying) {
         reply.header('retry-after', '60');
@@ -94,6 +98,21 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRoutesOptions> = async 
     },
   );
 };
+
+/** A delivery refused by its screening is answered 400 and starts nothing; a transient failure is 503. */
+async function screen(
+  screening: DeliveryScreening | undefined,
+  delivery: { headers: Record<string, string>; body: string },
+) {
+  if (!screening) return;
+  let refusal: string | undefined;
+  try {
+    refusal = await screening(delivery);
+  } catch {
+    throw new ApiError('PROVIDER_UNAVAILABLE', 'the delivery cannot be checked now: deliver it again later');
+  }
+  if (refusal) throw new ApiError('WEBHOOK_DELIVERY_INVALID', refusal);
+}
 
 function assertTransmissionTimely(header: string, value: string, receivedAt: Date, toleranceMs: number) {
   const sent = Date.parse(value);

@@ -1,4 +1,4 @@
-import { loadConfig } from '../config';
+import { loadConfig, productionSettingsOf } from '../config';
 import { createLogger } from '../logger';
 import { charactersApiKeys } from './api-keys';
 import { buildCharactersServer, charactersGraphQLPath } from './server';
@@ -9,7 +9,8 @@ import { openCharacterStore } from './store';
  * under CHARACTERS_DATA_DIR. SIGINT/SIGTERM stop accepting requests, finish those in flight, close the store.
  */
 async function main() {
-  const config = loadConfig();
+  // Its own keys (CHARACTERS_API_KEYS) and database; none of the payments settings.
+  const config = loadConfig(process.env, productionSettingsOf.characters);
   const log = createLogger(config, 'characters');
   const apiKeys = charactersApiKeys(config);
   const store = await openCharacterStore(config);

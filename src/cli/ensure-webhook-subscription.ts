@@ -1,4 +1,4 @@
-import { loadConfig } from '../config';
+import { loadConfig, productionSettingsOf } from '../config';
 import { manageSubscriptionFromConfig } from '../webhooks/ensure-subscription';
 
 /**
@@ -7,7 +7,14 @@ import { manageSubscriptionFromConfig } from '../webhooks/ensure-subscription';
  */
 async function main() {
   const action = process.argv.includes('--remove') ? 'remove' : 'ensure';
-  console.log(JSON.stringify(await manageSubscriptionFromConfig(loadConfig(), action)));
+  console.log(
+    JSON.stringify(
+      await manageSubscriptionFromConfig(
+        loadConfig(process.env, productionSettingsOf.webhookSubscription),
+        action,
+      ),
+    ),
+  );
 }
 
 main().catch((error: unknown) => {

@@ -39,6 +39,7 @@ async function main() {
         : [{ port: config.SANDBOX_PORT, what: 'the payments sandbox', variable: 'SANDBOX_PORT' }]),
       { port: config.CHARACTERS_PORT, what: 'the characters service', variable: 'CHARACTERS_PORT' },
       { port: config.WORKER_METRICS_PORT, what: 'the worker metrics', variable: 'WORKER_METRICS_PORT' },
+      { port: config.API_METRICS_PORT, what: 'the API metrics', variable: 'API_METRICS_PORT' },
       { port: config.API_PORT, what: 'the API', variable: 'API_PORT' },
     ];
     await assertPortsFree(ports);
@@ -73,6 +74,10 @@ async function main() {
       console.log(announced('Payments provider', `${config.PAYMENTS_BASE_URL} (PAYMENTS_BASE_URL)`));
     } else {
       env.PAYMENTS_BASE_URL = await startup.sandbox(config.SANDBOX_PORT, env);
+      // Its deliveries name certificates on it, whatever SANDBOX_PORT is.
+      env.WEBHOOK_CERT_HOSTS = [...config.WEBHOOK_CERT_HOSTS, new URL(env.PAYMENTS_BASE_URL).origin].join(
+        ',',
+      );
     }
     await startup.characters(config.CHARACTERS_PORT, env, 'GraphiQL: /graphiql');
 
@@ -84,7 +89,7 @@ async function main() {
 
     await startup.api('api', 'API', config.API_PORT, env);
     console.log(announced('Codec server', `${codecEndpoint} (the Web UI decrypts payloads through it)`));
-    console.log(announced('API metrics', `http://localhost:${config.API_PORT}/metrics`));
+    console.log(announced('API metrics', `http://localhost:${config.API_METRICS_PORT}/metrics`));
 
     // Webhooks (src/webhooks/subscribe-listener.ts): the provider delivers to the API's /webhooks/payments.
     await subscribeListener({ ...config, TEMPORAL_ADDRESS: temporalAddress });

@@ -7,7 +7,7 @@ import {
 } from '@temporalio/worker';
 import { createActivities } from '../activities';
 import { dataConverterFromConfig } from '../codec/data-converter';
-import { lifecycleStartDefaults, loadConfig, temporalAddress } from '../config';
+import { lifecycleStartDefaults, loadConfig, productionSettingsOf, temporalAddress } from '../config';
 import { createLogger } from '../logger';
 import { nexusCallerSettings } from '../nexus/handler-config';
 import { paymentsServiceHandler } from '../nexus/handlers';
@@ -22,7 +22,7 @@ import { webhookListenerUrl } from '../webhooks/listener-url';
  * shutdown: polling stops, in-flight activities get `shutdownGraceTime` to finish, then are cancelled.
  */
 async function main() {
-  const config = loadConfig();
+  const config = loadConfig(process.env, productionSettingsOf.worker);
   const log = createLogger(config, 'worker');
   // Keys first: a production worker without PAYLOAD_CODEC_KEYS (or a caller's endpoint key) stops before it connects.
   const dataConverter = dataConverterFromConfig(config);

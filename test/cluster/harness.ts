@@ -56,7 +56,14 @@ export async function startClusterHarness(
     characters: false,
     paymentsBaseUrl: sandbox.url,
     // The suite sends every request from 127.0.0.1: far more than the default rate limit per source.
-    appEnv: { API_KEYS: CLUSTER_API_KEY, API_RATE_LIMIT_MAX: '1000000', ...codecEnv, ...options.appEnv },
+    appEnv: {
+      API_KEYS: CLUSTER_API_KEY,
+      API_RATE_LIMIT_MAX: '1000000',
+      API_CALLER_RATE_LIMIT_MAX: '1000000',
+      WEBHOOK_RATE_LIMIT_MAX: '1000000',
+      ...codecEnv,
+      ...options.appEnv,
+    },
     output: (name, line) => appendFileSync(processLog, `[${name}] ${line}\n`),
     progress: (line) => console.log(`[cluster] ${line}`),
   }).catch(async (error: unknown) => {

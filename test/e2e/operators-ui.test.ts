@@ -199,7 +199,7 @@ it('counts captures, provider refusals and API requests on the worker and API Pr
     }),
   ).toBe(1);
 
-  const api = await scrapeMetrics(`${stack.apiUrl}/metrics`);
+  const api = await scrapeMetrics(stack.apiMetricsUrl);
   const captures = { route: '/v1/lifecycles/:authorizationId/capture', method: 'POST' };
   expect(sampleTotal(api, 'api_request_duration_seconds_count', { ...captures, status_code: '200' })).toBe(1);
   expect(sampleTotal(api, 'api_request_duration_seconds_count', { ...captures, status_code: '422' })).toBe(1);

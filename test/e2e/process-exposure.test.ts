@@ -23,8 +23,13 @@ function networkAddress(): string {
 
 const started: ServiceProcess[] = [];
 
+/** Each API's metrics port (API_METRICS_PORT), by its API port. */
+const metricsPorts = new Map<number, number>();
+
 async function startApi(env: NodeJS.ProcessEnv): Promise<number> {
   const port = await findFreePort();
+  const metricsPort = await findFreePort();
+  metricsPorts.set(port, metricsPort);
   const api = runService(
     'api',
     'src/api/main.ts',
@@ -33,6 +38,7 @@ async function startApi(env: NodeJS.ProcessEnv): Promise<number> {
       PAYLOAD_CODEC_KEYS: TEST_CODEC_KEYS_ENV,
       API_KEYS: API_KEY,
       API_PORT: String(port),
+      API_METRICS_PORT: String(metricsPort),
       LOG_LEVEL: 'warn',
       ...env,
     },
@@ -122,6 +128,25 @@ describe('the API process', () => {
       body: '{}',
     });
     expect(withKey.status).toBe(200);
+  });
+});
+
+describe('the API’s other doors', () => {
+  it('serves /metrics on its own loopback port, never on the API’s port', async () => {
+    for (const port of [development, developmentOnEveryInterface, production]) {
+      const metricsPort = metricsPorts.get(port) as number;
+      const metrics = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
+      expect(metrics.status).toBe(200);
+      expect(await metrics.text()).toContain('api_request_duration_seconds');
+      expect(await canConnect(networkAddress(), metricsPort)).toBe(false);
+      expect((await fetch(`http://127.0.0.1:${port}/metrics`)).status).toBe(404);
+    }
+  });
+
+  it('serves /docs and /openapi.json in development, not in production unless API_DOCS=true', async () => {
+    expect((await fetch(`http://127.0.0.1:${development}/openapi.json`)).status).toBe(200);
+    expect((await fetch(`http://127.0.0.1:${production}/openapi.json`)).status).toBe(404);
+    expect((await fetch(`http://127.0.0.1:${production}/docs/`)).status).toBe(404);
   });
 });
 

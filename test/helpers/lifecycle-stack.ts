@@ -90,7 +90,12 @@ export async function createSandboxAuthorization(
 }
 
 /** The suites send many requests from 127.0.0.1: the rate limit is raised; a test that shows it sets its own. */
-const testApiLimits: ApiLimits = { ...defaultApiLimits, rateLimitMax: 1_000_000 };
+const testApiLimits: ApiLimits = {
+  ...defaultApiLimits,
+  rateLimitMax: 1_000_000,
+  callerRateLimitMax: 1_000_000,
+  webhookRateLimitMax: 1_000_000,
+};
 
 /** The HTTP API on a free port with the test key, and an axios instance that sends it. */
 export async function startTestApi(

@@ -20,6 +20,8 @@ export interface OperatorStack {
   uiUrl: string;
   apiUrl: string;
   workerMetricsUrl: string;
+  /** The API's metrics, on their own internal port (API_METRICS_PORT). */
+  apiMetricsUrl: string;
   sandbox: Sandbox;
   api: AxiosInstance;
   provider: AxiosInstance;
@@ -27,7 +29,8 @@ export interface OperatorStack {
 }
 
 export async function startOperatorStack(): Promise<OperatorStack> {
-  const [temporalPort, uiPort, apiPort, metricsPort] = [
+  const [temporalPort, uiPort, apiPort, metricsPort, apiMetricsPort] = [
+    await findFreePort(),
     await findFreePort(),
     await findFreePort(),
     await findFreePort(),
@@ -59,6 +62,7 @@ export async function startOperatorStack(): Promise<OperatorStack> {
     WORKER_METRICS_PORT: String(metricsPort),
     WORKFLOW_BUNDLE_PATH: process.env.TEST_WORKFLOW_BUNDLE,
     API_PORT: String(apiPort),
+    API_METRICS_PORT: String(apiMetricsPort),
     API_KEYS: OPERATOR_API_KEY,
     CODEC_CORS_ORIGINS: `${uiUrl},http://127.0.0.1:${uiPort}`,
   };
@@ -84,6 +88,7 @@ export async function startOperatorStack(): Promise<OperatorStack> {
     uiUrl,
     apiUrl,
     workerMetricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
+    apiMetricsUrl: `http://127.0.0.1:${apiMetricsPort}/metrics`,
     sandbox,
     api: axios.create({
       baseURL: apiUrl,

@@ -17,6 +17,7 @@ import { startSandbox, type Sandbox } from '../../src/sandbox/server';
 import { ensureSubscription } from '../../src/webhooks/ensure-subscription';
 import { WEBHOOK_ROUTE } from '../../src/webhooks/listener-url';
 import { VerificationStarter } from '../../src/webhooks/verification-starter';
+import { deliveryScreening } from '../../src/webhooks/delivery-screening';
 import { lifecycleWorkflowId, type LifecycleState } from '../../src/workflows/lifecycle/definitions';
 import {
   WEBHOOK_DELIVERY_REJECTED,
@@ -73,10 +74,14 @@ export interface WebhookStack {
   provider: AxiosInstance;
   createAuthorization(value: string, extra?: Record<string, unknown>): Promise<Authorization>;
   /**
-   * One more API that verifies through the provider, starting its verification runs on `taskQueue` (the
-   * stack's by default), with `limits` when given. The caller closes it.
+   * One more API that verifies in `mode` (through the provider by default), starting its verification runs on
+   * `taskQueue` (the stack's by default), with `limits` when given. The caller closes it.
    */
-  startApi(options?: { taskQueue?: string; limits?: ApiLimits }): ReturnType<typeof startTestApi>;
+  startApi(options?: {
+    taskQueue?: string;
+    limits?: ApiLimits;
+    mode?: WebhookVerifyMode;
+  }): ReturnType<typeof startTestApi>;
   /** Starts a lifecycle through the API; answers the authorization id. */
   startLifecycle(value?: string, extra?: Record<string, unknown>): Promise<string>;
   /** The lifecycle's state as the API answers it (GET /v1/lifecycles/:authorizationId). */
@@ -124,6 +129,13 @@ export async function startWebhookStack(options: { mode?: PaymentsDialectName } 
         verifications: new VerificationStarter({ client, taskQueue: verificationQueue, mode, webhookId }),
         bodyLimitBytes: BODY_LIMIT_BYTES,
         headerNames: port.deliveryHeaders,
+        // As src/api/main.ts builds it: the sandbox's certificate host; in local mode, the signature too.
+        screening: deliveryScreening({
+          certUrlHeader: port.deliveryHeaders.cert_url as string,
+          certificateHosts: [new URL(sandbox.url).origin],
+          ...(mode === 'local' &&
+            webhookId && { local: { provider: port, webhookId: async () => webhookId } }),
+        }),
       },
       ...(limits && { limits }),
     });
@@ -159,8 +171,8 @@ export async function startWebhookStack(options: { mode?: PaymentsDialectName } 
     localApi: localMode.http,
     provider,
     createAuthorization,
-    startApi: ({ taskQueue: verificationQueue, limits } = {}) =>
-      apiFor('api', subscription.webhookId, verificationQueue, limits),
+    startApi: ({ taskQueue: verificationQueue, limits, mode = 'api' } = {}) =>
+      apiFor(mode, subscription.webhookId, verificationQueue, limits),
     async startLifecycle(value = '100.00', extra = {}) {
       const authorization = await createAuthorization(value, extra);
       const response = await apiMode.http.post('/v1/lifecycles', { authorizationId: authorization.id });

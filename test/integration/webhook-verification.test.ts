@@ -24,6 +24,28 @@ const awkwardBodies: Record<string, string> = {
 };
 
 describe.each(['api', 'local'] as const)('verification in %s mode', (mode) => {
+  /**
+   * A forgery is refused: in api mode its run ends rejected; in local mode the listener checks the signature
+   * itself and answers 400, starting no run.
+   */
+  async function expectRefused(delivery: ReturnType<WebhookStack['sign']>) {
+    const response = await stack.deliver(delivery, mode);
+    if (mode === 'local') {
+      expect(response.status).toBe(400);
+      expect(response.data.error).toEqual({
+        code: 'WEBHOOK_DELIVERY_INVALID',
+        message: 'signature: the signature does not match',
+      });
+      expect(await stack.verificationExists(delivery.transmissionId)).toBe(false);
+      return;
+    }
+    expect(response.status).toBe(202);
+    expect(await stack.verification(delivery.transmissionId)).toMatchObject({
+      verification: 'FAILURE',
+      outcome: 'rejected',
+    });
+  }
+
   it.each(Object.entries(awkwardBodies))('accepts a genuine delivery with %s', async (_name, body) => {
     const delivery = stack.sign(body);
     expect((await stack.deliver(delivery, mode)).status).toBe(202);
@@ -40,19 +62,12 @@ describe.each(['api', 'local'] as const)('verification in %s mode', (mode) => {
       const signed = stack.sign(body);
       const reserialized = JSON.stringify(JSON.parse(body));
       expect(reserialized).not.toBe(body);
-      const delivery = { ...signed, body: reserialized };
-      expect((await stack.deliver(delivery, mode)).status).toBe(202);
-      expect(await stack.verification(delivery.transmissionId)).toMatchObject({
-        verification: 'FAILURE',
-        outcome: 'rejected',
-      });
+      await expectRefused({ ...signed, body: reserialized });
     },
   );
 
   it('rejects a delivery signed for another webhook', async () => {
-    const delivery = stack.sign(awkwardBodies['a number written 1.0']!, { webhookId: 'WH-SOMEONE-ELSE' });
-    expect((await stack.deliver(delivery, mode)).status).toBe(202);
-    expect(await stack.verification(delivery.transmissionId)).toMatchObject({ outcome: 'rejected' });
+    await expectRefused(stack.sign(awkwardBodies['a number written 1.0']!, { webhookId: 'WH-SOMEONE-ELSE' }));
   });
 });
 
@@ -133,7 +148,25 @@ describe('certificates in local mode', () => {
     const delivery = stack.sign(awkwardBodies['a number written 1.0']!, {
       certUrl: `http://127.0.0.2:${port}/v1/notifications/certs/attacker`,
     });
-    expect((await stack.deliver(delivery, 'local')).status).toBe(202);
+    // The listener refuses it before any run starts, in either mode.
+    for (const mode of ['local', 'api'] as const) {
+      const refused = await stack.deliver(delivery, mode);
+      expect(refused.status).toBe(400);
+      expect(refused.data.error).toEqual({
+        code: 'WEBHOOK_DELIVERY_INVALID',
+        message: 'SERVICE-CERT-URL: not on an allowed certificate host',
+      });
+    }
+    expect(await stack.verificationExists(delivery.transmissionId)).toBe(false);
+
+    // The run, started without the listener, refuses it too.
+    const starter = new VerificationStarter({
+      client: stack.client,
+      taskQueue: stack.taskQueue,
+      mode: 'local',
+      webhookId: stack.webhookId,
+    });
+    await starter.start(delivery.transmissionId, delivery, new Date());
     const result = await stack.verification(delivery.transmissionId);
     expect(result).toMatchObject({ outcome: 'rejected', verification: 'FAILURE' });
     expect(result.outcome === 'rejected' && result.reason).toBe(

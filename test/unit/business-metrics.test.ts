@@ -1,10 +1,11 @@
 import type { AddressInfo } from 'node:net';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import Fastify from 'fastify';
+import { Registry } from 'prom-client';
 import { Runtime } from '@temporalio/worker';
 import { createPaymentsActivities } from '../../src/activities/payments';
 import { createWebhookActivities } from '../../src/activities/webhooks';
-import { registerApiMetrics } from '../../src/api/metrics';
+import { recordApiMetrics, serveMetrics } from '../../src/api/metrics';
 import { findFreePort } from '../../src/dev/ports';
 import type { PaymentsProvider } from '../../src/providers/port';
 import { createProvider } from '../../src/providers/registry';
@@ -137,17 +138,23 @@ describe('business counters of the activities', () => {
 
     it('on the API endpoint', async () => {
       const app = Fastify();
-      registerApiMetrics(app);
+      const registry = new Registry();
+      recordApiMetrics(app, registry);
       app.get('/health', async () => ({ status: 'ok' }));
       await app.listen({ host: '127.0.0.1', port: 0 });
+      const metrics = await serveMetrics(registry, 0, '127.0.0.1');
       try {
         const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
         await fetch(`${base}/health`);
-        const exposed = await scrapeMetrics(`${base}/metrics`);
+        const exposed = await scrapeMetrics(
+          `http://127.0.0.1:${(metrics.address() as AddressInfo).port}/metrics`,
+        );
         expect(exposed).toContain('api_request_duration_seconds_bucket');
         expect(promtoolFindings(exposed)).toEqual([]);
+        expect((await fetch(`${base}/metrics`)).status).toBe(404);
       } finally {
         await app.close();
+        metrics.close();
       }
     });
   },

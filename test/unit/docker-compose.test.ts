@@ -1,9 +1,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { configVariableNames } from '../../src/config';
+import { configVariableNames, loadConfig, productionSettingsOf } from '../../src/config';
 import { cliSearchAttributeType } from '../../src/dev/dev-server';
-import { apiEnv, workerEnv, type ServiceWiring } from '../../src/dev/cluster/service-processes';
+import {
+  apiEnv,
+  sharedServiceEnv,
+  workerEnv,
+  type ServiceWiring,
+} from '../../src/dev/cluster/service-processes';
 import { READINESS_PATH } from '../../src/readiness';
 import { customSearchAttributes } from '../../src/workflows/search-attributes';
 
@@ -96,8 +101,8 @@ describe('docker-compose.yml', () => {
     for (const [name, expected] of [
       ['worker-1', workerEnv(wiring, 1, 'b')],
       ['worker-2', workerEnv(wiring, 1, 'b')],
-      ['api-1', apiEnv(wiring, 1)],
-      ['api-2', apiEnv(wiring, 1)],
+      ['api-1', apiEnv(wiring, 1, 2)],
+      ['api-2', apiEnv(wiring, 1, 2)],
     ] as const) {
       const environment = services[name]?.environment ?? {};
       expect(Object.keys(environment)).toEqual(expect.arrayContaining(Object.keys(expected)));
@@ -113,8 +118,113 @@ describe('docker-compose.yml', () => {
     );
   });
 
-  it('runs the characters store on the compose PostgreSQL', () => {
-    expect(services.characters?.environment?.DATABASE_URL).toMatch(/^postgres:\/\/.*@postgresql:5432\//);
+  it('allows the provider’s origin as a certificate host, as `npm run cluster` does for its sandbox', () => {
+    expect(services['worker-1']?.environment?.WEBHOOK_CERT_HOSTS).toBe('http://sandbox:8090');
+    const env = sharedServiceEnv({ ...wiring, paymentsBaseUrl: 'http://127.0.0.1:41234' });
+    expect(loadConfig(env).WEBHOOK_CERT_HOSTS).toContain('http://127.0.0.1:41234');
+  });
+
+  it('runs the characters store on the compose PostgreSQL, as its own role on its own database', () => {
+    const url = String(services.characters?.environment?.DATABASE_URL);
+    const [, username, password, database] =
+      /^postgres:\/\/([^:]+):(.+)@postgresql:5432\/(\w+)$/.exec(url) ?? [];
+    expect({ username, database }).toEqual({ username: 'characters', database: 'characters' });
+    expect(password).toMatch(/^\$\{CHARACTERS_DATABASE_PASSWORD:\?/);
+    // Not the superuser (POSTGRES_USER), not one of Temporal's databases.
+    expect(username).not.toBe(services.postgresql?.environment?.POSTGRES_USER);
+    expect(JSON.stringify(services['temporal-schema']?.command)).not.toMatch(/\bcharacters\b/);
+
+    const setup = services['characters-database'] as ComposeService;
+    expect(services.characters?.depends_on).toMatchObject({
+      'characters-database': { condition: 'service_completed_successfully' },
+    });
+    const script = ([] as string[]).concat(setup.command ?? []).join(' ');
+    expect(script).toContain('CREATE ROLE characters LOGIN');
+    expect(script).toContain('NOSUPERUSER NOCREATEDB NOCREATEROLE PASSWORD');
+    expect(script).toContain('CREATE DATABASE characters OWNER characters');
+    expect(script).toMatch(/REVOKE ALL ON DATABASE temporal, temporal_visibility/);
+    // `$$` is compose's escape: the shell reads the variable, compose does not interpolate it.
+    expect(script).toContain('-v password="$$CHARACTERS_DATABASE_PASSWORD"');
+    expect(setup.environment?.CHARACTERS_DATABASE_PASSWORD).toMatch(/^\$\{CHARACTERS_DATABASE_PASSWORD:\?/);
+  });
+
+  it('hands each container only the secrets it uses', () => {
+    const secretsOf = (service: ComposeService) =>
+      [
+        ...new Set(
+          [...JSON.stringify(service.environment ?? {}).matchAll(/\$\{([A-Z_]+):\?/g)].map((m) => m[1]),
+        ),
+      ].sort();
+    const temporal = ['POSTGRES_PASSWORD'];
+    const expected: Record<string, string[]> = {
+      postgresql: temporal,
+      'temporal-schema': temporal,
+      ...Object.fromEntries(temporalServices.map((service) => [`temporal-${service}`, temporal])),
+      'temporal-namespace': [],
+      'characters-database': ['CHARACTERS_DATABASE_PASSWORD', 'POSTGRES_PASSWORD'],
+      'temporal-ui': [],
+      sandbox: ['PAYMENTS_CLIENT_SECRET'],
+      characters: ['CHARACTERS_API_KEYS', 'CHARACTERS_DATABASE_PASSWORD'],
+      'worker-1': ['CHARACTERS_API_KEYS', 'PAYLOAD_CODEC_KEYS', 'PAYMENTS_CLIENT_SECRET'],
+      'worker-2': ['CHARACTERS_API_KEYS', 'PAYLOAD_CODEC_KEYS', 'PAYMENTS_CLIENT_SECRET'],
+      'api-1': ['API_KEYS', 'PAYLOAD_CODEC_KEYS'],
+      'api-2': ['API_KEYS', 'PAYLOAD_CODEC_KEYS'],
+      'webhook-subscription': ['PAYLOAD_CODEC_KEYS'],
+      prometheus: [],
+      grafana: ['GRAFANA_ADMIN_PASSWORD'],
+    };
+    expect(
+      Object.fromEntries(Object.entries(services).map(([name, service]) => [name, secretsOf(service)])),
+    ).toEqual(expected);
+  });
+
+  it.each([
+    ['sandbox', productionSettingsOf.sandbox],
+    ['characters', productionSettingsOf.characters],
+    ['worker-1', productionSettingsOf.worker],
+    ['api-1', productionSettingsOf.api],
+    ['webhook-subscription', productionSettingsOf.webhookSubscription],
+  ] as const)('%s starts in production on what compose hands it', (name, uses) => {
+    // Each `${VAR:?…}` stands for a value the operator sets; the payload keys have a form of their own.
+    const operatorValue = (variable: string) =>
+      variable === 'PAYLOAD_CODEC_KEYS'
+        ? `k1:${Buffer.alloc(32, 7).toString('base64')}`
+        : 'set-by-the-operator-openssl-rand-hex-32';
+    const env = Object.fromEntries(
+      Object.entries(services[name]?.environment ?? {}).map(([key, value]) => [
+        key,
+        String(value).replace(/\$\{([A-Z_]+):\?[^}]+\}/g, (_match, variable: string) =>
+          operatorValue(variable),
+        ),
+      ]),
+    );
+    expect(env.NODE_ENV).toBe('production');
+    expect(() => loadConfig(env, uses)).not.toThrow();
+    for (const setting of uses) expect(Object.keys(env)).toContain(setting);
+  });
+
+  it('pins every image by exact version', () => {
+    for (const [name, service] of Object.entries(services)) {
+      if (service.image === undefined) continue;
+      // A full version (postgres: major.minor; the others: major.minor.patch), optionally with a digest.
+      expect(`${name} ${service.image}`).toMatch(/:v?\d+\.\d+(\.\d+)?(@sha256:[0-9a-f]{64})?$/);
+    }
+    expect(services.postgresql?.image).toMatch(/^postgres:16\.\d+/);
+    const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8');
+    for (const [, image] of dockerfile.matchAll(/^FROM (\S+)/gm)) {
+      if (image === 'base') continue;
+      expect(image).toMatch(/:\d+\.\d+\.\d+(-[a-z-]+)?(@sha256:[0-9a-f]{64})?$/);
+    }
+  });
+
+  it('scrapes the APIs on their internal metrics port, not the public one', () => {
+    const prometheus = readFileSync(join(root, 'deploy', 'prometheus', 'prometheus.yml'), 'utf8');
+    for (const name of ['api-1', 'api-2']) {
+      const environment = services[name]?.environment ?? {};
+      expect(prometheus).toContain(`${name}:${String(environment.API_METRICS_PORT)}`);
+      expect(prometheus).not.toContain(`${name}:${String(environment.API_PORT)}`);
+      expect(services[name]?.ports?.join(' ')).not.toContain(String(environment.API_METRICS_PORT));
+    }
   });
 
   it.each(ownServices)('%s sets only variables the config schema knows', (_name, service) => {

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { Client } from 'pg';
+import { randomBytes } from 'node:crypto';
+import { Client, escapeIdentifier, escapeLiteral } from 'pg';
 
 /** Where the cluster's PostgreSQL is: the host, port and role of DATABASE_URL. */
 export interface PostgresServer {
@@ -122,4 +123,29 @@ export async function forgetClusterMembers(
   databases: TemporalDatabases,
 ): Promise<void> {
   await query(server, databases.temporal, 'DELETE FROM cluster_membership');
+}
+
+/**
+ * The characters service's own role and database, `<prefix>_characters` (as docker-compose.yml's
+ * characters-database step): created when missing, not a superuser, a fresh password each start. Answers the
+ * DATABASE_URL the characters service connects with.
+ */
+export async function prepareCharactersDatabase(
+  server: PostgresServer,
+  prefix = 'temporal',
+): Promise<string> {
+  const name = `${prefix}_characters`;
+  const password = randomBytes(24).toString('hex');
+  const role = escapeIdentifier(name);
+  const roles = await query(server, 'postgres', 'SELECT 1 FROM pg_roles WHERE rolname = $1', [name]);
+  if (roles.length === 0) await query(server, 'postgres', `CREATE ROLE ${role} LOGIN`);
+  await query(
+    server,
+    'postgres',
+    `ALTER ROLE ${role} WITH LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE PASSWORD ${escapeLiteral(password)}`,
+  );
+  const databases = await query(server, 'postgres', 'SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+  if (databases.length === 0) await query(server, 'postgres', `CREATE DATABASE ${role} OWNER ${role}`);
+  await query(server, 'postgres', `REVOKE ALL ON DATABASE ${role} FROM PUBLIC`);
+  return `postgres://${name}:${password}@${server.host}:${server.port}/${name}`;
 }

@@ -40,6 +40,11 @@ async function main() {
       { port: ports.sandbox, what: 'the payments sandbox', variable: 'SANDBOX_PORT' },
       { port: ports.characters, what: 'the characters service', variable: 'CHARACTERS_PORT' },
       ...ports.apis.map((port, i) => ({ port, what: `API ${i + 1}`, variable: 'API_PORT' })),
+      ...ports.apiMetrics.map((port, i) => ({
+        port,
+        what: `the metrics of API ${i + 1}`,
+        variable: 'API_METRICS_PORT',
+      })),
       ...ports.workerMetrics.map((port, i) => ({
         port,
         what: `the metrics of worker ${i + 1}`,

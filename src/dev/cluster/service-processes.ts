@@ -23,6 +23,10 @@ export function sharedServiceEnv(wiring: ServiceWiring): NodeJS.ProcessEnv {
     PAYMENTS_BASE_URL: wiring.paymentsBaseUrl,
     ...(wiring.charactersUrl && { CHARACTERS_URL: wiring.charactersUrl }),
     WEBHOOK_LISTENER_URL: wiring.webhookListenerUrl,
+    // Deliveries name certificates on the provider: its origin is an allowed certificate host, besides any set.
+    WEBHOOK_CERT_HOSTS: [process.env.WEBHOOK_CERT_HOSTS, new URL(wiring.paymentsBaseUrl).origin]
+      .filter(Boolean)
+      .join(','),
   };
 }
 
@@ -34,14 +38,16 @@ export function workerEnv(wiring: ServiceWiring, metricsPort: number, bundlePath
   };
 }
 
-export function apiEnv(wiring: ServiceWiring, port: number): NodeJS.ProcessEnv {
-  return { ...sharedServiceEnv(wiring), API_PORT: String(port) };
+export function apiEnv(wiring: ServiceWiring, port: number, metricsPort: number): NodeJS.ProcessEnv {
+  return { ...sharedServiceEnv(wiring), API_PORT: String(port), API_METRICS_PORT: String(metricsPort) };
 }
 
 export interface ServiceProcessesOptions extends ServiceStartupOptions {
   wiring: ServiceWiring;
   /** One API process per port. */
   apiPorts: number[];
+  /** Each API's metrics port, internal (API_METRICS_PORT). */
+  apiMetricsPorts: number[];
   /** One worker process per metrics port. */
   workerMetricsPorts: number[];
   /** Where the workflow code is bundled once for every worker. */
@@ -86,7 +92,7 @@ export async function startServiceProcesses(options: ServiceProcessesOptions): P
     }
     const apiUrls = options.apiPorts.map((port) => `http://127.0.0.1:${port}`);
     for (const [i, port] of options.apiPorts.entries()) {
-      const env = { ...apiEnv(wiring, port), ...options.appEnv };
+      const env = { ...apiEnv(wiring, port, options.apiMetricsPorts[i] as number), ...options.appEnv };
       await startup.api(`api-${i + 1}`, `API ${i + 1}`, port, env);
     }
     // The subscription's client encrypts as the workers decrypt: the same environment, payload keys included.

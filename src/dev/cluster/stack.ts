@@ -5,7 +5,13 @@ import { runCommand, waitForHttp, type ServiceProcess } from '../child-process';
 import { assertPortFree, findFreePort } from '../ports';
 import { ServiceStartup, announced } from '../service-startup';
 import { resolveClusterBinaries } from './binaries';
-import { forgetClusterMembers, postgresServer, prepareDatabases, temporalDatabases } from './databases';
+import {
+  forgetClusterMembers,
+  postgresServer,
+  prepareCharactersDatabase,
+  prepareDatabases,
+  temporalDatabases,
+} from './databases';
 import { serverPortsFrom, writeServerConfig, type ServerPorts } from './server-config';
 import { startServiceProcesses, type ServiceProcesses, type ServiceWiring } from './service-processes';
 import { startTemporalCluster, type TemporalCluster } from './temporal-cluster';
@@ -24,6 +30,7 @@ export interface ClusterPorts {
   sandbox: number;
   characters: number;
   apis: number[];
+  apiMetrics: number[];
   workerMetrics: number[];
 }
 
@@ -36,6 +43,7 @@ export function clusterPortsFromConfig(config: Config): ClusterPorts {
     sandbox: config.SANDBOX_PORT,
     characters: config.CHARACTERS_PORT,
     apis: replicas(config.API_PORT),
+    apiMetrics: replicas(config.API_METRICS_PORT),
     workerMetrics: replicas(config.WORKER_METRICS_PORT),
   };
 }
@@ -70,6 +78,7 @@ export async function freeClusterPorts(): Promise<ClusterPorts> {
     sandbox: await free(),
     characters: await free(),
     apis: await many(),
+    apiMetrics: await many(),
     workerMetrics: await many(),
   };
 }
@@ -191,8 +200,12 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
         ? undefined
         : await startup.characters(
             ports.characters,
-            { ...base, CHARACTERS_PORT: String(ports.characters), DATABASE_URL: options.databaseUrl },
-            `on ${options.databaseUrl.replace(/:[^:@/]*@/, ':***@')}`,
+            {
+              ...base,
+              CHARACTERS_PORT: String(ports.characters),
+              DATABASE_URL: await prepareCharactersDatabase(postgres, options.databasePrefix),
+            },
+            `on its own role and database ${options.databasePrefix ?? 'temporal'}_characters`,
           );
 
     const wiring: ServiceWiring = {
@@ -206,6 +219,7 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
     app = await startServiceProcesses({
       wiring,
       apiPorts: ports.apis,
+      apiMetricsPorts: ports.apiMetrics,
       workerMetricsPorts: ports.workerMetrics,
       bundlePath: join(options.dataDir, 'workflow-bundle.js'),
       appEnv: options.appEnv,
