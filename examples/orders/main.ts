@@ -1,7 +1,8 @@
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { dataConverterFromConfig } from '../../src/codec/data-converter';
-import { loadConfig, temporalAddress } from '../../src/config';
+import { loadConfig } from '../../src/config';
+import { temporalTarget } from '../../src/temporal-env';
 import { ORDERS_NAMESPACE } from '../../src/nexus/endpoint';
 import type { orderPayment } from './workflows';
 
@@ -16,9 +17,10 @@ async function main() {
   const config = loadConfig();
   // Nexus payloads pass through both sides' data converters: this one shares the service's codec keys.
   const dataConverter = dataConverterFromConfig(config);
-  const address = temporalAddress(config);
+  // The same server as the payments worker, in the orders namespace (whatever the profile's namespace).
+  const temporal = temporalTarget(config);
   const taskQueue = 'orders';
-  const nativeConnection = await NativeConnection.connect({ address });
+  const nativeConnection = await NativeConnection.connect(temporal.connection);
   const worker = await Worker.create({
     connection: nativeConnection,
     namespace: ORDERS_NAMESPACE,
@@ -26,7 +28,7 @@ async function main() {
     dataConverter,
     workflowsPath: require.resolve('./workflows'),
   });
-  const connection = await Connection.connect({ address });
+  const connection = await Connection.connect(temporal.connection);
   const orders = new Client({ connection, namespace: ORDERS_NAMESPACE, dataConverter });
   const orderId = `order-${authorizationId}`;
   const result = await worker.runUntil(

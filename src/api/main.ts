@@ -1,8 +1,9 @@
 import { Client, Connection } from '@temporalio/client';
 import { LifecycleClient } from '../client/lifecycle-client';
 import { codecFromConfig, encryptingDataConverter } from '../codec/data-converter';
-import { apiHost, codecCorsOrigins, lifecycleStartDefaults, loadConfig, temporalAddress } from '../config';
+import { apiHost, codecCorsOrigins, lifecycleStartDefaults, loadConfig } from '../config';
 import { createLogger } from '../logger';
+import { temporalTarget } from '../temporal-env';
 import { deliveryHeadersFromConfig } from '../providers/registry';
 import { VerificationStarter } from '../webhooks/verification-starter';
 import { apiLimits } from './limits';
@@ -13,13 +14,13 @@ import { apiConnectionOptions } from './temporal-connection';
 async function main() {
   const config = loadConfig();
   const logger = createLogger(config, 'api');
-  const address = temporalAddress(config);
+  const temporal = temporalTarget(config);
   // Keys first: a production API without PAYLOAD_CODEC_KEYS stops before it connects.
   const codec = codecFromConfig(config);
-  const connection = await Connection.connect(apiConnectionOptions(address));
+  const connection = await Connection.connect(apiConnectionOptions(temporal.connection));
   const client = new Client({
     connection,
-    namespace: config.TEMPORAL_NAMESPACE,
+    namespace: temporal.namespace,
     dataConverter: encryptingDataConverter(codec),
   });
   const app = await buildApi({

@@ -1,5 +1,6 @@
 import { join, resolve } from 'node:path';
 import type { Config } from '../../config';
+import { DEFAULT_NAMESPACE } from '../../temporal-env';
 import { WEBHOOK_ROUTE } from '../../webhooks/listener-url';
 import { runCommand, waitForHttp, type ServiceProcess } from '../child-process';
 import { assertPortFree, findFreePort } from '../ports';
@@ -114,6 +115,8 @@ export interface ClusterStack extends ServiceProcesses {
  */
 export async function startClusterStack(options: ClusterStackOptions): Promise<ClusterStack> {
   const { config, ports } = options;
+  // The cluster's own namespace: a profile names the servers it points at, not this one.
+  const namespace = config.TEMPORAL_NAMESPACE ?? DEFAULT_NAMESPACE;
   const startup = new ServiceStartup({ progress: options.progress, output: options.output });
   const { progress } = startup;
   const output = (name: string) =>
@@ -149,7 +152,7 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
       serverBinary: binaries.server,
       configFile,
       ports: ports.server,
-      namespace: config.TEMPORAL_NAMESPACE,
+      namespace,
       log: output('temporal'),
       onSearchAttributesAdded: (names) => progress(`Search attributes added: ${names.join(', ')}`),
     });
@@ -157,7 +160,7 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
     progress(
       `Temporal frontend: ${temporalAddress} (history ${ports.server.history.grpc}, matching ` +
         `${ports.server.matching.grpc}, worker ${ports.server.worker.grpc}; ${NUM_HISTORY_SHARDS} shards, ` +
-        `namespace ${config.TEMPORAL_NAMESPACE})`,
+        `namespace ${namespace})`,
     );
 
     const api1 = `http://127.0.0.1:${ports.apis[0]}`;
@@ -170,7 +173,7 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
         {
           TEMPORAL_ADDRESS: temporalAddress,
           TEMPORAL_UI_PORT: String(ports.ui),
-          TEMPORAL_DEFAULT_NAMESPACE: config.TEMPORAL_NAMESPACE,
+          TEMPORAL_DEFAULT_NAMESPACE: namespace,
           // Payloads shown decoded through API 1's codec server (POST /codec/encode, /codec/decode).
           TEMPORAL_CODEC_ENDPOINT: process.env.TEMPORAL_CODEC_ENDPOINT || `${api1}/codec`,
         },
@@ -182,7 +185,7 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
       progress(announced('Temporal Web UI', uiUrl));
     }
 
-    const base = { TEMPORAL_ADDRESS: temporalAddress, TEMPORAL_NAMESPACE: config.TEMPORAL_NAMESPACE };
+    const base = { TEMPORAL_ADDRESS: temporalAddress, TEMPORAL_NAMESPACE: namespace };
     const paymentsBaseUrl =
       options.paymentsBaseUrl ??
       (await startup.sandbox(ports.sandbox, { ...base, SANDBOX_PORT: String(ports.sandbox) }));
@@ -197,7 +200,7 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
 
     const wiring: ServiceWiring = {
       temporalAddress,
-      namespace: config.TEMPORAL_NAMESPACE,
+      namespace,
       taskQueue: config.TEMPORAL_TASK_QUEUE,
       paymentsBaseUrl,
       charactersUrl,
@@ -212,10 +215,13 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
       output: options.output,
       progress,
     });
-    await startup.nexus(temporalAddress, {
-      namespace: config.TEMPORAL_NAMESPACE,
-      taskQueue: config.TEMPORAL_TASK_QUEUE,
-    });
+    await startup.nexus(
+      { address: temporalAddress },
+      {
+        namespace,
+        taskQueue: config.TEMPORAL_TASK_QUEUE,
+      },
+    );
     const own = app;
     return {
       ...app,
