@@ -13,6 +13,8 @@ export interface CertificateFiles {
 /** The cluster's mTLS material: one CA, the frontend's certificate, and one client certificate per name. */
 export interface ClusterCertificates {
   caFile: string;
+  /** The CA's key, kept beside it for the cluster's lifetime to sign renewed client certificates. */
+  caKeyFile: string;
   /** The name clients verify the frontend's certificate against (it also carries 127.0.0.1). */
   serverName: string;
   frontend: CertificateFiles;
@@ -30,6 +32,41 @@ function write(dir: string, name: string, cert: string, key: string): Certificat
   return { certFile, keyFile };
 }
 
+interface Signer {
+  key: string;
+  cert: string;
+}
+
+function validity() {
+  return {
+    algorithm: 'sha256',
+    keyType: 'ec' as const,
+    notBeforeDate: new Date(Date.now() - 60_000),
+    notAfterDate: new Date(Date.now() + 7 * DAY_MS),
+  };
+}
+
+function signed(ca: Signer, commonName: string, usage: { serverAuth?: boolean; clientAuth?: boolean }) {
+  return generate([{ name: 'commonName', value: commonName }], {
+    ...validity(),
+    ca,
+    extensions: [
+      { name: 'basicConstraints', cA: false },
+      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
+      { name: 'extKeyUsage', ...usage },
+      {
+        name: 'subjectAltName',
+        altNames: usage.serverAuth
+          ? [
+              { type: 2, value: SERVER_NAME },
+              { type: 7, ip: '127.0.0.1' },
+            ]
+          : [{ type: 2, value: commonName }],
+      },
+    ],
+  });
+}
+
 /**
  * Generates, at each start, a CA valid for a week and certificates it signs into `dir`: the frontend's (for
  * `localhost` and 127.0.0.1) and one client certificate per name in `clientNames` (its common name).
@@ -40,48 +77,47 @@ export async function writeClusterCertificates(
   clientNames: string[],
 ): Promise<ClusterCertificates> {
   mkdirSync(dir, { recursive: true });
-  const notBeforeDate = new Date(Date.now() - 60_000);
-  const notAfterDate = new Date(Date.now() + 7 * DAY_MS);
-  const base = { algorithm: 'sha256', keyType: 'ec' as const, notBeforeDate, notAfterDate };
   const ca = await generate([{ name: 'commonName', value: 'payments cluster CA' }], {
-    ...base,
+    ...validity(),
     extensions: [
       { name: 'basicConstraints', cA: true, critical: true },
       { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true },
     ],
   });
-  const caFile = write(dir, 'ca', ca.cert, ca.private).certFile;
-  const signed = (commonName: string, usage: { serverAuth?: boolean; clientAuth?: boolean }) =>
-    generate([{ name: 'commonName', value: commonName }], {
-      ...base,
-      ca: { key: ca.private, cert: ca.cert },
-      extensions: [
-        { name: 'basicConstraints', cA: false },
-        { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
-        { name: 'extKeyUsage', ...usage },
-        {
-          name: 'subjectAltName',
-          altNames: usage.serverAuth
-            ? [
-                { type: 2, value: SERVER_NAME },
-                { type: 7, ip: '127.0.0.1' },
-              ]
-            : [{ type: 2, value: commonName }],
-        },
-      ],
-    });
-  const server = await signed('temporal-frontend', { serverAuth: true, clientAuth: true });
+  const signer = { key: ca.private, cert: ca.cert };
+  const caFiles = write(dir, 'ca', ca.cert, ca.private);
+  const server = await signed(signer, 'temporal-frontend', { serverAuth: true, clientAuth: true });
   const clients: Record<string, CertificateFiles> = {};
   for (const name of clientNames) {
-    const client = await signed(name, { clientAuth: true });
+    const client = await signed(signer, name, { clientAuth: true });
     clients[name] = write(dir, `client-${name}`, client.cert, client.private);
   }
   return {
-    caFile,
+    caFile: caFiles.certFile,
+    caKeyFile: caFiles.keyFile,
     serverName: SERVER_NAME,
     frontend: write(dir, 'frontend', server.cert, server.private),
     clients,
   };
+}
+
+/**
+ * Replaces `client`'s certificate and key with new ones from the same CA, at the same paths: a process
+ * started after it presents the new certificate.
+ */
+export async function rotateClientCertificate(
+  certificates: ClusterCertificates,
+  client: string,
+): Promise<void> {
+  const files = certificates.clients[client];
+  if (!files) throw new Error(`no client certificate named ${client}`);
+  const signer = {
+    key: readFileSync(certificates.caKeyFile, 'utf8'),
+    cert: readFileSync(certificates.caFile, 'utf8'),
+  };
+  const renewed = await signed(signer, client, { clientAuth: true });
+  writeFileSync(files.certFile, renewed.cert);
+  writeFileSync(files.keyFile, renewed.private, { mode: 0o600 });
 }
 
 /** The variables of Temporal's environment configuration that make a process connect with `client`. */
