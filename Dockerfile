@@ -1,6 +1,7 @@
 # One image for every process of the service; docker-compose.yml picks the entry point per service.
-# Pinned: the Node release the suite runs on (package.json "engines") and the npm that writes package-lock.json.
-FROM node:20.20.2-bookworm-slim AS base
+# Pinned: the Node LTS release CI runs the suites on (NODE_LTS_VERSION in .ci/run) and the npm that writes
+# package-lock.json.
+FROM node:24.21.0-bookworm-slim AS base
 RUN npm install --global npm@11.19.1 --no-audit --no-fund
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -22,4 +23,5 @@ RUN npm install --omit=dev --no-audit --no-fund --ignore-scripts && cmp package-
   && rm /tmp/locked.json && npm cache clean --force
 COPY --from=build /app/dist ./dist
 USER node
-CMD ["node", "dist/workers/main.js"]
+# The worker by default, with its V8 heap limits (src/workers/v8-limits.ts), as docker-compose.yml starts it.
+CMD ["node", "--max-semi-space-size=8", "--max-old-space-size=384", "dist/workers/main.js"]

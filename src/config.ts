@@ -53,12 +53,22 @@ export const configSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 
-  // Temporal
+  // Temporal: the connection is Temporal's environment configuration (src/temporal-env.ts), which reads these
+  // and the profile TEMPORAL_PROFILE of TEMPORAL_CONFIG_FILE; they are listed here to be checked and known.
   TEMPORAL_ADDRESS: z
     .string()
     .regex(/^[^:\s]+:\d+$/, 'host:port')
     .optional(),
-  TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+  /** Unset = the profile's namespace, else `default`. */
+  TEMPORAL_NAMESPACE: z.string().min(1).optional(),
+  TEMPORAL_CONFIG_FILE: z.string().min(1).optional(),
+  TEMPORAL_PROFILE: z.string().min(1).optional(),
+  TEMPORAL_API_KEY: z.string().min(1).optional(),
+  TEMPORAL_TLS: z.enum(['true', 'false', '1', '0']).optional(),
+  TEMPORAL_TLS_CLIENT_CERT_PATH: z.string().min(1).optional(),
+  TEMPORAL_TLS_CLIENT_KEY_PATH: z.string().min(1).optional(),
+  TEMPORAL_TLS_SERVER_CA_CERT_PATH: z.string().min(1).optional(),
+  TEMPORAL_TLS_SERVER_NAME: z.string().min(1).optional(),
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('payment-authorizations'),
   TEMPORAL_CLI_PATH: z.string().min(1).optional(),
   TEMPORAL_DEV_PORT: port.default(7233),
@@ -349,9 +359,4 @@ export function lifecycleStartDefaults(config: Config) {
     idempotencyKeyRetention: config.IDEMPOTENCY_KEY_RETENTION,
     timerCallTimeout: config.TIMER_CALL_TIMEOUT,
   };
-}
-
-/** The Temporal server to use: TEMPORAL_ADDRESS, or the dev server `npm start` runs. */
-export function temporalAddress(config: Pick<Config, 'TEMPORAL_ADDRESS' | 'TEMPORAL_DEV_PORT'>): string {
-  return config.TEMPORAL_ADDRESS ?? `127.0.0.1:${config.TEMPORAL_DEV_PORT}`;
 }

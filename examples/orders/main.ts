@@ -5,7 +5,8 @@ import { encryptingDataConverter } from '../../src/codec/data-converter';
 import { DEV_ENDPOINT_KEY_FILE } from '../../src/codec/endpoint-keys';
 import { codecKeysSchema } from '../../src/codec/key-schema';
 import { EncryptionCodec } from '../../src/codec/payload-encryption';
-import { loadConfig, temporalAddress } from '../../src/config';
+import { loadConfig } from '../../src/config';
+import { temporalTarget } from '../../src/temporal-env';
 import { ORDERS_NAMESPACE } from '../../src/nexus/endpoint';
 import type { orderPayment } from './workflows';
 
@@ -26,9 +27,10 @@ async function main() {
     ? codecKeysSchema.parse(given)
     : codecKeysFromFile(DEV_ENDPOINT_KEY_FILE, 'orders-endpoint-dev');
   const dataConverter = encryptingDataConverter(new EncryptionCodec(keys));
-  const address = temporalAddress(config);
+  // The same server as the payments worker, in the orders namespace (whatever the profile's namespace).
+  const temporal = temporalTarget(config);
   const taskQueue = 'orders';
-  const nativeConnection = await NativeConnection.connect({ address });
+  const nativeConnection = await NativeConnection.connect(temporal.connection);
   const worker = await Worker.create({
     connection: nativeConnection,
     namespace: ORDERS_NAMESPACE,
@@ -36,7 +38,7 @@ async function main() {
     dataConverter,
     workflowsPath: require.resolve('./workflows'),
   });
-  const connection = await Connection.connect({ address });
+  const connection = await Connection.connect(temporal.connection);
   const orders = new Client({ connection, namespace: ORDERS_NAMESPACE, dataConverter });
   const orderId = `order-${authorizationId}`;
   const result = await worker.runUntil(

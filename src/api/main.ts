@@ -8,11 +8,11 @@ import {
   lifecycleStartDefaults,
   loadConfig,
   productionSettingsOf,
-  temporalAddress,
 } from '../config';
 import { createLogger } from '../logger';
 import { Registry } from 'prom-client';
 import { deliveryHeadersFromConfig, providerFromConfig } from '../providers/registry';
+import { temporalTarget } from '../temporal-env';
 import { deliveryScreening, subscribedWebhookId } from '../webhooks/delivery-screening';
 import { webhookListenerUrl } from '../webhooks/listener-url';
 import { VerificationStarter } from '../webhooks/verification-starter';
@@ -30,13 +30,13 @@ async function main() {
     ...(looksUpSubscription ? (['PAYMENTS_BASE_URL', 'PAYMENTS_CLIENT_SECRET'] as const) : []),
   ]);
   const logger = createLogger(config, 'api');
-  const address = temporalAddress(config);
+  const temporal = temporalTarget(config);
   // Keys first: a production API without PAYLOAD_CODEC_KEYS stops before it connects.
   const codec = codecFromConfig(config);
-  const connection = await Connection.connect(apiConnectionOptions(address));
+  const connection = await Connection.connect(apiConnectionOptions(temporal.connection));
   const client = new Client({
     connection,
-    namespace: config.TEMPORAL_NAMESPACE,
+    namespace: temporal.namespace,
     dataConverter: encryptingDataConverter(codec),
   });
   const headerNames = deliveryHeadersFromConfig(config);

@@ -3,15 +3,16 @@ import {
   makeGrpcRetryInterceptor,
   type ConnectionOptions,
 } from '@temporalio/client';
+import type { TemporalConnectionOptions } from '../temporal-env';
 
 /**
  * The API's connection to Temporal. With Temporal down, a request is answered 503 within a few seconds (the
  * SDK's default retries a call for about 20 s): callers retry with their idempotency key, and the provider
  * delivers a webhook again.
  */
-export function apiConnectionOptions(address: string): ConnectionOptions {
+export function apiConnectionOptions(connection: TemporalConnectionOptions): ConnectionOptions {
   return {
-    address,
+    ...connection,
     connectTimeout: '2 seconds',
     interceptors: [makeGrpcRetryInterceptor(defaultGrpcRetryOptions({ maxAttempts: 4 }))],
   };

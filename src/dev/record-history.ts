@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { loadConfig, temporalAddress } from '../config';
+import { loadConfig } from '../config';
+import { temporalTarget } from '../temporal-env';
 import { resolveTemporalCli } from './temporal-cli';
 
 /**
@@ -14,6 +15,9 @@ async function main() {
   if (!workflowId || !file) throw new Error('usage: npm run history:record -- <workflowId> <file.json>');
   const config = loadConfig();
   const cli = await resolveTemporalCli();
+  // The CLI reads the same profile for TLS and the API key; address and namespace are named in case the
+  // default (the local dev server) applies.
+  const temporal = temporalTarget(config);
   const shown = spawnSync(
     cli.path,
     [
@@ -22,9 +26,9 @@ async function main() {
       '--workflow-id',
       workflowId,
       '--address',
-      temporalAddress(config),
+      temporal.connection.address,
       '--namespace',
-      config.TEMPORAL_NAMESPACE,
+      temporal.namespace,
       '--output',
       'json',
     ],

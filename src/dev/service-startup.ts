@@ -1,5 +1,6 @@
 import { setUpPaymentsNexus } from '../nexus/endpoint';
 import { READINESS_PATH } from '../readiness';
+import type { TemporalConnectionOptions } from '../temporal-env';
 import { runService, waitForHttp, waitForLine, type ServiceProcess } from './child-process';
 
 /** One progress line, its label in a column: `Payments sandbox:  http://127.0.0.1:8090 …`. */
@@ -74,8 +75,11 @@ export class ServiceStartup {
   }
 
   /** The `payments` Nexus endpoint, from the namespace of order workflows to the payments task queue. */
-  async nexus(temporalAddress: string, target: { namespace: string; taskQueue: string }): Promise<void> {
-    this.progress(announced('Nexus', await setUpPaymentsNexus(temporalAddress, target)));
+  async nexus(
+    temporal: TemporalConnectionOptions,
+    target: { namespace: string; taskQueue: string },
+  ): Promise<void> {
+    this.progress(announced('Nexus', await setUpPaymentsNexus(temporal, target)));
   }
 
   /** The processes running now: the latest of each name. */

@@ -6,15 +6,17 @@ import { assertPortsFree, type PortClaim } from './ports';
 import { ServiceStartup, announced } from './service-startup';
 import { resolveTemporalCli } from './temporal-cli';
 import { ORDERS_NAMESPACE } from '../nexus/endpoint';
+import { temporalTarget, type TemporalConnectionOptions } from '../temporal-env';
 import { subscribeListener } from '../webhooks/subscribe-listener';
 
 /**
  * `npm start`: the whole local stack on the embedded defaults. A Temporal dev server persisted under .data/
- * (unless TEMPORAL_ADDRESS points at one), the payments sandbox (unless PAYMENTS_BASE_URL names a provider),
+ * (unless TEMPORAL_ADDRESS or the Temporal profile names a server), the payments sandbox (unless PAYMENTS_BASE_URL names a provider),
  * the characters service, the worker and the API. Ctrl-C stops everything.
  */
 async function main() {
   const config = loadConfig();
+  const configured = temporalTarget(config);
   const startup = new ServiceStartup();
   let temporal: DevServer | undefined;
   const supervisor = superviseStack('local stack', async () => {
@@ -24,7 +26,7 @@ async function main() {
 
   try {
     const ports: PortClaim[] = [
-      ...(config.TEMPORAL_ADDRESS
+      ...(configured.addressConfigured
         ? []
         : [
             {
@@ -49,9 +51,13 @@ async function main() {
     const codecEndpoint = `http://localhost:${config.API_PORT}/codec`;
     const keySource = config.PAYLOAD_CODEC_KEYS ? 'PAYLOAD_CODEC_KEYS' : DEV_KEY_FILE;
     console.log(announced('Payloads', `encrypted with key "${encryptionKey?.id}" (${keySource})`));
-    let temporalAddress = config.TEMPORAL_ADDRESS;
-    if (temporalAddress) {
-      console.log(`Using the Temporal server at ${temporalAddress} (TEMPORAL_ADDRESS); starting none.`);
+    const { namespace } = configured;
+    let connection: TemporalConnectionOptions = configured.connection;
+    if (configured.addressConfigured) {
+      console.log(
+        `Using the Temporal server at ${connection.address}, namespace ${namespace} ` +
+          `(TEMPORAL_ADDRESS or the Temporal profile); starting none.`,
+      );
     } else {
       const cli = await resolveTemporalCli();
       console.log(`Starting the Temporal dev server (${cli.source}: ${cli.path})…`);
@@ -59,16 +65,17 @@ async function main() {
         cliPath: cli.path,
         port: config.TEMPORAL_DEV_PORT,
         uiPort: config.TEMPORAL_UI_PORT,
-        namespace: config.TEMPORAL_NAMESPACE,
+        namespace,
         moreNamespaces: [ORDERS_NAMESPACE],
         dbFile: config.TEMPORAL_DB_FILE,
         uiCodecEndpoint: codecEndpoint,
       });
-      temporalAddress = temporal.address;
+      connection = { address: temporal.address };
       console.log(announced('Temporal server', `${temporal.address} (state in ${config.TEMPORAL_DB_FILE})`));
       console.log(announced('Temporal Web UI', `${temporal.uiUrl}`));
     }
-    const env: NodeJS.ProcessEnv = { TEMPORAL_ADDRESS: temporalAddress };
+    // The processes inherit the environment, profile included; a dev server started here is named outright.
+    const env: NodeJS.ProcessEnv = { TEMPORAL_ADDRESS: connection.address, TEMPORAL_NAMESPACE: namespace };
 
     if (config.PAYMENTS_BASE_URL) {
       console.log(announced('Payments provider', `${config.PAYMENTS_BASE_URL} (PAYMENTS_BASE_URL)`));
@@ -84,15 +91,19 @@ async function main() {
     await startup.worker('worker', env);
     console.log(announced('Worker', `polling ${config.TEMPORAL_TASK_QUEUE}`));
     console.log(announced('Worker metrics', `http://localhost:${config.WORKER_METRICS_PORT}/metrics`));
-    const target = { namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE };
-    await startup.nexus(temporalAddress, target);
+    const target = { namespace, taskQueue: config.TEMPORAL_TASK_QUEUE };
+    await startup.nexus(connection, target);
 
     await startup.api('api', 'API', config.API_PORT, env);
     console.log(announced('Codec server', `${codecEndpoint} (the Web UI decrypts payloads through it)`));
     console.log(announced('API metrics', `http://localhost:${config.API_METRICS_PORT}/metrics`));
 
     // Webhooks (src/webhooks/subscribe-listener.ts): the provider delivers to the API's /webhooks/payments.
-    await subscribeListener({ ...config, TEMPORAL_ADDRESS: temporalAddress });
+    await subscribeListener({
+      ...config,
+      TEMPORAL_ADDRESS: connection.address,
+      TEMPORAL_NAMESPACE: namespace,
+    });
 
     console.log('The local stack is up. Ctrl-C stops it.');
     supervisor.watch(startup.processes());

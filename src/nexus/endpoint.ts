@@ -1,6 +1,7 @@
 import { Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common';
 import { DEV_CALLER_NAMESPACE } from '../nexus-callers';
+import type { TemporalConnectionOptions } from '../temporal-env';
 import { PAYMENTS_ENDPOINT } from './service';
 
 /** The namespace of the example order workflows (examples/orders), which `npm start` creates. */
@@ -57,10 +58,10 @@ export async function ensureNamespace(connection: Connection, namespace: string)
  * worker's task queue; answers the line they print.
  */
 export async function setUpPaymentsNexus(
-  address: string,
+  temporal: TemporalConnectionOptions,
   target: { namespace: string; taskQueue: string },
 ): Promise<string> {
-  const connection = await Connection.connect({ address });
+  const connection = await Connection.connect(temporal);
   try {
     await ensureNamespace(connection, ORDERS_NAMESPACE);
     await ensurePaymentsEndpoint(connection, {

@@ -1,6 +1,7 @@
 import { dataConverterFromConfig } from '../codec/data-converter';
 import { Client, Connection } from '@temporalio/client';
-import { type Config, temporalAddress } from '../config';
+import type { Config } from '../config';
+import { temporalTarget } from '../temporal-env';
 import type {
   ensureWebhookSubscription,
   removeWebhookSubscription,
@@ -48,13 +49,12 @@ export async function manageSubscriptionFromConfig(
   config: Config,
   action: 'ensure' | 'remove' = 'ensure',
 ): Promise<{ listenerUrl: string } & (WebhookSubscriptionResult | WebhookSubscriptionRemoval)> {
-  const connection = await Connection.connect({
-    address: temporalAddress(config),
-  });
+  const temporal = temporalTarget(config);
+  const connection = await Connection.connect(temporal.connection);
   try {
     const client = new Client({
       connection,
-      namespace: config.TEMPORAL_NAMESPACE,
+      namespace: temporal.namespace,
       dataConverter: dataConverterFromConfig(config),
     });
     const input = { listenerUrl: webhookListenerUrl(config) };

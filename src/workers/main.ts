@@ -7,7 +7,7 @@ import {
 } from '@temporalio/worker';
 import { createActivities } from '../activities';
 import { dataConverterFromConfig } from '../codec/data-converter';
-import { lifecycleStartDefaults, loadConfig, productionSettingsOf, temporalAddress } from '../config';
+import { lifecycleStartDefaults, loadConfig, productionSettingsOf } from '../config';
 import { createLogger } from '../logger';
 import { nexusCallerSettings } from '../nexus/handler-config';
 import { paymentsServiceHandler } from '../nexus/handlers';
@@ -16,6 +16,7 @@ import { charactersClientFromConfig } from '../characters/client';
 import { providerFromConfig } from '../providers/registry';
 import { workerPrometheusExporter } from './prometheus';
 import { webhookListenerUrl } from '../webhooks/listener-url';
+import { temporalTarget } from '../temporal-env';
 
 /**
  * The worker process: hosts every workflow and activity on the task queue. SIGINT/SIGTERM start a graceful
@@ -37,11 +38,11 @@ async function main() {
     },
   });
 
-  const address = temporalAddress(config);
-  const connection = await NativeConnection.connect({ address });
+  const temporal = temporalTarget(config);
+  const connection = await NativeConnection.connect(temporal.connection);
   const worker = await Worker.create({
     connection,
-    namespace: config.TEMPORAL_NAMESPACE,
+    namespace: temporal.namespace,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     dataConverter,
     ...(config.WORKFLOW_BUNDLE_PATH
@@ -72,7 +73,8 @@ async function main() {
   });
   log.info(
     {
-      address,
+      address: temporal.connection.address,
+      namespace: temporal.namespace,
       taskQueue: config.TEMPORAL_TASK_QUEUE,
       metrics: `http://localhost:${config.WORKER_METRICS_PORT}/metrics`,
     },

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import axios, { type AxiosInstance } from 'axios';
 import { Client, Connection } from '@temporalio/client';
 import { loadConfig } from '../../src/config';
+import { clientTlsConfig } from '../../src/dev/cluster/certificates';
 import {
   DEFAULT_CLUSTER_DATABASE_URL,
   freeClusterPorts,
@@ -35,7 +36,13 @@ const bound = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).u
 
 /** Starts the whole cluster on free ports, on databases of its own (`temporal_cluster_test`). */
 export async function startClusterHarness(
-  options: { sandbox?: SandboxOptions; appEnv?: NodeJS.ProcessEnv; databasePrefix?: string } = {},
+  options: {
+    sandbox?: SandboxOptions;
+    appEnv?: NodeJS.ProcessEnv;
+    databasePrefix?: string;
+    /** The frontend on mTLS (`npm run cluster -- --tls`); this harness's client uses the `tooling` certificate. */
+    tls?: boolean;
+  } = {},
 ): Promise<ClusterHarness> {
   mkdirSync(DATA_DIR, { recursive: true });
   const processLog = join(DATA_DIR, 'processes.log');
@@ -54,6 +61,7 @@ export async function startClusterHarness(
     databasePrefix: options.databasePrefix ?? 'temporal_cluster_test',
     ui: false,
     characters: false,
+    tls: options.tls,
     paymentsBaseUrl: sandbox.url,
     // The suite sends every request from 127.0.0.1: far more than the default rate limit per source.
     appEnv: {
@@ -75,7 +83,10 @@ export async function startClusterHarness(
   console.log(
     `[cluster] up in ${Math.round((Date.now() - started) / 1000)} s; process output in ${processLog}`,
   );
-  const connection = await Connection.connect({ address: stack.temporalAddress });
+  const connection = await Connection.connect({
+    address: stack.temporalAddress,
+    tls: stack.certificates && clientTlsConfig(stack.certificates, 'tooling'),
+  });
   const client = new Client({ connection, dataConverter: testDataConverter });
   const apis = stack.apiUrls.map((baseURL) =>
     axios.create({

@@ -311,7 +311,7 @@ describe('API errors', () => {
   });
 
   it('answers 503 when Temporal cannot be reached', async () => {
-    const connection = Connection.lazy(apiConnectionOptions('127.0.0.1:1'));
+    const connection = Connection.lazy(apiConnectionOptions({ address: '127.0.0.1:1' }));
     const { app, http } = await startTestApi({
       lifecycles: new LifecycleClient(new Client({ connection }), 'nowhere'),
     });

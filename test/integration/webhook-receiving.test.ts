@@ -78,7 +78,9 @@ describe('POST /webhooks/payments refuses what cannot be verified, and starts no
   });
 
   it('answers 503 when Temporal cannot be reached, so the provider delivers again', async () => {
-    const connection = Connection.lazy(apiConnectionOptions(`127.0.0.1:${await findFreePort()}`));
+    const connection = Connection.lazy(
+      apiConnectionOptions({ address: `127.0.0.1:${await findFreePort()}` }),
+    );
     const client = new Client({ connection });
     const app = await buildApi({
       lifecycles: new LifecycleClient(client, stack.taskQueue),

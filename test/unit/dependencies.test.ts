@@ -12,6 +12,7 @@ const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) a
   packages: Record<string, { engines?: { node?: string } | string[] }>;
 };
 const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8');
+const ci = readFileSync(join(root, '.ci', 'run'), 'utf8');
 const ours = manifest.engines.node;
 
 describe('dependencies', () => {
@@ -42,6 +43,17 @@ describe('dependencies', () => {
       .filter((line) => /RUN npm (install|ci)\b(?! --global)/.test(line));
     expect(installs.length).toBe(2);
     for (const install of installs) expect(install).toMatch(/cmp package-lock\.json \/tmp\/locked\.json/);
+  });
+
+  it('build images on the Node LTS that CI runs the suites on besides the machine', () => {
+    const ciNode = /^NODE_LTS_VERSION=(\d+\.\d+\.\d+)$/m.exec(ci)?.[1];
+    expect(ciNode).toBeDefined();
+    expect(satisfies(ciNode as string, ours)).toBe(true);
+    // An even major of at least 22: a release line in (or on its way to) long-term support.
+    const major = Number((ciNode as string).split('.')[0]);
+    expect(major % 2 === 0 && major >= 22).toBe(true);
+    const bases = [...dockerfile.matchAll(/^FROM node:(\S+)/gm)].map((match) => match[1] as string);
+    for (const base of bases) expect(base.startsWith(`${ciNode}-`)).toBe(true);
   });
 
   it('keep tsx out of the production dependencies: images run compiled JavaScript', () => {

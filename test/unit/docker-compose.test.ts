@@ -250,7 +250,7 @@ describe('docker-compose.yml', () => {
   it('builds images that run the `npm run build` output, not tsx', () => {
     const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8');
     expect(dockerfile).toMatch(/RUN npm run build && node dist\/cli\/build-workflow-bundle\.js/);
-    expect(dockerfile).toMatch(/CMD \["node", "dist\/workers\/main\.js"\]/);
+    expect(dockerfile).toMatch(/^CMD \["node", .*"dist\/workers\/main\.js"\]$/m);
     const scripts = (
       JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
         scripts: Record<string, string>;

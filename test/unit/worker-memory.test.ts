@@ -22,3 +22,11 @@ it('starts the compose workers with the same heap limits as `npm run cluster`', 
   for (const name of ['worker-1', 'worker-2'])
     expect(compose.services[name]?.command).toEqual(expect.arrayContaining(WORKER_V8_FLAGS));
 });
+
+it('starts the image default command, the worker, with the same heap limits', () => {
+  const dockerfile = readFileSync(join(__dirname, '..', '..', 'Dockerfile'), 'utf8');
+  const cmd = /^CMD (\[.*\])$/m.exec(dockerfile)?.[1];
+  expect(cmd).toBeDefined();
+  const command = JSON.parse(cmd as string) as string[];
+  expect(command).toEqual(['node', ...WORKER_V8_FLAGS, 'dist/workers/main.js']);
+});

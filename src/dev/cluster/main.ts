@@ -11,7 +11,8 @@ import {
 /**
  * `npm run cluster`: a Temporal cluster on PostgreSQL (frontend, history, matching and worker as separate
  * processes), its Web UI, and the service on it with two workers and two APIs. Ctrl-C stops everything;
- * a re-run reuses the databases and every workflow in them.
+ * a re-run reuses the databases and every workflow in them. `npm run cluster -- --tls`: the frontend on mTLS,
+ * every process with a client certificate of its own (src/dev/cluster/certificates.ts).
  */
 async function main() {
   const config = loadConfig();
@@ -58,6 +59,7 @@ async function main() {
       dataDir: '.data/cluster',
       databaseUrl,
       paymentsBaseUrl: config.PAYMENTS_BASE_URL,
+      tls: process.argv.includes('--tls'),
     });
     console.log('The cluster is up. Ctrl-C stops it.');
     supervisor.watch(stack.processes());

@@ -54,6 +54,8 @@ export interface ServiceProcessesOptions extends ServiceStartupOptions {
   bundlePath: string;
   /** More variables for the workers and the APIs. */
   appEnv?: NodeJS.ProcessEnv;
+  /** Variables of one process (`worker-1`, `api-2`, `tooling` for the subscription): its client certificate. */
+  processEnv?: (name: string) => NodeJS.ProcessEnv;
 }
 
 /** The service's own processes on some Temporal server: workers and APIs, each of which can fail alone. */
@@ -73,6 +75,7 @@ export interface ServiceProcesses {
 export async function startServiceProcesses(options: ServiceProcessesOptions): Promise<ServiceProcesses> {
   const { wiring } = options;
   const startup = new ServiceStartup(options);
+  const own = (name: string) => options.processEnv?.(name) ?? {};
   const workers: ServiceProcess[] = [];
   const stop = () => startup.stop();
 
@@ -83,6 +86,7 @@ export async function startServiceProcesses(options: ServiceProcessesOptions): P
         ...workerEnv(wiring, options.workerMetricsPorts[index] as number, options.bundlePath),
         NODE_OPTIONS: WORKER_V8_FLAGS.join(' '),
         ...options.appEnv,
+        ...own(`worker-${index + 1}`),
       };
       workers[index] = await startup.worker(`worker-${index + 1}`, env);
     };
@@ -92,12 +96,22 @@ export async function startServiceProcesses(options: ServiceProcessesOptions): P
     }
     const apiUrls = options.apiPorts.map((port) => `http://127.0.0.1:${port}`);
     for (const [i, port] of options.apiPorts.entries()) {
-      const env = { ...apiEnv(wiring, port, options.apiMetricsPorts[i] as number), ...options.appEnv };
+      const env = {
+        ...apiEnv(wiring, port, options.apiMetricsPorts[i] as number),
+        ...options.appEnv,
+        ...own(`api-${i + 1}`),
+      };
       await startup.api(`api-${i + 1}`, `API ${i + 1}`, port, env);
     }
     // The subscription's client encrypts as the workers decrypt: the same environment, payload keys included.
     await subscribeListener(
-      loadConfig({ ...process.env, ...sharedServiceEnv(wiring), ...options.appEnv, LOG_LEVEL: 'silent' }),
+      loadConfig({
+        ...process.env,
+        ...sharedServiceEnv(wiring),
+        ...options.appEnv,
+        ...own('tooling'),
+        LOG_LEVEL: 'silent',
+      }),
     );
 
     const worker = (index: number) => workers[index] as ServiceProcess;

@@ -1,10 +1,18 @@
 import { join, resolve } from 'node:path';
 import type { Config } from '../../config';
+import { DEFAULT_NAMESPACE } from '../../temporal-env';
 import { WEBHOOK_ROUTE } from '../../webhooks/listener-url';
 import { runCommand, waitForHttp, type ServiceProcess } from '../child-process';
 import { assertPortFree, findFreePort } from '../ports';
 import { ServiceStartup, announced } from '../service-startup';
 import { resolveClusterBinaries } from './binaries';
+import {
+  clientTlsConfig,
+  clientTlsEnv,
+  writeClusterCertificates,
+  writeClusterProfile,
+  type ClusterCertificates,
+} from './certificates';
 import {
   forgetClusterMembers,
   postgresServer,
@@ -12,7 +20,7 @@ import {
   prepareDatabases,
   temporalDatabases,
 } from './databases';
-import { serverPortsFrom, writeServerConfig, type ServerPorts } from './server-config';
+import { SYSTEM_WORKER_CLIENT, serverPortsFrom, writeServerConfig, type ServerPorts } from './server-config';
 import { startServiceProcesses, type ServiceProcesses, type ServiceWiring } from './service-processes';
 import { startTemporalCluster, type TemporalCluster } from './temporal-cluster';
 
@@ -98,6 +106,11 @@ export interface ClusterStackOptions {
   paymentsBaseUrl?: string;
   /** Start the characters service (default true). */
   characters?: boolean;
+  /**
+   * mTLS on the frontend: certificates generated at start under `<dataDir>/tls`, one client certificate per
+   * process; a client without one is refused.
+   */
+  tls?: boolean;
   /** Where the webhook subscription delivers; default API 1's route. */
   webhookListenerUrl?: string;
   /** More variables for the workers and the APIs. */
@@ -111,6 +124,10 @@ export interface ClusterStackOptions {
 export interface ClusterStack extends ServiceProcesses {
   temporal: TemporalCluster;
   temporalAddress: string;
+  /** With `tls`: the CA and the client certificates (`tooling` for clients of the cluster's user). */
+  certificates?: ClusterCertificates;
+  /** With `tls`: temporal.toml with the profile `cluster`, for the `temporal` CLI. */
+  profileFile?: string;
   uiUrl?: string;
   paymentsBaseUrl: string;
   charactersUrl?: string;
@@ -123,6 +140,8 @@ export interface ClusterStack extends ServiceProcesses {
  */
 export async function startClusterStack(options: ClusterStackOptions): Promise<ClusterStack> {
   const { config, ports } = options;
+  // The cluster's own namespace: a profile names the servers it points at, not this one.
+  const namespace = config.TEMPORAL_NAMESPACE ?? DEFAULT_NAMESPACE;
   const startup = new ServiceStartup({ progress: options.progress, output: options.output });
   const { progress } = startup;
   const output = (name: string) =>
@@ -140,6 +159,19 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
 
   try {
     const binaries = await resolveClusterBinaries();
+    const processNames = ['worker', 'api'].flatMap((kind) =>
+      Array.from({ length: REPLICAS }, (_, i) => `${kind}-${i + 1}`),
+    );
+    const certificates = options.tls
+      ? await writeClusterCertificates(join(options.dataDir, 'tls'), [
+          SYSTEM_WORKER_CLIENT,
+          'tooling',
+          'ui',
+          'orders',
+          ...processNames,
+        ])
+      : undefined;
+    const toolingTls = certificates && clientTlsConfig(certificates, 'tooling');
     const postgres = postgresServer(options.databaseUrl);
     const databases = temporalDatabases(options.databasePrefix);
     await prepareDatabases(binaries.sql, postgres, databases, progress);
@@ -152,13 +184,15 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
       numHistoryShards: NUM_HISTORY_SHARDS,
       dynamicConfigFile: DYNAMIC_CONFIG_FILE,
       file: join(options.dataDir, 'temporal-server.yaml'),
+      tls: certificates,
     });
     progress(`Starting Temporal: frontend, history, matching and worker services (config ${configFile})…`);
     temporal = await startTemporalCluster({
       serverBinary: binaries.server,
       configFile,
       ports: ports.server,
-      namespace: config.TEMPORAL_NAMESPACE,
+      namespace,
+      tls: toolingTls,
       log: output('temporal'),
       onSearchAttributesAdded: (names) => progress(`Search attributes added: ${names.join(', ')}`),
     });
@@ -166,8 +200,19 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
     progress(
       `Temporal frontend: ${temporalAddress} (history ${ports.server.history.grpc}, matching ` +
         `${ports.server.matching.grpc}, worker ${ports.server.worker.grpc}; ${NUM_HISTORY_SHARDS} shards, ` +
-        `namespace ${config.TEMPORAL_NAMESPACE})`,
+        `namespace ${namespace}${certificates ? '; mTLS: a client certificate signed by its CA required' : ''})`,
     );
+    const profileFile =
+      certificates &&
+      writeClusterProfile(join(options.dataDir, 'tls'), certificates, {
+        address: temporalAddress,
+        namespace,
+      });
+    if (profileFile) {
+      progress(
+        announced('Temporal CLI', `TEMPORAL_CONFIG_FILE=${profileFile} TEMPORAL_PROFILE=cluster temporal …`),
+      );
+    }
 
     const api1 = `http://127.0.0.1:${ports.apis[0]}`;
     let uiUrl: string | undefined;
@@ -179,9 +224,16 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
         {
           TEMPORAL_ADDRESS: temporalAddress,
           TEMPORAL_UI_PORT: String(ports.ui),
-          TEMPORAL_DEFAULT_NAMESPACE: config.TEMPORAL_NAMESPACE,
+          TEMPORAL_DEFAULT_NAMESPACE: namespace,
           // Payloads shown decoded through API 1's codec server (POST /codec/encode, /codec/decode).
           TEMPORAL_CODEC_ENDPOINT: process.env.TEMPORAL_CODEC_ENDPOINT || `${api1}/codec`,
+          ...(certificates && {
+            TEMPORAL_TLS_CA: certificates.caFile,
+            TEMPORAL_TLS_CERT: certificates.clients.ui?.certFile,
+            TEMPORAL_TLS_KEY: certificates.clients.ui?.keyFile,
+            TEMPORAL_TLS_SERVER_NAME: certificates.serverName,
+            TEMPORAL_TLS_ENABLE_HOST_VERIFICATION: 'true',
+          }),
         },
         { log: output('temporal-ui') },
       );
@@ -191,7 +243,7 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
       progress(announced('Temporal Web UI', uiUrl));
     }
 
-    const base = { TEMPORAL_ADDRESS: temporalAddress, TEMPORAL_NAMESPACE: config.TEMPORAL_NAMESPACE };
+    const base = { TEMPORAL_ADDRESS: temporalAddress, TEMPORAL_NAMESPACE: namespace };
     const paymentsBaseUrl =
       options.paymentsBaseUrl ??
       (await startup.sandbox(ports.sandbox, { ...base, SANDBOX_PORT: String(ports.sandbox) }));
@@ -210,7 +262,7 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
 
     const wiring: ServiceWiring = {
       temporalAddress,
-      namespace: config.TEMPORAL_NAMESPACE,
+      namespace,
       taskQueue: config.TEMPORAL_TASK_QUEUE,
       paymentsBaseUrl,
       charactersUrl,
@@ -223,18 +275,24 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
       workerMetricsPorts: ports.workerMetrics,
       bundlePath: join(options.dataDir, 'workflow-bundle.js'),
       appEnv: options.appEnv,
+      processEnv: (name) => (certificates ? clientTlsEnv(certificates, name) : {}),
       output: options.output,
       progress,
     });
-    await startup.nexus(temporalAddress, {
-      namespace: config.TEMPORAL_NAMESPACE,
-      taskQueue: config.TEMPORAL_TASK_QUEUE,
-    });
+    await startup.nexus(
+      { address: temporalAddress, tls: toolingTls },
+      {
+        namespace,
+        taskQueue: config.TEMPORAL_TASK_QUEUE,
+      },
+    );
     const own = app;
     return {
       ...app,
       temporal,
       temporalAddress,
+      certificates,
+      profileFile,
       uiUrl,
       paymentsBaseUrl,
       charactersUrl,

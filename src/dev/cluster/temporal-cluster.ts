@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { connect } from 'node:net';
-import { Connection } from '@temporalio/client';
+import { Connection, type TLSConfig } from '@temporalio/client';
 import { ensureNamespace } from '../../nexus/endpoint';
 import { customSearchAttributes } from '../../workflows/search-attributes';
 import { runCommand, type RunOptions, type ServiceProcess } from '../child-process';
@@ -22,6 +22,8 @@ export interface TemporalClusterOptions {
   configFile: string;
   ports: ServerPorts;
   namespace: string;
+  /** The client side of the frontend's mTLS, for the namespace set-up and the readiness probes. */
+  tls?: TLSConfig;
   /** Output of the service processes; by default the console, prefixed. */
   log?: RunOptions['log'];
   onSearchAttributesAdded?: (names: string[]) => void;
@@ -65,7 +67,7 @@ async function registerNamespace(connection: Connection, namespace: string): Pro
  * from history (NOT_FOUND proves a shard owner answered) and a task queue from matching.
  */
 async function waitForServices(
-  address: string,
+  { address, tls }: { address: string; tls?: TLSConfig },
   namespace: string,
   timeoutMs: number,
   setup?: (connection: Connection) => Promise<void>,
@@ -74,7 +76,7 @@ async function waitForServices(
   let lastError: unknown;
   while (Date.now() < deadline) {
     try {
-      const connection = await Connection.connect({ address, connectTimeout: 2_000 });
+      const connection = await Connection.connect({ address, tls, connectTimeout: 2_000 });
       try {
         await setup?.(connection);
         await connection.withDeadline(Date.now() + 5_000, async () => {
@@ -158,7 +160,8 @@ export async function startTemporalCluster(options: TemporalClusterOptions): Pro
     process: (service) => running.get(service) as ServiceProcess,
     stopService,
     startService,
-    waitUntilServing: (timeoutMs = 60_000) => waitForServices(address, options.namespace, timeoutMs),
+    waitUntilServing: (timeoutMs = 60_000) =>
+      waitForServices({ address, tls: options.tls }, options.namespace, timeoutMs),
     stop,
   };
   try {
@@ -167,7 +170,7 @@ export async function startTemporalCluster(options: TemporalClusterOptions): Pro
     startService('frontend');
     await waitForPort(options.ports.frontend.grpc, running.get('frontend') as ServiceProcess);
     for (const service of temporalServices) startService(service);
-    await waitForServices(address, options.namespace, 120_000, async (connection) => {
+    await waitForServices({ address, tls: options.tls }, options.namespace, 120_000, async (connection) => {
       const added = await registerNamespace(connection, options.namespace);
       if (added.length > 0) options.onSearchAttributesAdded?.(added);
     });
