@@ -118,30 +118,8 @@ export function stripeProvider(options: StripeProviderOptions): PaymentsProvider
     reauthorizeAuthorization: (request) =>
       classified(async () => {
         const previous = await stripe.paymentIntents.retrieve(request.authorizationId);
-        const paymentMethod = idOf(previous.payment_method);
-        if (!paymentMethod) {
-          throw new ProviderError({
-            message: `${previous.id} has no saved payment method to authorize again`,
-            type: 'payment_method_missing',
-            retryable: false,
-            details: [],
-          });
-        }
-        const customer = idOf(previous.customer);
         const created = await stripe.paymentIntents.create(
-          {
-            ...stripeAmount(request.amount),
-            payment_method: paymentMethod,
-            ...(customer && { customer }),
-            capture_method: 'manual',
-            confirm: true,
-            off_session: true,
-            ...(multicapture && {
-              payment_method_options: { card: { request_multicapture: 'if_available' } },
-            }),
-            metadata: { ...previous.metadata, reauthorizes: previous.id },
-            expand: expandCharge,
-          },
+          reauthorizationParams(previous, request.amount, multicapture),
           keyed('reauthorize-create', request.idempotencyKey),
         );
         await cancel(previous.id, request.idempotencyKey, 'reauthorize-cancel-previous');
@@ -168,6 +146,38 @@ export function stripeProvider(options: StripeProviderOptions): PaymentsProvider
 
     // Stripe has no verification endpoint: both modes check the signature here.
     verifyDelivery: async (delivery) => verifyStripeSignature(delivery, options.webhookSecrets),
+  };
+}
+
+/**
+ * The new PaymentIntent that holds `amount` again: the previous one's saved card, off-session, confirmed at
+ * once, captured manually, asking for multicapture when the account uses it.
+ */
+export function reauthorizationParams(
+  previous: Stripe.PaymentIntent,
+  amount: Money,
+  multicapture: boolean,
+): Stripe.PaymentIntentCreateParams {
+  const paymentMethod = idOf(previous.payment_method);
+  if (!paymentMethod) {
+    throw new ProviderError({
+      message: `${previous.id} has no saved payment method to authorize again`,
+      type: 'payment_method_missing',
+      retryable: false,
+      details: [],
+    });
+  }
+  const customer = idOf(previous.customer);
+  return {
+    ...stripeAmount(amount),
+    payment_method: paymentMethod,
+    ...(customer && { customer }),
+    capture_method: 'manual',
+    confirm: true,
+    off_session: true,
+    ...(multicapture && { payment_method_options: { card: { request_multicapture: 'if_available' } } }),
+    metadata: { ...previous.metadata, reauthorizes: previous.id },
+    expand: expandCharge,
   };
 }
 
