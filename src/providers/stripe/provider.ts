@@ -50,12 +50,11 @@ function keyed(operation: StripeOperation, key: string | undefined): Stripe.Requ
   return key ? { idempotencyKey: stripeIdempotencyKey(operation, key) } : {};
 }
 
-/** Stripe's refusal of a cancel because the intent is already canceled: a void finds its own work done. */
-function alreadyCanceled(error: unknown): boolean {
+/** Stripe's refusal of an action the intent's status does not allow (e.g. a cancel of a canceled intent). */
+function unexpectedState(error: unknown): boolean {
   return (
     error instanceof Stripe.errors.StripeInvalidRequestError &&
-    error.code === 'payment_intent_unexpected_state' &&
-    (error.raw as { payment_intent?: { status?: string } }).payment_intent?.status === 'canceled'
+    error.code === 'payment_intent_unexpected_state'
   );
 }
 
@@ -72,8 +71,11 @@ export function stripeProvider(options: StripeProviderOptions): PaymentsProvider
     try {
       return await stripe.paymentIntents.cancel(intentId, { expand: expandCharge }, keyed(operation, key));
     } catch (error) {
-      if (!alreadyCanceled(error)) throw error;
-      return await stripe.paymentIntents.retrieve(intentId, { expand: expandCharge });
+      if (!unexpectedState(error)) throw error;
+      // A void finds its own work done when the intent is already canceled (a retry whose answer was lost).
+      const intent = await stripe.paymentIntents.retrieve(intentId, { expand: expandCharge });
+      if (intent.status !== 'canceled') throw error;
+      return intent;
     }
   };
 
