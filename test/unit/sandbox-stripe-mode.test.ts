@@ -133,6 +133,23 @@ describe('sandbox in stripe mode', () => {
     expect(afterDispute.type).toBe('charge_disputed');
   });
 
+  it('answers resources in the schemas Stripe publishes, the expanded charge included', async () => {
+    const id = await heldIntent();
+    const get = async (path: string) =>
+      (await fetch(`${sandbox.url}${path}`, { headers: { authorization: 'Bearer sk_test_sandbox' } })).json();
+    const intent = (await get(`/v1/payment_intents/${id}?expand[0]=latest_charge`)) as {
+      latest_charge: { id: string };
+    };
+    expect(resourceViolations('payment_intent', intent)).toEqual([]);
+    expect(resourceViolations('charge', intent.latest_charge)).toEqual([]);
+    expect(resourceViolations('charge', await get(`/v1/charges/${intent.latest_charge.id}`))).toEqual([]);
+    expect(resourceViolations('error', await get('/v1/payment_intents/pi_missing'))).toEqual([]);
+    const refund = await stripe
+      .refundCapture({ captureId: intent.latest_charge.id, idempotencyKey: 'none-captured' })
+      .catch((error: unknown) => error);
+    expect(refund).toBeInstanceOf(ProviderError);
+  });
+
   it('takes one capture without multicapture and refuses final_capture=false there', async () => {
     const id = await heldIntent(false);
     const refused = await stripePost(

@@ -184,6 +184,13 @@ export class StripeBooks {
     if (refundable === 0 && charge.amountCaptured > 0) {
       throw invalidRequest(`Charge ${charge.id} has already been refunded.`, 'charge_already_refunded');
     }
+    if (refundable === 0) {
+      // Stripe would release an uncaptured hold on such a refund; the sandbox asks for a cancel instead.
+      throw invalidRequest(
+        `Charge ${charge.id} has nothing captured to refund; cancel its PaymentIntent.`,
+        'charge_not_refundable',
+      );
+    }
     const taken = amount ?? refundable;
     if (taken > refundable || taken <= 0) {
       throw invalidRequest(
