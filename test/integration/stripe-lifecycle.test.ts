@@ -49,6 +49,15 @@ async function heldIntent(amount = 5000): Promise<string> {
   return ((await response.json()) as { id: string }).id;
 }
 
+async function arm(fault: Record<string, unknown>): Promise<void> {
+  const response = await fetch(`${sandbox.url}/sandbox/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(fault),
+  });
+  expect(response.status).toBe(201);
+}
+
 async function intentAtStripe(id: string) {
   const response = await fetch(`${sandbox.url}/v1/payment_intents/${id}`, {
     headers: { authorization: 'Bearer sk_test_sandbox' },
@@ -75,6 +84,19 @@ describe('a lifecycle over Stripe', () => {
     expect(refund.data).toMatchObject({ status: 'COMPLETED', amount: { value: '20.00' } });
     const state = (await api.get(`/v1/lifecycles/${id}`)).data as Record<string, unknown>;
     expect(state).toMatchObject({ status: 'PARTIALLY_REFUNDED' });
+  });
+
+  it('captures once when Stripe commits captures and drops the answers, and after 500s', async () => {
+    const id = await heldIntent();
+    expect((await api.post('/v1/lifecycles', { authorizationId: id })).status).toBe(201);
+    await arm({ operation: 'capture', mode: 'commit-then-drop', count: 3 });
+    await arm({ operation: 'capture', mode: 'http500', count: 2 });
+    const capture = await api.post(`/v1/lifecycles/${id}/capture`, { amount: '50.00' }, key());
+    expect(capture.status).toBe(200);
+    expect(capture.data).toMatchObject({ status: 'COMPLETED', amount: { value: '50.00' } });
+    expect(await intentAtStripe(id)).toMatchObject({ status: 'succeeded', amount_received: 5000 });
+    const faults = (await (await fetch(`${sandbox.url}/sandbox/faults`)).json()) as { faults: unknown[] };
+    expect(faults.faults).toEqual([]);
   });
 
   it('reauthorizes by a new intent, cancels the old one, and captures on the new', async () => {
