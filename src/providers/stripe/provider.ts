@@ -82,7 +82,8 @@ export function stripeProvider(options: StripeProviderOptions): PaymentsProvider
   return {
     name: 'stripe',
     capabilities: stripeCapabilities(multicapture),
-    // Stripe signs with one header; the event id in the body names the transmission.
+    // Stripe sends only Stripe-Signature: no transmission id or time header. The webhook intake, which reads
+    // these two, still has to take a Stripe delivery's id from its event id and its time from the `t=`.
     deliveryHeaders: {
       signature: STRIPE_SIGNATURE_HEADER,
       transmission_id: STRIPE_SIGNATURE_HEADER,
