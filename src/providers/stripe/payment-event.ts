@@ -1,0 +1,188 @@
+import { z } from 'zod';
+import type { ParsedPaymentEvent, PaymentEvent } from '../events';
+import { describeIssues } from '../paypal/errors';
+import { fromStripeAmount } from './money';
+import { isoTime } from './resources';
+
+// Stripe's `event` (id, type, created, data.object) mapped onto the lifecycle's event vocabulary, which
+// names events as the lifecycle acts on them (PAYMENT.CAPTURE.COMPLETED, PAYMENT.AUTHORIZATION.VOIDED, …).
+// Loose: only what routes an event is required; everything else passes through unread.
+
+const envelopeSchema = z.looseObject({
+  id: z.string().min(1),
+  object: z.literal('event'),
+  type: z.string().min(1),
+  created: z.number().int(),
+  data: z.looseObject({ object: z.looseObject({ id: z.string().min(1) }) }),
+});
+
+const expandable = z.union([z.string(), z.looseObject({ id: z.string() })]).nullish();
+
+const intentSchema = z.looseObject({
+  id: z.string(),
+  amount: z.number().int(),
+  amount_received: z.number().int(),
+  currency: z.string(),
+  cancellation_reason: z.string().nullish(),
+  created: z.number().int(),
+});
+
+const chargeSchema = z.looseObject({
+  id: z.string(),
+  amount_captured: z.number().int(),
+  currency: z.string(),
+  payment_intent: expandable,
+  created: z.number().int(),
+});
+
+const refundSchema = z.looseObject({
+  id: z.string(),
+  amount: z.number().int(),
+  currency: z.string(),
+  charge: expandable,
+  status: z.string().nullish(),
+  created: z.number().int(),
+});
+
+const disputeSchema = z.looseObject({
+  id: z.string(),
+  amount: z.number().int(),
+  currency: z.string(),
+  charge: expandable,
+  status: z.string(),
+  created: z.number().int(),
+});
+
+const refundStatuses: Record<string, string> = {
+  succeeded: 'COMPLETED',
+  pending: 'PENDING',
+  requires_action: 'PENDING',
+  failed: 'FAILED',
+  canceled: 'CANCELLED',
+};
+
+function idOf(value: z.infer<typeof expandable>): string | undefined {
+  if (!value) return undefined;
+  return typeof value === 'string' ? value : value.id;
+}
+
+/** The lifecycle's view of a verified Stripe event body, or why it concerns no authorization. */
+export function parseStripeEvent(body: string): ParsedPaymentEvent {
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    return { routable: false, reason: 'the body is not JSON' };
+  }
+  const envelope = envelopeSchema.safeParse(json);
+  if (!envelope.success) {
+    return { routable: false, reason: `not a Stripe event: ${describeIssues(envelope.error)}` };
+  }
+  const { id, type, data } = envelope.data;
+  const unroutable = (reason: string): ParsedPaymentEvent => ({
+    routable: false,
+    eventId: id,
+    eventType: type,
+    reason,
+  });
+  const parse = <S extends z.ZodType>(schema: S): z.infer<S> | string => {
+    const parsed = schema.safeParse(data.object);
+    return parsed.success ? parsed.data : `data.object: ${describeIssues(parsed.error)}`;
+  };
+
+  switch (type) {
+    case 'payment_intent.amount_capturable_updated':
+    case 'payment_intent.canceled':
+    case 'payment_intent.succeeded':
+    case 'payment_intent.payment_failed': {
+      const intent = parse(intentSchema);
+      if (typeof intent === 'string') return unroutable(intent);
+      return routable({
+        id,
+        eventType: intentEventType(type, intent.cancellation_reason),
+        authorizationId: intent.id,
+        amount: fromStripeAmount(intent.amount, intent.currency),
+        createTime: isoTime(intent.created),
+      });
+    }
+    case 'charge.captured':
+    case 'charge.expired': {
+      const charge = parse(chargeSchema);
+      if (typeof charge === 'string') return unroutable(charge);
+      const authorizationId = idOf(charge.payment_intent);
+      if (!authorizationId) return unroutable('the charge names no payment_intent');
+      if (type === 'charge.expired') {
+        return routable({ id, eventType: 'PAYMENT.AUTHORIZATION.EXPIRED', authorizationId });
+      }
+      return routable({
+        id,
+        eventType: 'PAYMENT.CAPTURE.COMPLETED',
+        authorizationId,
+        captureId: charge.id,
+        status: 'COMPLETED',
+        amount: fromStripeAmount(charge.amount_captured, charge.currency),
+        finalCapture: true,
+        createTime: isoTime(charge.created),
+      });
+    }
+    case 'charge.refund.updated':
+    case 'refund.created':
+    case 'refund.updated': {
+      const refund = parse(refundSchema);
+      if (typeof refund === 'string') return unroutable(refund);
+      const captureId = idOf(refund.charge);
+      if (!captureId) return unroutable('the refund names no charge');
+      return routable({
+        id,
+        eventType: 'PAYMENT.CAPTURE.REFUNDED',
+        captureId,
+        refundId: refund.id,
+        status: refundStatuses[refund.status ?? ''] ?? 'PENDING',
+        amount: fromStripeAmount(refund.amount, refund.currency),
+        createTime: isoTime(refund.created),
+      });
+    }
+    case 'charge.dispute.created':
+    case 'charge.dispute.closed': {
+      const dispute = parse(disputeSchema);
+      if (typeof dispute === 'string') return unroutable(dispute);
+      const captureId = idOf(dispute.charge);
+      if (!captureId) return unroutable('the dispute names no charge');
+      // Stripe withdraws the disputed amount when the dispute opens and reinstates it if the merchant wins.
+      return routable({
+        id,
+        eventType: 'PAYMENT.CAPTURE.REVERSED',
+        captureId,
+        refundId: dispute.id,
+        status: dispute.status === 'won' ? 'CANCELLED' : 'COMPLETED',
+        amount: fromStripeAmount(dispute.amount, dispute.currency),
+        createTime: isoTime(dispute.created),
+      });
+    }
+    case 'charge.refunded':
+      return unroutable('charge.refunded names no refund: its refunds arrive as refund events');
+    default:
+      return unroutable(`${type} concerns no authorization`);
+  }
+}
+
+function intentEventType(type: string, cancellationReason: string | null | undefined): string {
+  switch (type) {
+    case 'payment_intent.amount_capturable_updated':
+      return 'PAYMENT.AUTHORIZATION.CREATED';
+    case 'payment_intent.canceled':
+      return cancellationReason === 'expired' || cancellationReason === 'automatic'
+        ? 'PAYMENT.AUTHORIZATION.EXPIRED'
+        : 'PAYMENT.AUTHORIZATION.VOIDED';
+    case 'payment_intent.succeeded':
+      return 'PAYMENT.AUTHORIZATION.CAPTURED';
+    default:
+      return 'PAYMENT.AUTHORIZATION.DENIED';
+  }
+}
+
+/** Drops undefined fields: workflow payloads and histories stay minimal. */
+function routable(event: PaymentEvent): ParsedPaymentEvent {
+  const defined = Object.fromEntries(Object.entries(event).filter(([, value]) => value !== undefined));
+  return { routable: true, event: defined as PaymentEvent };
+}

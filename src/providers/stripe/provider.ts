@@ -1,0 +1,190 @@
+import Stripe from 'stripe';
+import type { Money } from '../resources';
+import { ProviderError, type PaymentsProvider, type ProviderCapabilities } from '../port';
+import { stripeClient, type StripeClientOptions } from './client';
+import { classified } from './failures';
+import { stripeIdempotencyKey, type StripeOperation } from './keys';
+import { toStripeAmount } from './money';
+import { parseStripeEvent } from './payment-event';
+import { authorizationOf, captureOf, latestCharge, refundOf } from './resources';
+import { STRIPE_SIGNATURE_HEADER, verifyStripeSignature } from './webhook-signature';
+
+const HOUR_MS = 60 * 60 * 1000;
+const expandCharge = ['latest_charge'];
+
+export interface StripeProviderOptions extends StripeClientOptions {
+  /**
+   * Whether the account's intents are created with multicapture (`request_multicapture`): then a capture
+   * with final_capture=false keeps the rest held, up to 50 captures; otherwise one capture releases the rest.
+   */
+  multicapture?: boolean;
+  /** The endpoint's signing secrets (whsec_…): during a rotation the old and the new. */
+  webhookSecrets: readonly string[];
+}
+
+export function stripeCapabilities(multicapture: boolean): ProviderCapabilities {
+  return {
+    multipleCaptures: multicapture,
+    // Overcapture is a card feature Stripe reports per charge; the lifecycle does not assume it.
+    overCapturePercent: 0,
+    reauthorization: 'new-authorization',
+    // Stripe may prune a key after 24 hours.
+    idempotencyKeyRetentionMs: 24 * HOUR_MS,
+    maxCaptures: multicapture ? 50 : 1,
+  };
+}
+
+/** Stripe's amount for the lifecycle's money, refused before sending when Stripe cannot write it. */
+function stripeAmount(money: Money): { amount: number; currency: string } {
+  const amount = toStripeAmount(money);
+  if (amount) return amount;
+  throw new ProviderError({
+    message: `${money.value} ${money.currency_code} is not a whole number of Stripe's smallest unit`,
+    type: 'amount_invalid',
+    retryable: false,
+    details: [],
+  });
+}
+
+function keyed(operation: StripeOperation, key: string | undefined): Stripe.RequestOptions {
+  return key ? { idempotencyKey: stripeIdempotencyKey(operation, key) } : {};
+}
+
+/** Stripe's refusal of an action the intent's status does not allow (e.g. a cancel of a canceled intent). */
+function unexpectedState(error: unknown): boolean {
+  return (
+    error instanceof Stripe.errors.StripeInvalidRequestError &&
+    error.code === 'payment_intent_unexpected_state'
+  );
+}
+
+/**
+ * Stripe's manual-capture PaymentIntents behind the port, over the official SDK. Every POST carries an
+ * idempotency key derived from the caller's per operation; a reauthorization is a new intent on the saved
+ * payment method, then a cancel of the old one, so a retry never leaves two holds or none.
+ */
+export function stripeProvider(options: StripeProviderOptions): PaymentsProvider {
+  const stripe = stripeClient(options);
+  const multicapture = options.multicapture ?? false;
+
+  const cancel = async (intentId: string, key: string | undefined, operation: StripeOperation) => {
+    try {
+      return await stripe.paymentIntents.cancel(intentId, { expand: expandCharge }, keyed(operation, key));
+    } catch (error) {
+      if (!unexpectedState(error)) throw error;
+      // A void finds its own work done when the intent is already canceled (a retry whose answer was lost).
+      const intent = await stripe.paymentIntents.retrieve(intentId, { expand: expandCharge });
+      if (intent.status !== 'canceled') throw error;
+      return intent;
+    }
+  };
+
+  return {
+    name: 'stripe',
+    capabilities: stripeCapabilities(multicapture),
+    // Stripe sends only Stripe-Signature: no transmission id or time header. The webhook intake, which reads
+    // these two, still has to take a Stripe delivery's id from its event id and its time from the `t=`.
+    deliveryHeaders: {
+      signature: STRIPE_SIGNATURE_HEADER,
+      transmission_id: STRIPE_SIGNATURE_HEADER,
+      transmission_time: STRIPE_SIGNATURE_HEADER,
+    },
+
+    getAuthorization: (authorizationId) =>
+      classified(async () =>
+        authorizationOf(await stripe.paymentIntents.retrieve(authorizationId, { expand: expandCharge })),
+      ),
+
+    captureAuthorization: (request) =>
+      classified(async () => {
+        const { amount } = stripeAmount(request.amount);
+        const intent = await stripe.paymentIntents.capture(
+          request.authorizationId,
+          {
+            amount_to_capture: amount,
+            ...(multicapture && !request.finalCapture && { final_capture: false }),
+            ...(request.invoiceId && { metadata: { invoice_id: request.invoiceId } }),
+            expand: expandCharge,
+          },
+          keyed('capture', request.idempotencyKey),
+        );
+        const charge = latestCharge(intent);
+        if (!charge) throw new Error(`Stripe's capture of ${intent.id} answered no charge`);
+        return captureOf(charge, { amount, finalCapture: intent.status !== 'requires_capture' });
+      }),
+
+    voidAuthorization: (request) =>
+      classified(async () =>
+        authorizationOf(await cancel(request.authorizationId, request.idempotencyKey, 'cancel')),
+      ),
+
+    reauthorizeAuthorization: (request) =>
+      classified(async () => {
+        const previous = await stripe.paymentIntents.retrieve(request.authorizationId);
+        const created = await stripe.paymentIntents.create(
+          reauthorizationParams(previous, request.amount, multicapture),
+          keyed('reauthorize-create', request.idempotencyKey),
+        );
+        await cancel(previous.id, request.idempotencyKey, 'reauthorize-cancel-previous');
+        return authorizationOf(created);
+      }),
+
+    refundCapture: (request) =>
+      classified(async () =>
+        refundOf(
+          await stripe.refunds.create(
+            {
+              charge: request.captureId,
+              ...(request.amount && { amount: stripeAmount(request.amount).amount }),
+              ...(request.invoiceId && { metadata: { invoice_id: request.invoiceId } }),
+            },
+            keyed('refund', request.idempotencyKey),
+          ),
+        ),
+      ),
+
+    getCapture: (captureId) => classified(async () => captureOf(await stripe.charges.retrieve(captureId))),
+    getRefund: (refundId) => classified(async () => refundOf(await stripe.refunds.retrieve(refundId))),
+    parsePaymentEvent: parseStripeEvent,
+
+    // Stripe has no verification endpoint: both modes check the signature here.
+    verifyDelivery: async (delivery) => verifyStripeSignature(delivery, options.webhookSecrets),
+  };
+}
+
+/**
+ * The new PaymentIntent that holds `amount` again: the previous one's saved card, off-session, confirmed at
+ * once, captured manually, asking for multicapture when the account uses it.
+ */
+export function reauthorizationParams(
+  previous: Stripe.PaymentIntent,
+  amount: Money,
+  multicapture: boolean,
+): Stripe.PaymentIntentCreateParams {
+  const paymentMethod = idOf(previous.payment_method);
+  if (!paymentMethod) {
+    throw new ProviderError({
+      message: `${previous.id} has no saved payment method to authorize again`,
+      type: 'payment_method_missing',
+      retryable: false,
+      details: [],
+    });
+  }
+  const customer = idOf(previous.customer);
+  return {
+    ...stripeAmount(amount),
+    payment_method: paymentMethod,
+    ...(customer && { customer }),
+    capture_method: 'manual',
+    confirm: true,
+    off_session: true,
+    ...(multicapture && { payment_method_options: { card: { request_multicapture: 'if_available' } } }),
+    metadata: { ...previous.metadata, reauthorizes: previous.id },
+    expand: expandCharge,
+  };
+}
+
+function idOf(value: string | { id: string } | null | undefined): string | undefined {
+  if (!value) return undefined;
+  return typeof value === 'string' ? value : value.id;
+}

@@ -1,0 +1,281 @@
+import { randomBytes } from 'node:crypto';
+import { invalidRequest, resourceMissing } from './errors';
+import type { ChargeRecord, DisputeRecord, IntentRecord, RefundRecord, StripeBookEvent } from './records';
+
+/** Stripe's limit on the captures of one multicapture PaymentIntent. */
+export const MAX_MULTICAPTURES = 50;
+const DAY_SECONDS = 86_400;
+
+export function stripeId(prefix: string): string {
+  return `${prefix}_${randomBytes(12).toString('base64url').replace(/[-_]/g, 'x')}`;
+}
+
+export interface NewIntent {
+  amount: number;
+  currency: string;
+  multicapture?: boolean;
+  /** Days the hold lasts: 7 for most cards, up to 30 with extended authorization. */
+  holdDays?: number;
+  customer?: string;
+  paymentMethod?: string;
+  metadata?: Record<string, string>;
+}
+
+/**
+ * PaymentIntents with capture_method=manual, their charges, refunds and disputes, by Stripe's rules. Every
+ * method is synchronous, so no two requests interleave inside one change.
+ */
+export class StripeBooks {
+  private readonly intents = new Map<string, IntentRecord>();
+  private readonly charges = new Map<string, ChargeRecord>();
+  private readonly refunds = new Map<string, RefundRecord>();
+  private readonly disputes = new Map<string, DisputeRecord>();
+
+  constructor(private readonly options: { now: () => Date; onEvent: (event: StripeBookEvent) => void }) {}
+
+  private seconds(): number {
+    return Math.floor(this.options.now().getTime() / 1000);
+  }
+
+  /** A confirmed card payment held for capture (requires_capture), as the payer's checkout leaves it. */
+  authorize(input: NewIntent): IntentRecord {
+    const created = this.seconds();
+    const intent: IntentRecord = {
+      id: stripeId('pi'),
+      amount: input.amount,
+      amountCapturable: input.amount,
+      amountReceived: 0,
+      currency: input.currency,
+      status: 'requires_capture',
+      cancellationReason: null,
+      multicapture: input.multicapture ?? false,
+      captureCount: 0,
+      customer: input.customer ?? stripeId('cus'),
+      paymentMethod: input.paymentMethod ?? stripeId('pm'),
+      chargeId: stripeId('ch'),
+      metadata: input.metadata ?? {},
+      created,
+    };
+    const charge: ChargeRecord = {
+      id: intent.chargeId,
+      intentId: intent.id,
+      amount: input.amount,
+      amountCaptured: 0,
+      amountRefunded: 0,
+      captured: false,
+      disputed: false,
+      currency: input.currency,
+      captureBefore: created + (input.holdDays ?? 7) * DAY_SECONDS,
+      multicapture: intent.multicapture,
+      metadata: {},
+      created,
+    };
+    this.intents.set(intent.id, intent);
+    this.charges.set(charge.id, charge);
+    this.options.onEvent({ type: 'payment_intent.amount_capturable_updated', intent });
+    return intent;
+  }
+
+  /** The intent as of now: a hold past its charge's capture_before has expired and is canceled. */
+  intent(id: string, param = 'intent'): IntentRecord {
+    const intent = this.intents.get(id);
+    if (!intent) throw resourceMissing('payment_intent', id, param);
+    const charge = this.charge(intent.chargeId);
+    if (intent.status === 'requires_capture' && this.seconds() >= charge.captureBefore)
+      this.lapse(intent, charge);
+    return intent;
+  }
+
+  charge(id: string, param = 'charge'): ChargeRecord {
+    const charge = this.charges.get(id);
+    if (!charge) throw resourceMissing('charge', id, param);
+    return charge;
+  }
+
+  refund(id: string): RefundRecord {
+    const refund = this.refunds.get(id);
+    if (!refund) throw resourceMissing('refund', id);
+    return refund;
+  }
+
+  dispute(id: string): DisputeRecord {
+    const dispute = this.disputes.get(id);
+    if (!dispute) throw resourceMissing('dispute', id);
+    return dispute;
+  }
+
+  /**
+   * Captures `amountToCapture` (default: all that is capturable). Without multicapture, or with
+   * final_capture, what is left is released and the intent succeeds; a multicapture intent with
+   * final_capture=false stays in requires_capture for the next capture, up to 50.
+   */
+  capture(id: string, amountToCapture: number | undefined, finalCapture: boolean | undefined): IntentRecord {
+    const intent = this.intent(id);
+    if (intent.status !== 'requires_capture') {
+      throw invalidRequest(
+        `This PaymentIntent could not be captured because it has a status of ${intent.status}. Only a PaymentIntent with one of the following statuses may be captured: requires_capture.`,
+        'payment_intent_unexpected_state',
+      );
+    }
+    if (finalCapture === false && !intent.multicapture) {
+      throw invalidRequest(
+        'final_capture can only be set to false for a PaymentIntent that supports multicapture.',
+        'parameter_invalid',
+        'final_capture',
+      );
+    }
+    const amount = amountToCapture ?? intent.amountCapturable;
+    if (amount > intent.amountCapturable) {
+      throw invalidRequest(
+        `The amount_to_capture (${amount}) must be less than or equal to the amount_capturable (${intent.amountCapturable}).`,
+        'amount_too_large',
+        'amount_to_capture',
+      );
+    }
+    if (amount <= 0) {
+      throw invalidRequest(
+        'This value must be greater than or equal to 1.',
+        'parameter_invalid_integer',
+        'amount_to_capture',
+      );
+    }
+    const charge = this.charge(intent.chargeId);
+    intent.captureCount += 1;
+    intent.amountReceived += amount;
+    charge.amountCaptured += amount;
+    charge.captured = true;
+    const final = finalCapture !== false || intent.captureCount >= MAX_MULTICAPTURES;
+    intent.amountCapturable = final ? 0 : intent.amountCapturable - amount;
+    if (intent.amountCapturable === 0) intent.status = 'succeeded';
+    this.options.onEvent({ type: 'charge.captured', charge });
+    if (intent.status === 'succeeded') this.options.onEvent({ type: 'payment_intent.succeeded', intent });
+    return intent;
+  }
+
+  /**
+   * Releases the hold. A canceled intent cannot be canceled again, nor one that succeeded; one partly
+   * captured (multicapture) is finished with final_capture instead.
+   */
+  cancel(id: string, reason: string | undefined): IntentRecord {
+    const intent = this.intent(id);
+    if (intent.status !== 'requires_capture' || intent.amountReceived > 0) {
+      throw invalidRequest(
+        `You cannot cancel this PaymentIntent because it has a status of ${intent.status}. Only a PaymentIntent with one of the following statuses may be canceled: requires_payment_method, requires_capture, requires_confirmation, requires_action, processing.`,
+        'payment_intent_unexpected_state',
+      );
+    }
+    intent.status = 'canceled';
+    intent.cancellationReason = reason ?? null;
+    intent.amountCapturable = 0;
+    this.options.onEvent({ type: 'payment_intent.canceled', intent });
+    return intent;
+  }
+
+  /** Refunds part or all of what the charge captured and has not had refunded or disputed. */
+  createRefund(chargeId: string, amount: number | undefined, metadata: Record<string, string>): RefundRecord {
+    const charge = this.charge(chargeId);
+    if (charge.disputed) {
+      throw invalidRequest(
+        `Charge ${charge.id} has been charged back; refunds are not possible.`,
+        'charge_disputed',
+      );
+    }
+    const refundable = charge.amountCaptured - charge.amountRefunded;
+    if (refundable === 0 && charge.amountCaptured > 0) {
+      throw invalidRequest(`Charge ${charge.id} has already been refunded.`, 'charge_already_refunded');
+    }
+    if (refundable === 0) {
+      // Stripe would release an uncaptured hold on such a refund; the sandbox asks for a cancel instead.
+      throw invalidRequest(
+        `Charge ${charge.id} has nothing captured to refund; cancel its PaymentIntent.`,
+        'charge_not_refundable',
+      );
+    }
+    const taken = amount ?? refundable;
+    if (taken > refundable || taken <= 0) {
+      throw invalidRequest(
+        `Refund amount (${taken}) is greater than unrefunded amount on charge (${refundable})`,
+        'amount_too_large',
+        'amount',
+      );
+    }
+    charge.amountRefunded += taken;
+    const refund: RefundRecord = {
+      id: stripeId('re'),
+      chargeId: charge.id,
+      intentId: charge.intentId,
+      amount: taken,
+      currency: charge.currency,
+      status: 'succeeded',
+      metadata,
+      created: this.seconds(),
+    };
+    this.refunds.set(refund.id, refund);
+    this.options.onEvent({ type: 'refund.created', refund });
+    this.options.onEvent({ type: 'charge.refund.updated', refund });
+    return refund;
+  }
+
+  /** Control: the cardholder disputes what the charge has left; Stripe withdraws it at once. */
+  openDispute(chargeId: string): DisputeRecord {
+    const charge = this.charge(chargeId);
+    const amount = charge.amountCaptured - charge.amountRefunded;
+    if (charge.disputed || amount <= 0) {
+      throw invalidRequest(`Charge ${charge.id} has nothing left to dispute.`, 'charge_not_disputable');
+    }
+    charge.disputed = true;
+    const dispute: DisputeRecord = {
+      id: stripeId('du'),
+      chargeId: charge.id,
+      intentId: charge.intentId,
+      amount,
+      currency: charge.currency,
+      status: 'needs_response',
+      reason: 'fraudulent',
+      created: this.seconds(),
+    };
+    this.disputes.set(dispute.id, dispute);
+    this.options.onEvent({ type: 'charge.dispute.created', dispute });
+    return dispute;
+  }
+
+  /** Control: the card network decides the dispute. */
+  closeDispute(id: string, outcome: 'won' | 'lost'): DisputeRecord {
+    const dispute = this.dispute(id);
+    if (dispute.status !== 'needs_response') {
+      throw invalidRequest(`Dispute ${dispute.id} is already closed.`, 'dispute_already_closed');
+    }
+    dispute.status = outcome;
+    this.options.onEvent({ type: 'charge.dispute.closed', dispute });
+    return dispute;
+  }
+
+  /** Control: the hold ends now, as when capture_before passes. */
+  expire(id: string): IntentRecord {
+    const intent = this.intent(id);
+    if (intent.status !== 'requires_capture') {
+      throw invalidRequest(
+        `PaymentIntent ${intent.id} is ${intent.status}; only a held one expires.`,
+        'payment_intent_unexpected_state',
+      );
+    }
+    this.lapse(intent, this.charge(intent.chargeId));
+    return intent;
+  }
+
+  private lapse(intent: IntentRecord, charge: ChargeRecord): void {
+    charge.captureBefore = Math.min(charge.captureBefore, this.seconds());
+    if (intent.amountReceived > 0) {
+      // A partly captured multicapture intent keeps what it captured; the rest is released.
+      intent.status = 'succeeded';
+      intent.amountCapturable = 0;
+      this.options.onEvent({ type: 'payment_intent.succeeded', intent });
+      return;
+    }
+    intent.status = 'canceled';
+    intent.cancellationReason = 'automatic';
+    intent.amountCapturable = 0;
+    this.options.onEvent({ type: 'charge.expired', charge });
+    this.options.onEvent({ type: 'payment_intent.canceled', intent });
+  }
+}

@@ -1,0 +1,70 @@
+import { stripeSignatureHeader } from '../../providers/stripe/webhook-signature';
+import type { SandboxContext } from '../context';
+import type { SandboxMode, SandboxModeFactory } from '../mode';
+import { StripeBooks } from './books';
+import { invalidRequest, stripeErrorBody } from './errors';
+import { stripeEvent, stripeEventTypes } from './events';
+import { StripeIdempotency } from './idempotency';
+import { registerStripeRoutes } from './routes';
+import { registerStripeControlRoutes } from './routes-control';
+
+export interface StripeSandboxOptions {
+  /** The webhook endpoint's signing secrets; each delivery carries a v1 signature by each (a rotation). */
+  stripeWebhookSecrets?: string[];
+}
+
+export const DEFAULT_STRIPE_WEBHOOK_SECRET = 'whsec_sandbox';
+
+/** The PayPal-shaped records of the core's control routes: the Stripe mode keeps its own books. */
+function notInThisMode(): never {
+  throw invalidRequest(
+    'The Stripe mode keeps PaymentIntents: use /sandbox/payment_intents, /sandbox/charges/:id/dispute.',
+    'resource_missing',
+  );
+}
+
+/**
+ * Stripe's contract: manual-capture PaymentIntents, charges, refunds and disputes in its own books, Stripe's
+ * errors and idempotency, events signed with Stripe-Signature; the core's faults, deliveries and webhooks.
+ */
+export const stripeSandboxMode: SandboxModeFactory<StripeSandboxOptions> = async (
+  core: SandboxContext,
+  options: StripeSandboxOptions,
+): Promise<SandboxMode> => {
+  const secrets = options.stripeWebhookSecrets ?? [DEFAULT_STRIPE_WEBHOOK_SECRET];
+  const books = new StripeBooks({
+    now: core.now,
+    onEvent: (event) => core.deliveries.publish(stripeEvent(event, core.now())),
+  });
+  const idempotency = new StripeIdempotency();
+  return {
+    registerRoutes: async (app) => {
+      registerStripeControlRoutes(app, books);
+      await registerStripeRoutes(app, { core, books, idempotency });
+    },
+    authorizationResource: notInThisMode,
+    captureResource: notInThisMode,
+    refundResource: notInThisMode,
+    webhookResource: (record) => ({
+      id: record.id,
+      object: 'webhook_endpoint',
+      url: record.url,
+      enabled_events: record.eventTypes,
+    }),
+    eventTypeNames: (list, field) =>
+      list.map(({ name }) => {
+        if (name === '*' || (stripeEventTypes as readonly string[]).includes(name)) return name;
+        throw invalidRequest(`Invalid enabled_events: ${name}`, 'parameter_invalid', field);
+      }),
+    deliveryEvent: () => notInThisMode(),
+    signDelivery: (transmission) => ({
+      'Stripe-Signature': stripeSignatureHeader(
+        transmission.body.toString('utf8'),
+        secrets,
+        Math.floor(Date.parse(transmission.transmissionTime) / 1000),
+      ),
+    }),
+    errorBody: stripeErrorBody,
+    deliveryVerification: () => ({ certificateUrl: '', certificatePem: '' }),
+  };
+};

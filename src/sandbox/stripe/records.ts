@@ -1,0 +1,70 @@
+// The Stripe mode's books: its own records, since Stripe's rules (one charge per intent, no overcapture,
+// multicapture, cancel instead of void) are not PayPal's. Amounts are integers in the currency's smallest
+// unit, as Stripe writes them.
+
+export type IntentStatus = 'requires_capture' | 'succeeded' | 'canceled';
+
+export interface IntentRecord {
+  id: string;
+  amount: number;
+  amountCapturable: number;
+  amountReceived: number;
+  currency: string;
+  status: IntentStatus;
+  cancellationReason: string | null;
+  multicapture: boolean;
+  captureCount: number;
+  customer: string;
+  paymentMethod: string;
+  chargeId: string;
+  metadata: Record<string, string>;
+  created: number;
+}
+
+export interface ChargeRecord {
+  id: string;
+  intentId: string;
+  amount: number;
+  amountCaptured: number;
+  amountRefunded: number;
+  captured: boolean;
+  disputed: boolean;
+  currency: string;
+  /** Unix seconds: the hold ends then if not captured. */
+  captureBefore: number;
+  multicapture: boolean;
+  metadata: Record<string, string>;
+  created: number;
+}
+
+export interface RefundRecord {
+  id: string;
+  chargeId: string;
+  intentId: string;
+  amount: number;
+  currency: string;
+  status: 'succeeded';
+  metadata: Record<string, string>;
+  created: number;
+}
+
+export interface DisputeRecord {
+  id: string;
+  chargeId: string;
+  intentId: string;
+  amount: number;
+  currency: string;
+  status: 'needs_response' | 'won' | 'lost';
+  reason: string;
+  created: number;
+}
+
+export type StripeBookEvent =
+  | {
+      type:
+        'payment_intent.amount_capturable_updated' | 'payment_intent.canceled' | 'payment_intent.succeeded';
+      intent: IntentRecord;
+    }
+  | { type: 'charge.captured' | 'charge.expired'; charge: ChargeRecord }
+  | { type: 'refund.created' | 'charge.refund.updated'; refund: RefundRecord }
+  | { type: 'charge.dispute.created' | 'charge.dispute.closed'; dispute: DisputeRecord };

@@ -1,0 +1,224 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { SandboxContext } from '../context';
+import type { ProviderAnswer } from '../idempotency';
+import { answer } from '../replies';
+import type { StripeBooks } from './books';
+import { invalidRequest, stripeError } from './errors';
+import { decodeForm } from './form';
+import type { StripeIdempotency } from './idempotency';
+import { chargeResource, paymentIntentResource, refundResource } from './resources';
+
+export interface StripeRouteContext {
+  core: SandboxContext;
+  books: StripeBooks;
+  idempotency: StripeIdempotency;
+}
+
+type Params = Record<string, unknown>;
+
+/** Stripe refuses a parameter it does not know for the endpoint. */
+function allowOnly(params: Params, allowed: readonly string[]): void {
+  for (const name of Object.keys(params)) {
+    if (!allowed.includes(name)) {
+      throw invalidRequest(`Received unknown parameter: ${name}`, 'parameter_unknown', name);
+    }
+  }
+}
+
+function integer(params: Params, name: string): number | undefined {
+  const value = params[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !/^\d+$/.test(value)) {
+    throw invalidRequest(`Invalid integer: ${JSON.stringify(value)}`, 'parameter_invalid_integer', name);
+  }
+  return Number(value);
+}
+
+function boolean(params: Params, name: string): boolean | undefined {
+  const value = params[name];
+  if (value === undefined) return undefined;
+  if (value !== 'true' && value !== 'false') {
+    throw invalidRequest(`Invalid boolean: ${JSON.stringify(value)}`, 'parameter_invalid_boolean', name);
+  }
+  return value === 'true';
+}
+
+function metadata(params: Params): Record<string, string> {
+  const value = params.metadata;
+  if (value === undefined) return {};
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw invalidRequest('Invalid metadata: must be an object', 'parameter_invalid_empty', 'metadata');
+  }
+  return value as Record<string, string>;
+}
+
+function expandsCharge(params: Params): boolean {
+  const expand = params.expand;
+  return Array.isArray(expand) && expand.includes('latest_charge');
+}
+
+function idempotencyKey(request: FastifyRequest): string | undefined {
+  const value = request.headers['idempotency-key'];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+function paramsOf(request: FastifyRequest): Params {
+  return (request.body as Params | undefined) ?? {};
+}
+
+/** Every /v1 route needs a secret key as a bearer token, as Stripe's do. */
+function requireSecretKey(request: FastifyRequest): void {
+  const header = request.headers.authorization ?? '';
+  if (!/^Bearer sk_(test|live)_\S+$/.test(header)) {
+    throw stripeError(
+      401,
+      'invalid_request_error',
+      'You did not provide an API key. You need to provide your API key in the Authorization header, using Bearer auth.',
+    );
+  }
+}
+
+/** Stripe's PaymentIntent, charge and refund endpoints that a manual-capture integration calls. */
+export async function registerStripeRoutes(app: FastifyInstance, context: StripeRouteContext): Promise<void> {
+  const { core, books, idempotency } = context;
+  const { faults } = core;
+  const intentJson = (id: string, params: Params) => {
+    const intent = books.intent(id);
+    return paymentIntentResource(intent, expandsCharge(params) ? books.charge(intent.chargeId) : undefined);
+  };
+
+  await app.register(async (scope) => {
+    // Stripe's bodies are forms whose keys nest (`metadata[invoice_id]`, `expand[0]`).
+    scope.removeContentTypeParser('application/x-www-form-urlencoded');
+    scope.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string' },
+      (_request, body, done) => done(null, decodeForm(body as string)),
+    );
+    scope.addHook('onRequest', async (request) => requireSecretKey(request));
+
+    const keyed = (request: FastifyRequest, operation: () => ProviderAnswer) =>
+      idempotency.run(
+        idempotencyKey(request),
+        { method: request.method, path: request.url.split('?')[0] ?? '', params: request.body ?? {} },
+        operation,
+      );
+
+    scope.get('/v1/payment_intents/:id', async (request, reply) => {
+      const { id } = request.params as { id: string };
+      const params = decodeForm(request.url.split('?')[1] ?? '');
+      return answer(reply, faults, 'get', () => ({ statusCode: 200, body: intentJson(id, params) }));
+    });
+
+    scope.get('/v1/charges/:id', async (request, reply) => {
+      const { id } = request.params as { id: string };
+      return answer(reply, faults, 'get', () => ({
+        statusCode: 200,
+        body: chargeResource(books.charge(id)),
+      }));
+    });
+
+    scope.get('/v1/refunds/:id', async (request, reply) => {
+      const { id } = request.params as { id: string };
+      return answer(reply, faults, 'get', () => ({
+        statusCode: 200,
+        body: refundResource(books.refund(id)),
+      }));
+    });
+
+    scope.post('/v1/payment_intents/:id/capture', async (request, reply) => {
+      const { id } = request.params as { id: string };
+      const params = paramsOf(request);
+      return answer(reply, faults, 'capture', () =>
+        keyed(request, () => {
+          allowOnly(params, ['amount_to_capture', 'final_capture', 'metadata', 'expand']);
+          const amount = integer(params, 'amount_to_capture');
+          const finalCapture = boolean(params, 'final_capture');
+          const intent = books.capture(id, amount, finalCapture);
+          Object.assign(intent.metadata, metadata(params));
+          return { statusCode: 200, body: intentJson(id, params) };
+        }),
+      );
+    });
+
+    scope.post('/v1/payment_intents/:id/cancel', async (request, reply) => {
+      const { id } = request.params as { id: string };
+      const params = paramsOf(request);
+      return answer(reply, faults, 'void', () =>
+        keyed(request, () => {
+          allowOnly(params, ['cancellation_reason', 'expand']);
+          const reason = params.cancellation_reason as string | undefined;
+          books.cancel(id, reason);
+          return { statusCode: 200, body: intentJson(id, params) };
+        }),
+      );
+    });
+
+    // Only what a reauthorization sends: a confirmed, off-session, manual-capture intent on a saved card.
+    scope.post('/v1/payment_intents', async (request, reply) => {
+      const params = paramsOf(request);
+      return answer(reply, faults, 'reauthorize', () =>
+        keyed(request, () => {
+          allowOnly(params, [
+            'amount',
+            'currency',
+            'customer',
+            'payment_method',
+            'capture_method',
+            'confirm',
+            'off_session',
+            'payment_method_options',
+            'metadata',
+            'expand',
+          ]);
+          const amount = integer(params, 'amount');
+          if (amount === undefined)
+            throw invalidRequest('Missing required param: amount.', 'parameter_missing', 'amount');
+          if (typeof params.currency !== 'string') {
+            throw invalidRequest('Missing required param: currency.', 'parameter_missing', 'currency');
+          }
+          if (params.capture_method !== 'manual' || boolean(params, 'confirm') !== true) {
+            throw invalidRequest(
+              'The sandbox holds only confirmed manual-capture PaymentIntents (capture_method=manual, confirm=true).',
+              'parameter_invalid',
+            );
+          }
+          const options = params.payment_method_options as
+            { card?: { request_multicapture?: string } } | undefined;
+          const intent = books.authorize({
+            amount,
+            currency: params.currency,
+            multicapture: options?.card?.request_multicapture === 'if_available',
+            customer: params.customer as string | undefined,
+            paymentMethod: params.payment_method as string | undefined,
+            metadata: metadata(params),
+          });
+          return { statusCode: 200, body: intentJson(intent.id, params) };
+        }),
+      );
+    });
+
+    scope.post('/v1/refunds', async (request, reply) => {
+      const params = paramsOf(request);
+      return answer(reply, faults, 'refund', () =>
+        keyed(request, () => {
+          allowOnly(params, ['charge', 'payment_intent', 'amount', 'metadata', 'reason', 'expand']);
+          const chargeId =
+            typeof params.charge === 'string'
+              ? params.charge
+              : typeof params.payment_intent === 'string'
+                ? books.intent(params.payment_intent, 'payment_intent').chargeId
+                : undefined;
+          if (!chargeId) {
+            throw invalidRequest(
+              'One of the following params should be provided for this request: payment_intent or charge.',
+              'parameter_missing',
+            );
+          }
+          const refund = books.createRefund(chargeId, integer(params, 'amount'), metadata(params));
+          return { statusCode: 200, body: refundResource(refund) };
+        }),
+      );
+    });
+  });
+}
