@@ -1,4 +1,5 @@
-import { describeIssues, parseJsonOrUndefined, PaymentsApiError, providerError } from './errors';
+import { describeIssues } from '../parsing';
+import { parseJsonOrUndefined, PaymentsApiError, providerError } from './errors';
 import { sendToProvider, type ProviderHttp } from './http-transport';
 import { accessTokenResponseSchema } from './schemas';
 

@@ -3,7 +3,8 @@ import type { z } from 'zod';
 import type { Config } from '../../config';
 import { accessTokenSource, type AccessTokenSource, type PaymentsCredentials } from './auth';
 import { paymentsDialect, type PaymentsDialect, type PaymentsDialectName } from './dialects';
-import { describeIssues, PaymentsApiError, providerError, providerIssue } from './errors';
+import { describeIssues } from '../parsing';
+import { PaymentsApiError, providerError, providerIssue } from './errors';
 import {
   createProviderHttp,
   sendToProvider,

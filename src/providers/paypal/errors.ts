@@ -179,10 +179,3 @@ export function parseJsonOrUndefined(text: string): unknown {
     return undefined;
   }
 }
-
-/** Names every problem of a zod failure by its path, e.g. `amount.value: Invalid input: expected string`. */
-export function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(root)'}: ${issue.message}`)
-    .join('; ');
-}

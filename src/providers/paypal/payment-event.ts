@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { describeIssues } from './errors';
+import { describeIssues, parseEnvelope } from '../parsing';
 import { moneySchema } from '../resources';
 import type { ParsedPaymentEvent, PaymentEvent } from '../events';
 import { capturedAuthorizationId, linksSchema, upLinkId } from './up-links';
@@ -47,17 +47,9 @@ const CAPTURE_EVENTS = 'PAYMENT.CAPTURE.';
 
 /** The lifecycle's view of a verified delivery body, or why it concerns no authorization. */
 export function parsePaymentEvent(body: string): ParsedPaymentEvent {
-  let json: unknown;
-  try {
-    json = JSON.parse(body);
-  } catch {
-    return { routable: false, reason: 'the body is not JSON' };
-  }
-  const envelope = envelopeSchema.safeParse(json);
-  if (!envelope.success) {
-    return { routable: false, reason: `not a webhook event: ${describeIssues(envelope.error)}` };
-  }
-  const { id, event_type: eventType, resource } = envelope.data;
+  const read = parseEnvelope(body, envelopeSchema, 'webhook event');
+  if ('unroutable' in read) return read.unroutable;
+  const { id, event_type: eventType, resource } = read.envelope;
   const unroutable = (reason: string): ParsedPaymentEvent => ({
     routable: false,
     eventId: id,

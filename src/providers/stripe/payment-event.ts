@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ParsedPaymentEvent, PaymentEvent } from '../events';
-import { describeIssues } from '../paypal/errors';
+import { describeIssues, parseEnvelope } from '../parsing';
 import { fromStripeAmount } from './money';
 import { isoTime } from './resources';
 
@@ -68,17 +68,9 @@ function idOf(value: z.infer<typeof expandable>): string | undefined {
 
 /** The lifecycle's view of a verified Stripe event body, or why it concerns no authorization. */
 export function parseStripeEvent(body: string): ParsedPaymentEvent {
-  let json: unknown;
-  try {
-    json = JSON.parse(body);
-  } catch {
-    return { routable: false, reason: 'the body is not JSON' };
-  }
-  const envelope = envelopeSchema.safeParse(json);
-  if (!envelope.success) {
-    return { routable: false, reason: `not a Stripe event: ${describeIssues(envelope.error)}` };
-  }
-  const { id, type, data } = envelope.data;
+  const read = parseEnvelope(body, envelopeSchema, 'Stripe event');
+  if ('unroutable' in read) return read.unroutable;
+  const { id, type, data } = read.envelope;
   const unroutable = (reason: string): ParsedPaymentEvent => ({
     routable: false,
     eventId: id,
