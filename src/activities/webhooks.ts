@@ -181,6 +181,7 @@ async function reopenedWith(state: LifecycleState, event: PaymentEvent, taskQueu
   const input: LifecycleInput = {
     authorizationId: state.authorizationId,
     orderId: state.orderId,
+    ...(state.owner !== undefined && { owner: state.owner }),
     carriedState: { ...state, nextTimer: undefined },
   };
   await Context.current().client.workflow.signalWithStart(lifecycleWorkflowType, {
@@ -190,6 +191,8 @@ async function reopenedWith(state: LifecycleState, event: PaymentEvent, taskQueu
     signal: paymentEventSignal,
     signalArgs: [event],
     workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+    // The owner's client checks the memo (LifecycleClient.confine): the reopened run stays its owner's.
+    ...(state.owner !== undefined && { memo: { owner: state.owner } }),
     staticSummary: lifecycleSummary(state.authorizationId, state.orderId),
   });
 }

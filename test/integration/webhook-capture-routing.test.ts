@@ -162,6 +162,8 @@ describe('a refund or chargeback of a closed lifecycle', () => {
     const description = await lifecycleHandle(authorizationId).describe();
     expect(description.status.name).toBe('RUNNING');
     expect(description.runId).not.toBe(closed);
+    // The reopened run stays its owner's: the API's caller (development's `dev`) finds it by the memo.
+    expect(description.memo).toMatchObject({ owner: 'dev' });
     const state = await eventually(
       () => stack.lifecycleState(authorizationId),
       (current) => current.status === 'REVERSED',
