@@ -1,0 +1,131 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Connection } from '@temporalio/client';
+import { clientTlsConfig } from '../../src/dev/cluster/certificates';
+import { ORDERS_NAMESPACE } from '../../src/nexus/endpoint';
+import { lifecycleWorkflowId, paymentEventSignal } from '../../src/workflows/lifecycle/definitions';
+import {
+  capture,
+  completedState,
+  createAuthorization,
+  providerCaptures,
+  startClusterHarness,
+  startLifecycle,
+  type ClusterHarness,
+} from './harness';
+
+// `npm run cluster -- --authorizer`: Temporal's default authorizer on the frontend. The workers and APIs hold
+// tokens for the payments namespace, the order system one for `orders`, the tooling `temporal-system:admin`;
+// the server's own calls go through the internal frontend. The order system's credentials act in `orders`
+// and are refused in the payments namespace.
+
+const PERMISSION_DENIED = 7;
+const PAYMENTS_NAMESPACE = 'default';
+const TASK_QUEUE = 'payment-authorizations';
+
+let cluster: ClusterHarness;
+let orders: Connection;
+let certificateOnly: Connection;
+
+beforeAll(async () => {
+  cluster = await startClusterHarness({ authorizer: true, databasePrefix: 'temporal_cluster_authz' });
+  const { certificates, temporalAddress } = cluster.stack;
+  const ordersToken = readFileSync(
+    join(__dirname, '..', '..', '.data', 'cluster-test', 'auth', 'orders.jwt'),
+    'utf8',
+  );
+  orders = await Connection.connect({
+    address: temporalAddress,
+    tls: clientTlsConfig(certificates!, 'orders'),
+    apiKey: ordersToken.trim(),
+  });
+  certificateOnly = await Connection.connect({
+    address: temporalAddress,
+    tls: clientTlsConfig(certificates!, 'orders'),
+  });
+}, 600_000);
+
+afterAll(async () => {
+  await orders?.close();
+  await certificateOnly?.close();
+  await cluster?.close();
+});
+
+it('runs a lifecycle through the APIs and the workers, each on its namespace token', async () => {
+  const [api1, api2] = cluster.apis;
+  const authorizationId = await createAuthorization(cluster.provider);
+  await startLifecycle(api1!, authorizationId, { lateEventWindow: '0 seconds' });
+  await capture(api2!, authorizationId, `capture-${authorizationId}`);
+  const state = await completedState(cluster.client, authorizationId);
+  expect(state.status).toBe('CAPTURED');
+  expect(await providerCaptures(cluster.provider, authorizationId)).toHaveLength(1);
+}, 180_000);
+
+it("refuses the orders namespace's token to signal, terminate or poll in the payments namespace", async () => {
+  const authorizationId = await createAuthorization(cluster.provider);
+  await startLifecycle(cluster.apis[0]!, authorizationId);
+  const execution = { workflowId: lifecycleWorkflowId(authorizationId) };
+  const namespace = PAYMENTS_NAMESPACE;
+
+  for (const connection of [orders, certificateOnly]) {
+    const service = connection.workflowService;
+    await expect(
+      service.signalWorkflowExecution({
+        namespace,
+        workflowExecution: execution,
+        signalName: paymentEventSignal.name,
+        identity: 'orders',
+      }),
+    ).rejects.toMatchObject({ code: PERMISSION_DENIED });
+    await expect(
+      service.terminateWorkflowExecution({ namespace, workflowExecution: execution, reason: 'orders' }),
+    ).rejects.toMatchObject({ code: PERMISSION_DENIED });
+    await expect(
+      connection.withDeadline(Date.now() + 10_000, () =>
+        service.pollWorkflowTaskQueue({ namespace, taskQueue: { name: TASK_QUEUE }, identity: 'orders' }),
+      ),
+    ).rejects.toMatchObject({ code: PERMISSION_DENIED });
+    await expect(
+      connection.withDeadline(Date.now() + 10_000, () =>
+        service.pollNexusTaskQueue({ namespace, taskQueue: { name: TASK_QUEUE }, identity: 'orders' }),
+      ),
+    ).rejects.toMatchObject({ code: PERMISSION_DENIED });
+  }
+
+  // The lifecycle is untouched and its owner, through the API, still moves it.
+  const described = await cluster.client.workflow.getHandle(execution.workflowId).describe();
+  expect(described.status.name).toBe('RUNNING');
+  await capture(cluster.apis[1]!, authorizationId, `capture-${authorizationId}`);
+}, 180_000);
+
+it('lets the same token start, poll, signal and terminate in the orders namespace', async () => {
+  const service = orders.workflowService;
+  const namespace = ORDERS_NAMESPACE;
+  const taskQueue = { name: `orders-probe-${randomUUID()}` };
+  const workflowId = `orders-probe-${randomUUID()}`;
+  await service.startWorkflowExecution({
+    namespace,
+    workflowId,
+    workflowType: { name: 'orderPayment' },
+    taskQueue,
+    requestId: randomUUID(),
+    identity: 'orders',
+  });
+  const task = await orders.withDeadline(Date.now() + 30_000, () =>
+    service.pollWorkflowTaskQueue({ namespace, taskQueue, identity: 'orders' }),
+  );
+  expect(task.workflowExecution?.workflowId).toBe(workflowId);
+  await service.signalWorkflowExecution({
+    namespace,
+    workflowExecution: { workflowId },
+    signalName: 'probe',
+    identity: 'orders',
+  });
+  await service.terminateWorkflowExecution({ namespace, workflowExecution: { workflowId }, reason: 'probe' });
+  const { workflowExecutionInfo } = await service.describeWorkflowExecution({
+    namespace,
+    execution: { workflowId },
+  });
+  expect(workflowExecutionInfo?.status).toBe(5); // WORKFLOW_EXECUTION_STATUS_TERMINATED
+}, 120_000);
