@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Connection } from '@temporalio/client';
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection, Worker } from '@temporalio/worker';
+import type { orderPayment } from '../../examples/orders/workflows';
 import { clientTlsConfig } from '../../src/dev/cluster/certificates';
 import { ORDERS_NAMESPACE } from '../../src/nexus/endpoint';
 import { lifecycleWorkflowId, paymentEventSignal } from '../../src/workflows/lifecycle/definitions';
+import { testOrdersDataConverter } from '../helpers/temporal';
 import {
   capture,
   completedState,
@@ -26,19 +29,20 @@ const TASK_QUEUE = 'payment-authorizations';
 
 let cluster: ClusterHarness;
 let orders: Connection;
+let ordersToken: string;
 let certificateOnly: Connection;
 
 beforeAll(async () => {
   cluster = await startClusterHarness({ authorizer: true, databasePrefix: 'temporal_cluster_authz' });
   const { certificates, temporalAddress } = cluster.stack;
-  const ordersToken = readFileSync(
+  ordersToken = readFileSync(
     join(__dirname, '..', '..', '.data', 'cluster-test', 'auth', 'orders.jwt'),
     'utf8',
-  );
+  ).trim();
   orders = await Connection.connect({
     address: temporalAddress,
     tls: clientTlsConfig(certificates!, 'orders'),
-    apiKey: ordersToken.trim(),
+    apiKey: ordersToken,
   });
   certificateOnly = await Connection.connect({
     address: temporalAddress,
@@ -129,3 +133,40 @@ it('lets the same token start, poll, signal and terminate in the orders namespac
   });
   expect(workflowExecutionInfo?.status).toBe(5); // WORKFLOW_EXECUTION_STATUS_TERMINATED
 }, 120_000);
+
+it('runs the example order workflow through Nexus on the orders token: the server dispatches the calls', async () => {
+  const authorizationId = await createAuthorization(cluster.provider, '100.00');
+  const nativeConnection = await NativeConnection.connect({
+    address: cluster.stack.temporalAddress,
+    tls: clientTlsConfig(cluster.stack.certificates!, 'orders'),
+    apiKey: ordersToken,
+  });
+  const taskQueue = `orders-${randomUUID()}`;
+  try {
+    const worker = await Worker.create({
+      connection: nativeConnection,
+      namespace: ORDERS_NAMESPACE,
+      taskQueue,
+      dataConverter: testOrdersDataConverter,
+      workflowsPath: require.resolve('../../examples/orders/workflows'),
+    });
+    const client = new Client({
+      connection: orders,
+      namespace: ORDERS_NAMESPACE,
+      dataConverter: testOrdersDataConverter,
+    });
+    const result = await worker.runUntil(
+      client.workflow.execute<typeof orderPayment>('orderPayment', {
+        taskQueue,
+        workflowId: `order-${authorizationId}`,
+        args: [{ orderId: `order-${authorizationId}`, authorizationId, firstShipmentAmount: '30.00' }],
+        workflowExecutionTimeout: '5 minutes',
+      }),
+    );
+    const captures = await providerCaptures(cluster.provider, authorizationId);
+    expect(captures.map((capture) => capture.amount?.value).sort()).toEqual(['30.00', '70.00']);
+    expect(result.outcome.status).toBe('CAPTURED');
+  } finally {
+    await nativeConnection.close();
+  }
+}, 300_000);

@@ -95,7 +95,7 @@ export function writeServerConfig(options: ServerConfigOptions): string {
   }
   config.global = {
     membership: { maxJoinDuration: '30s', broadcastAddress: '127.0.0.1' },
-    ...(options.tls && { tls: frontendTls(options.tls) }),
+    ...(options.tls && { tls: frontendTls(options.tls, Boolean(options.authorizer)) }),
     ...(options.authorizer && { authorization: authorization(options.authorizer.jwksUrl) }),
   };
   for (const service of servicesOf(options)) {
@@ -123,11 +123,24 @@ export function writeServerConfig(options: ServerConfigOptions): string {
   return options.file;
 }
 
-/** Temporal's `global.tls`: the frontend requires a client certificate its CA signed; internode stays plain. */
-function frontendTls(certificates: ClusterCertificates): Yaml {
+/**
+ * Temporal's `global.tls`: the frontend requires a client certificate its CA signed; internode stays plain,
+ * except beside the internal frontend: its HTTP API (which history dispatches Nexus calls to) listens with the
+ * frontend's TLS while history connects with the internode client's, so internode takes the same mTLS, the
+ * frontend's certificate serving as each node's server and client certificate.
+ */
+function frontendTls(certificates: ClusterCertificates, internode: boolean): Yaml {
   const system = certificates.clients[SYSTEM_WORKER_CLIENT];
   if (!system) throw new Error(`the cluster certificates have no ${SYSTEM_WORKER_CLIENT} client`);
+  const mutual = {
+    certFile: certificates.frontend.certFile,
+    keyFile: certificates.frontend.keyFile,
+    requireClientAuth: true,
+    clientCaFiles: [certificates.caFile],
+  };
+  const client = { serverName: certificates.serverName, rootCaFiles: [certificates.caFile] };
   return {
+    ...(internode && { internode: { server: mutual, client } }),
     frontend: {
       server: {
         certFile: certificates.frontend.certFile,
