@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -5,6 +6,7 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import type { orderPayment } from '../../examples/orders/workflows';
 import { clientTlsConfig } from '../../src/dev/cluster/certificates';
+import { resolveTemporalCli } from '../../src/dev/temporal-cli';
 import { ORDERS_NAMESPACE } from '../../src/nexus/endpoint';
 import { lifecycleWorkflowId, paymentEventSignal } from '../../src/workflows/lifecycle/definitions';
 import { testOrdersDataConverter } from '../helpers/temporal';
@@ -24,6 +26,7 @@ import {
 // and are refused in the payments namespace.
 
 const PERMISSION_DENIED = 7;
+const AUTH_DIR = join(__dirname, '..', '..', '.data', 'cluster-test', 'auth');
 const PAYMENTS_NAMESPACE = 'default';
 const TASK_QUEUE = 'payment-authorizations';
 
@@ -35,10 +38,7 @@ let certificateOnly: Connection;
 beforeAll(async () => {
   cluster = await startClusterHarness({ authorizer: true, databasePrefix: 'temporal_cluster_authz' });
   const { certificates, temporalAddress } = cluster.stack;
-  ordersToken = readFileSync(
-    join(__dirname, '..', '..', '.data', 'cluster-test', 'auth', 'orders.jwt'),
-    'utf8',
-  ).trim();
+  ordersToken = readFileSync(join(AUTH_DIR, 'orders.jwt'), 'utf8').trim();
   orders = await Connection.connect({
     address: temporalAddress,
     tls: clientTlsConfig(certificates!, 'orders'),
@@ -64,6 +64,27 @@ it('runs a lifecycle through the APIs and the workers, each on its namespace tok
   const state = await completedState(cluster.client, authorizationId);
   expect(state.status).toBe('CAPTURED');
   expect(await providerCaptures(cluster.provider, authorizationId)).toHaveLength(1);
+
+  // The `temporal` CLI on the cluster's profile with the tooling's token reads it; without the token, refused.
+  const cli = await resolveTemporalCli();
+  const { TEMPORAL_ADDRESS: _address, TEMPORAL_API_KEY: _key, ...env } = process.env;
+  const profile = { ...env, TEMPORAL_CONFIG_FILE: cluster.stack.profileFile, TEMPORAL_PROFILE: 'cluster' };
+  const describe = (extra: NodeJS.ProcessEnv) =>
+    spawnSync(
+      cli.path,
+      ['workflow', 'describe', '--workflow-id', lifecycleWorkflowId(authorizationId), '--output', 'json'],
+      { encoding: 'utf8', env: { ...profile, ...extra }, timeout: 30_000 },
+    );
+  const described = describe({
+    TEMPORAL_API_KEY: readFileSync(join(AUTH_DIR, 'tooling.jwt'), 'utf8').trim(),
+  });
+  expect(described.stderr).toBe('');
+  expect(JSON.parse(described.stdout)).toMatchObject({
+    workflowExecutionInfo: { status: 'WORKFLOW_EXECUTION_STATUS_COMPLETED' },
+  });
+  const withoutToken = describe({});
+  expect(withoutToken.status).not.toBe(0);
+  expect(withoutToken.stderr).toMatch(/Request unauthorized|PermissionDenied|permission/i);
 }, 180_000);
 
 it("refuses the orders namespace's token to signal, terminate or poll in the payments namespace", async () => {
