@@ -42,6 +42,8 @@ export async function startClusterHarness(
     databasePrefix?: string;
     /** The frontend on mTLS (`npm run cluster -- --tls`); this harness's client uses the `tooling` certificate. */
     tls?: boolean;
+    /** Temporal's authorizer (`npm run cluster -- --authorizer`, implies `tls`); the client holds the tooling token. */
+    authorizer?: boolean;
   } = {},
 ): Promise<ClusterHarness> {
   mkdirSync(DATA_DIR, { recursive: true });
@@ -62,6 +64,7 @@ export async function startClusterHarness(
     ui: false,
     characters: false,
     tls: options.tls,
+    authorizer: options.authorizer,
     paymentsBaseUrl: sandbox.url,
     // The suite sends every request from 127.0.0.1: far more than the default rate limit per source.
     appEnv: {
@@ -86,6 +89,7 @@ export async function startClusterHarness(
   const connection = await Connection.connect({
     address: stack.temporalAddress,
     tls: stack.certificates && clientTlsConfig(stack.certificates, 'tooling'),
+    apiKey: stack.tokenIssuer?.token('tooling', ['temporal-system:admin']),
   });
   const client = new Client({ connection, dataConverter: testDataConverter });
   const apis = stack.apiUrls.map((baseURL) =>

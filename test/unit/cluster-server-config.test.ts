@@ -58,3 +58,36 @@ describe('cluster server config', () => {
     );
   });
 });
+
+describe('cluster server config with the authorizer', () => {
+  const file = join(mkdtempSync(join(tmpdir(), 'server-config-')), 'temporal.yaml');
+  writeServerConfig({
+    serverModuleDir,
+    postgres: postgresServer('postgres://temporal@127.0.0.1:5432/ignored'),
+    databases: temporalDatabases('temporal_x'),
+    ports: serverPortsFrom(17233),
+    numHistoryShards: 4,
+    dynamicConfigFile: 'deploy/temporal-dynamic-config.yaml',
+    file,
+    authorizer: { jwksUrl: 'http://127.0.0.1:9999/.well-known/jwks.json' },
+  });
+  const config = parse(readFileSync(file, 'utf8')) as Record<string, any>;
+
+  it("turns on Temporal's default authorizer and claim mapper on the JWKS given", () => {
+    expect(config.global.authorization).toEqual({
+      authorizer: 'default',
+      claimMapper: 'default',
+      permissionsClaimName: 'permissions',
+      jwtKeyProvider: {
+        keySourceURIs: ['http://127.0.0.1:9999/.well-known/jwks.json'],
+        refreshInterval: '1m',
+      },
+    });
+  });
+
+  it("runs an internal frontend for the server's own calls", () => {
+    expect(config.services['internal-frontend']).toEqual({
+      rpc: { grpcPort: 17236, membershipPort: 16936, httpPort: 17246, bindOnLocalHost: true },
+    });
+  });
+});

@@ -12,7 +12,9 @@ import {
  * `npm run cluster`: a Temporal cluster on PostgreSQL (frontend, history, matching and worker as separate
  * processes), its Web UI, and the service on it with two workers and two APIs. Ctrl-C stops everything;
  * a re-run reuses the databases and every workflow in them. `npm run cluster -- --tls`: the frontend on mTLS,
- * every process with a client certificate of its own (src/dev/cluster/certificates.ts).
+ * every process with a client certificate of its own (src/dev/cluster/certificates.ts). `-- --authorizer`:
+ * that, and Temporal's default authorizer, each process with a token naming its namespace
+ * (src/dev/cluster/token-issuer.ts) and an internal frontend for the server's own calls.
  */
 async function main() {
   const config = loadConfig();
@@ -37,6 +39,15 @@ async function main() {
         variable: 'TEMPORAL_DEV_PORT',
       },
       { port: ports.server.worker.grpc, what: 'the Temporal worker service', variable: 'TEMPORAL_DEV_PORT' },
+      ...(process.argv.includes('--authorizer')
+        ? [
+            {
+              port: ports.server['internal-frontend'].grpc,
+              what: 'the Temporal internal frontend',
+              variable: 'TEMPORAL_DEV_PORT',
+            },
+          ]
+        : []),
       { port: ports.ui, what: 'the Temporal Web UI', variable: 'TEMPORAL_UI_PORT' },
       { port: ports.sandbox, what: 'the payments sandbox', variable: 'SANDBOX_PORT' },
       { port: ports.characters, what: 'the characters service', variable: 'CHARACTERS_PORT' },
@@ -60,6 +71,7 @@ async function main() {
       databaseUrl,
       paymentsBaseUrl: config.PAYMENTS_BASE_URL,
       tls: process.argv.includes('--tls'),
+      authorizer: process.argv.includes('--authorizer'),
     });
     console.log('The cluster is up. Ctrl-C stops it.');
     supervisor.watch(stack.processes());

@@ -5,17 +5,34 @@ import type { ClusterCertificates } from './certificates';
 import type { PostgresServer, TemporalDatabases } from './databases';
 
 export const temporalServices = ['frontend', 'history', 'matching', 'worker'] as const;
-export type TemporalService = (typeof temporalServices)[number];
+/**
+ * With the authorizer on, the server's own callers (the worker service's system workflows) reach an internal
+ * frontend that does not authorize, as the public frontend now refuses calls without a token.
+ */
+export const INTERNAL_FRONTEND = 'internal-frontend';
+export type TemporalService = (typeof temporalServices)[number] | typeof INTERNAL_FRONTEND;
 
 /** gRPC and membership (ringpop) ports of each service process; the frontend also serves HTTP. */
 export type ServerPorts = Record<TemporalService, { grpc: number; membership: number }> & {
   frontendHttp: number;
+  internalFrontendHttp: number;
 };
 
-/** The usual layout around a frontend port: 7233 → history 7234, matching 7235, worker 7239, HTTP 7243. */
+/**
+ * The usual layout around a frontend port: 7233 → history 7234, matching 7235, internal frontend 7236,
+ * worker 7239, HTTP 7243 (the internal frontend's 7246).
+ */
 export function serverPortsFrom(frontend: number): ServerPorts {
   const at = (offset: number) => ({ grpc: frontend + offset, membership: frontend - 300 + offset });
-  return { frontend: at(0), history: at(1), matching: at(2), worker: at(6), frontendHttp: frontend + 10 };
+  return {
+    frontend: at(0),
+    history: at(1),
+    matching: at(2),
+    [INTERNAL_FRONTEND]: at(3),
+    worker: at(6),
+    frontendHttp: frontend + 10,
+    internalFrontendHttp: frontend + 13,
+  };
 }
 
 export interface ServerConfigOptions {
@@ -34,6 +51,16 @@ export interface ServerConfigOptions {
    * server's own system worker connects with the client certificate `temporal-system`.
    */
   tls?: ClusterCertificates;
+  /**
+   * Temporal's default authorizer and claim mapper on the frontend, its keys from this JWKS; the internal
+   * frontend serves the server's own calls.
+   */
+  authorizer?: { jwksUrl: string };
+}
+
+/** The services a config runs: the four, and the internal frontend when the authorizer is on. */
+export function servicesOf(options: { authorizer?: unknown }): TemporalService[] {
+  return options.authorizer ? [...temporalServices, INTERNAL_FRONTEND] : [...temporalServices];
 }
 
 /** The client certificate the server's system worker (its internal workflows) presents to the frontend. */
@@ -68,12 +95,14 @@ export function writeServerConfig(options: ServerConfigOptions): string {
   }
   config.global = {
     membership: { maxJoinDuration: '30s', broadcastAddress: '127.0.0.1' },
-    ...(options.tls && { tls: frontendTls(options.tls) }),
+    ...(options.tls && { tls: frontendTls(options.tls, Boolean(options.authorizer)) }),
+    ...(options.authorizer && { authorization: authorization(options.authorizer.jwksUrl) }),
   };
-  for (const service of temporalServices) {
+  for (const service of servicesOf(options)) {
     const { grpc, membership } = options.ports[service];
     const rpc: Yaml = { grpcPort: grpc, membershipPort: membership, bindOnLocalHost: true };
     if (service === 'frontend') rpc.httpPort = options.ports.frontendHttp;
+    if (service === INTERNAL_FRONTEND) rpc.httpPort = options.ports.internalFrontendHttp;
     at(config, 'services')[service] = { rpc };
   }
   const metadata = at(config, 'clusterMetadata');
@@ -94,11 +123,24 @@ export function writeServerConfig(options: ServerConfigOptions): string {
   return options.file;
 }
 
-/** Temporal's `global.tls`: the frontend requires a client certificate its CA signed; internode stays plain. */
-function frontendTls(certificates: ClusterCertificates): Yaml {
+/**
+ * Temporal's `global.tls`: the frontend requires a client certificate its CA signed; internode stays plain,
+ * except beside the internal frontend: its HTTP API (which history dispatches Nexus calls to) listens with the
+ * frontend's TLS while history connects with the internode client's, so internode takes the same mTLS, the
+ * frontend's certificate serving as each node's server and client certificate.
+ */
+function frontendTls(certificates: ClusterCertificates, internode: boolean): Yaml {
   const system = certificates.clients[SYSTEM_WORKER_CLIENT];
   if (!system) throw new Error(`the cluster certificates have no ${SYSTEM_WORKER_CLIENT} client`);
+  const mutual = {
+    certFile: certificates.frontend.certFile,
+    keyFile: certificates.frontend.keyFile,
+    requireClientAuth: true,
+    clientCaFiles: [certificates.caFile],
+  };
+  const client = { serverName: certificates.serverName, rootCaFiles: [certificates.caFile] };
   return {
+    ...(internode && { internode: { server: mutual, client } }),
     frontend: {
       server: {
         certFile: certificates.frontend.certFile,
@@ -112,5 +154,15 @@ function frontendTls(certificates: ClusterCertificates): Yaml {
       keyFile: system.keyFile,
       client: { serverName: certificates.serverName, rootCaFiles: [certificates.caFile] },
     },
+  };
+}
+
+/** The default authorizer: a token's `permissions` claim (`<namespace>:<role>`) says what it may do where. */
+function authorization(jwksUrl: string): Yaml {
+  return {
+    authorizer: 'default',
+    claimMapper: 'default',
+    permissionsClaimName: 'permissions',
+    jwtKeyProvider: { keySourceURIs: [jwksUrl], refreshInterval: '1m' },
   };
 }

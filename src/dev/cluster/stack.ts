@@ -1,3 +1,4 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Config } from '../../config';
 import { DEFAULT_NAMESPACE } from '../../temporal-env';
@@ -20,9 +21,17 @@ import {
   prepareDatabases,
   temporalDatabases,
 } from './databases';
-import { SYSTEM_WORKER_CLIENT, serverPortsFrom, writeServerConfig, type ServerPorts } from './server-config';
+import {
+  INTERNAL_FRONTEND,
+  SYSTEM_WORKER_CLIENT,
+  serverPortsFrom,
+  servicesOf,
+  writeServerConfig,
+  type ServerPorts,
+} from './server-config';
 import { startServiceProcesses, type ServiceProcesses, type ServiceWiring } from './service-processes';
 import { startTemporalCluster, type TemporalCluster } from './temporal-cluster';
+import { startTokenIssuer, type TokenIssuer } from './token-issuer';
 
 /** The PostgreSQL the cluster's databases live on when DATABASE_URL names none: the local server, trust auth. */
 export const DEFAULT_CLUSTER_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -80,7 +89,9 @@ export async function freeClusterPorts(): Promise<ClusterPorts> {
       history: await pair(),
       matching: await pair(),
       worker: await pair(),
+      [INTERNAL_FRONTEND]: await pair(),
       frontendHttp: await free(),
+      internalFrontendHttp: await free(),
     },
     ui: await free(),
     sandbox: await free(),
@@ -111,6 +122,12 @@ export interface ClusterStackOptions {
    * process; a client without one is refused.
    */
   tls?: boolean;
+  /**
+   * Temporal's default authorizer (implies `tls`): a JWKS served by this process, a token per process naming
+   * only what it may do (`<namespace>:write` for the workers and APIs, `temporal-system:admin` for the
+   * tooling), and the internal frontend for the server's own calls.
+   */
+  authorizer?: boolean;
   /** Where the webhook subscription delivers; default API 1's route. */
   webhookListenerUrl?: string;
   /** More variables for the workers and the APIs. */
@@ -128,6 +145,8 @@ export interface ClusterStack extends ServiceProcesses {
   certificates?: ClusterCertificates;
   /** With `tls`: temporal.toml with the profile `cluster`, for the `temporal` CLI. */
   profileFile?: string;
+  /** With `authorizer`: mints tokens the server accepts (e.g. `orders:write` for the order system). */
+  tokenIssuer?: TokenIssuer;
   uiUrl?: string;
   paymentsBaseUrl: string;
   charactersUrl?: string;
@@ -149,12 +168,14 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
   const services: ServiceProcess[] = [];
   let app: ServiceProcesses | undefined;
   let temporal: TemporalCluster | undefined;
+  let tokenIssuer: TokenIssuer | undefined;
 
   const stop = async () => {
     await app?.stop();
     await Promise.all(services.map((service) => service.stop()));
     await startup.stop();
     await temporal?.stop();
+    await tokenIssuer?.close();
   };
 
   try {
@@ -162,16 +183,37 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
     const processNames = ['worker', 'api'].flatMap((kind) =>
       Array.from({ length: REPLICAS }, (_, i) => `${kind}-${i + 1}`),
     );
-    const certificates = options.tls
-      ? await writeClusterCertificates(join(options.dataDir, 'tls'), [
-          SYSTEM_WORKER_CLIENT,
-          'tooling',
-          'ui',
-          'orders',
-          ...processNames,
-        ])
-      : undefined;
+    const certificates =
+      options.tls || options.authorizer
+        ? await writeClusterCertificates(join(options.dataDir, 'tls'), [
+            SYSTEM_WORKER_CLIENT,
+            'tooling',
+            'ui',
+            'orders',
+            ...processNames,
+          ])
+        : undefined;
     const toolingTls = certificates && clientTlsConfig(certificates, 'tooling');
+    tokenIssuer = options.authorizer ? await startTokenIssuer() : undefined;
+    const issuer = tokenIssuer;
+    const token = (name: string, permissions: string[]) =>
+      issuer ? { TEMPORAL_API_KEY: issuer.token(name, permissions) } : {};
+    const toolingToken = token('tooling', ['temporal-system:admin']).TEMPORAL_API_KEY;
+    if (issuer) {
+      const dir = join(options.dataDir, 'auth');
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, 'tooling.jwt'), `${toolingToken}\n`, { mode: 0o600 });
+      writeFileSync(join(dir, 'orders.jwt'), `${issuer.token('orders', ['orders:write'])}\n`, {
+        mode: 0o600,
+      });
+      progress(
+        announced(
+          'Authorizer',
+          `tokens from ${issuer.jwksUrl}; ${dir}/tooling.jwt (temporal-system:admin), ` +
+            `${dir}/orders.jwt (orders:write)`,
+        ),
+      );
+    }
     const postgres = postgresServer(options.databaseUrl);
     const databases = temporalDatabases(options.databasePrefix);
     await prepareDatabases(binaries.sql, postgres, databases, progress);
@@ -185,6 +227,7 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
       dynamicConfigFile: DYNAMIC_CONFIG_FILE,
       file: join(options.dataDir, 'temporal-server.yaml'),
       tls: certificates,
+      authorizer: issuer && { jwksUrl: issuer.jwksUrl },
     });
     progress(`Starting Temporal: frontend, history, matching and worker services (config ${configFile})…`);
     temporal = await startTemporalCluster({
@@ -193,6 +236,8 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
       ports: ports.server,
       namespace,
       tls: toolingTls,
+      apiKey: toolingToken,
+      services: servicesOf({ authorizer: issuer }),
       log: output('temporal'),
       onSearchAttributesAdded: (names) => progress(`Search attributes added: ${names.join(', ')}`),
     });
@@ -275,12 +320,15 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
       workerMetricsPorts: ports.workerMetrics,
       bundlePath: join(options.dataDir, 'workflow-bundle.js'),
       appEnv: options.appEnv,
-      processEnv: (name) => (certificates ? clientTlsEnv(certificates, name) : {}),
+      processEnv: (name) => ({
+        ...(certificates && clientTlsEnv(certificates, name)),
+        ...token(name, name === 'tooling' ? ['temporal-system:admin'] : [`${namespace}:write`]),
+      }),
       output: options.output,
       progress,
     });
     await startup.nexus(
-      { address: temporalAddress, tls: toolingTls },
+      { address: temporalAddress, tls: toolingTls, apiKey: toolingToken },
       {
         namespace,
         taskQueue: config.TEMPORAL_TASK_QUEUE,
@@ -293,6 +341,7 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
       temporalAddress,
       certificates,
       profileFile,
+      tokenIssuer,
       uiUrl,
       paymentsBaseUrl,
       charactersUrl,

@@ -4,7 +4,7 @@ import { Connection, type TLSConfig } from '@temporalio/client';
 import { ensureNamespace } from '../../nexus/endpoint';
 import { customSearchAttributes } from '../../workflows/search-attributes';
 import { runCommand, type RunOptions, type ServiceProcess } from '../child-process';
-import { temporalServices, type ServerPorts, type TemporalService } from './server-config';
+import { INTERNAL_FRONTEND, temporalServices, type ServerPorts, type TemporalService } from './server-config';
 
 /** Temporal's IndexedValueType numbers for the SDK's search attribute types. */
 const indexedValueType: Record<string, number> = {
@@ -24,6 +24,10 @@ export interface TemporalClusterOptions {
   namespace: string;
   /** The client side of the frontend's mTLS, for the namespace set-up and the readiness probes. */
   tls?: TLSConfig;
+  /** With the authorizer: the tooling's token (`temporal-system:admin`), for the same. */
+  apiKey?: string;
+  /** The services to run (default the four; servicesOf adds the internal frontend for the authorizer). */
+  services?: TemporalService[];
   /** Output of the service processes; by default the console, prefixed. */
   log?: RunOptions['log'];
   onSearchAttributesAdded?: (names: string[]) => void;
@@ -67,7 +71,7 @@ async function registerNamespace(connection: Connection, namespace: string): Pro
  * from history (NOT_FOUND proves a shard owner answered) and a task queue from matching.
  */
 async function waitForServices(
-  { address, tls }: { address: string; tls?: TLSConfig },
+  { address, tls, apiKey }: { address: string; tls?: TLSConfig; apiKey?: string },
   namespace: string,
   timeoutMs: number,
   setup?: (connection: Connection) => Promise<void>,
@@ -76,7 +80,7 @@ async function waitForServices(
   let lastError: unknown;
   while (Date.now() < deadline) {
     try {
-      const connection = await Connection.connect({ address, tls, connectTimeout: 2_000 });
+      const connection = await Connection.connect({ address, tls, apiKey, connectTimeout: 2_000 });
       try {
         await setup?.(connection);
         await connection.withDeadline(Date.now() + 5_000, async () => {
@@ -148,7 +152,9 @@ export async function startTemporalCluster(options: TemporalClusterOptions): Pro
   };
   const stop = async () => {
     // The frontend first, so nothing new comes in; history last, as it owns the shards.
-    for (const service of ['frontend', 'worker', 'matching', 'history'] as const) await stopService(service);
+    for (const service of ['frontend', INTERNAL_FRONTEND, 'worker', 'matching', 'history'] as const) {
+      await stopService(service);
+    }
   };
   // However the parent ends, the server processes do not outlive it.
   const killOnExit = () => running.forEach((service) => service.child.kill('SIGKILL'));
@@ -161,7 +167,7 @@ export async function startTemporalCluster(options: TemporalClusterOptions): Pro
     stopService,
     startService,
     waitUntilServing: (timeoutMs = 60_000) =>
-      waitForServices({ address, tls: options.tls }, options.namespace, timeoutMs),
+      waitForServices({ address, tls: options.tls, apiKey: options.apiKey }, options.namespace, timeoutMs),
     stop,
   };
   try {
@@ -169,11 +175,16 @@ export async function startTemporalCluster(options: TemporalClusterOptions): Pro
     // starting together would race for. The others then start together.
     startService('frontend');
     await waitForPort(options.ports.frontend.grpc, running.get('frontend') as ServiceProcess);
-    for (const service of temporalServices) startService(service);
-    await waitForServices({ address, tls: options.tls }, options.namespace, 120_000, async (connection) => {
-      const added = await registerNamespace(connection, options.namespace);
-      if (added.length > 0) options.onSearchAttributesAdded?.(added);
-    });
+    for (const service of options.services ?? temporalServices) startService(service);
+    await waitForServices(
+      { address, tls: options.tls, apiKey: options.apiKey },
+      options.namespace,
+      120_000,
+      async (connection) => {
+        const added = await registerNamespace(connection, options.namespace);
+        if (added.length > 0) options.onSearchAttributesAdded?.(added);
+      },
+    );
   } catch (error) {
     await stop();
     throw error;
