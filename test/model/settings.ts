@@ -13,7 +13,7 @@ export interface ModelSettings {
   commands?: string[];
   /**
    * Generation and shrinking stop after this long: a failure found so far is reported, and so is a run cut
-   * short before MODEL_RUNS. By default half a second per step asked, at least 3 minutes.
+   * short before MODEL_RUNS. By default a second per step asked, at least 3 minutes.
    */
   timeLimitMs: number;
 }
@@ -37,6 +37,6 @@ export function modelSettings(env: NodeJS.ProcessEnv): ModelSettings {
     ...(env.MODEL_PATH && { path: env.MODEL_PATH }),
     ...(env.MODEL_REPLAY_PATH && { replayPath: env.MODEL_REPLAY_PATH }),
     ...(env.MODEL_COMMANDS && { commands: env.MODEL_COMMANDS.split(',').map((name) => name.trim()) }),
-    timeLimitMs: whole(env, 'MODEL_TIME_LIMIT_MS', Math.max(180_000, runs * steps * 500)),
+    timeLimitMs: whole(env, 'MODEL_TIME_LIMIT_MS', Math.max(180_000, runs * steps * 1_000)),
   };
 }
