@@ -12,7 +12,7 @@ import { lifecycleWorkflowId, paymentEventSignal } from '../../src/workflows/lif
 import { testOrdersDataConverter } from '../helpers/temporal';
 import {
   capture,
-  completedState,
+  capturedAcrossApis,
   createAuthorization,
   providerCaptures,
   startClusterHarness,
@@ -57,13 +57,7 @@ afterAll(async () => {
 });
 
 it('runs a lifecycle through the APIs and the workers, each on its namespace token', async () => {
-  const [api1, api2] = cluster.apis;
-  const authorizationId = await createAuthorization(cluster.provider);
-  await startLifecycle(api1!, authorizationId, { lateEventWindow: '0 seconds' });
-  await capture(api2!, authorizationId, `capture-${authorizationId}`);
-  const state = await completedState(cluster.client, authorizationId);
-  expect(state.status).toBe('CAPTURED');
-  expect(await providerCaptures(cluster.provider, authorizationId)).toHaveLength(1);
+  const authorizationId = await capturedAcrossApis(cluster);
 
   // The `temporal` CLI on the cluster's profile with the tooling's token reads it; without the token, refused.
   const cli = await resolveTemporalCli();

@@ -195,6 +195,21 @@ export async function providerCaptures(
   return response.data.captures;
 }
 
+/**
+ * A lifecycle started through API 1 and captured in full through API 2, closing at once: answers its
+ * authorization id once it completed CAPTURED with one capture at the provider.
+ */
+export async function capturedAcrossApis(cluster: ClusterHarness): Promise<string> {
+  const [api1, api2] = cluster.apis;
+  const authorizationId = await createAuthorization(cluster.provider);
+  await startLifecycle(api1!, authorizationId, { lateEventWindow: '0 seconds' });
+  await capture(api2!, authorizationId, `capture-${authorizationId}`);
+  const state = await completedState(cluster.client, authorizationId);
+  expect(state.status).toBe('CAPTURED');
+  expect(await providerCaptures(cluster.provider, authorizationId)).toHaveLength(1);
+  return authorizationId;
+}
+
 /** Waits for the lifecycle's run to complete and answers its final state. */
 export async function completedState(client: Client, authorizationId: string, timeoutMs = 180_000) {
   const result = client.workflow

@@ -7,6 +7,7 @@ import { resolveTemporalCli } from '../../src/dev/temporal-cli';
 import { lifecycleWorkflowId } from '../../src/workflows/lifecycle/definitions';
 import {
   capture,
+  capturedAcrossApis,
   completedState,
   createAuthorization,
   providerCaptures,
@@ -30,13 +31,7 @@ afterAll(async () => {
 });
 
 it('runs a lifecycle through the APIs and the workers, each on its client certificate', async () => {
-  const [api1, api2] = cluster.apis;
-  const authorizationId = await createAuthorization(cluster.provider);
-  await startLifecycle(api1!, authorizationId, { lateEventWindow: '0 seconds' });
-  await capture(api2!, authorizationId, `capture-${authorizationId}`);
-  const state = await completedState(cluster.client, authorizationId);
-  expect(state.status).toBe('CAPTURED');
-  expect(await providerCaptures(cluster.provider, authorizationId)).toHaveLength(1);
+  const authorizationId = await capturedAcrossApis(cluster);
 
   // The `temporal` CLI on the profile the cluster wrote (the tooling certificate) sees the same lifecycle.
   const cli = await resolveTemporalCli();
