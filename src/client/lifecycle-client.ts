@@ -132,18 +132,26 @@ export class LifecycleClient {
    */
   private async confine(authorizationId: string): Promise<void> {
     if (!this.owner || this.owner.admin) return;
-    const description = await this.handle(authorizationId)
-      .describe()
-      .catch((error: unknown) => {
-        if (error instanceof WorkflowNotFoundError) return null;
-        throw error;
-      });
-    if (description?.memo?.owner === this.owner.id) return;
+    if ((await this.ownerOf(authorizationId)) === this.owner.id) return;
     throw new WorkflowNotFoundError(
       'no lifecycle for this authorization',
       lifecycleWorkflowId(authorizationId),
       undefined,
     );
+  }
+
+  /**
+   * The owner of the lifecycle of an authorization, from its run's memo (answered by the server, also for a run
+   * that failed at start); null when there is no lifecycle or it has no owner.
+   */
+  async ownerOf(authorizationId: string): Promise<string | null> {
+    try {
+      const owner = (await this.handle(authorizationId).describe()).memo?.owner;
+      return typeof owner === 'string' ? owner : null;
+    } catch (error) {
+      if (error instanceof WorkflowNotFoundError) return null;
+      throw error;
+    }
   }
 
   /** A started or existing lifecycle, refused when another caller owns it. */

@@ -17,7 +17,6 @@ import {
   startLifecycleInput,
   voidInput,
 } from './inputs';
-import { lifecycleOwner } from './lifecycle-owner';
 import { boundOutcomeWaits, outcomeWorkflowId } from './outcome-waits';
 import { paymentsService, type PaymentState } from './service';
 
@@ -149,7 +148,7 @@ export function paymentsServiceHandler(options: PaymentsHandlerOptions) {
     awaitOutcome: new WorkflowRunOperationHandler<unknown, PaymentState>(async (ctx, input) => {
       const caller = callerOf(callers, ctx, 'awaitOutcome');
       const { authorizationId } = parseInput(lifecycleRefInput, input);
-      if ((await lifecycleOwner(getClient(), options.taskQueue, authorizationId)) !== nexusOwner(caller)) {
+      if ((await lifecycles(caller).ownerOf(authorizationId)) !== nexusOwner(caller)) {
         const unknown = new WorkflowNotFoundError(
           'no lifecycle',
           lifecycleWorkflowId(authorizationId),
