@@ -2,19 +2,17 @@ import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, Worker } from '@temporalio/worker';
-import type { orderPayment } from '../../examples/orders/workflows';
+import { Connection } from '@temporalio/client';
+import { NativeConnection } from '@temporalio/worker';
 import { clientTlsConfig } from '../../src/dev/cluster/certificates';
 import { resolveTemporalCli } from '../../src/dev/temporal-cli';
 import { ORDERS_NAMESPACE } from '../../src/nexus/endpoint';
 import { lifecycleWorkflowId, paymentEventSignal } from '../../src/workflows/lifecycle/definitions';
-import { testOrdersDataConverter } from '../helpers/temporal';
 import {
   capture,
   capturedAcrossApis,
   createAuthorization,
-  providerCaptures,
+  runExampleOrder,
   startClusterHarness,
   startLifecycle,
   type ClusterHarness,
@@ -156,29 +154,11 @@ it('runs the example order workflow through Nexus on the orders token: the serve
     tls: clientTlsConfig(cluster.stack.certificates!, 'orders'),
     apiKey: ordersToken,
   });
-  const taskQueue = `orders-${randomUUID()}`;
   try {
-    const worker = await Worker.create({
-      connection: nativeConnection,
-      namespace: ORDERS_NAMESPACE,
-      taskQueue,
-      dataConverter: testOrdersDataConverter,
-      workflowsPath: require.resolve('../../examples/orders/workflows'),
+    const { result, captures } = await runExampleOrder(cluster, authorizationId, {
+      worker: nativeConnection,
+      client: orders,
     });
-    const client = new Client({
-      connection: orders,
-      namespace: ORDERS_NAMESPACE,
-      dataConverter: testOrdersDataConverter,
-    });
-    const result = await worker.runUntil(
-      client.workflow.execute<typeof orderPayment>('orderPayment', {
-        taskQueue,
-        workflowId: `order-${authorizationId}`,
-        args: [{ orderId: `order-${authorizationId}`, authorizationId, firstShipmentAmount: '30.00' }],
-        workflowExecutionTimeout: '5 minutes',
-      }),
-    );
-    const captures = await providerCaptures(cluster.provider, authorizationId);
     expect(captures.map((capture) => capture.amount?.value).sort()).toEqual(['30.00', '70.00']);
     expect(result.outcome.status).toBe('CAPTURED');
   } finally {

@@ -1,7 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import axios, { type AxiosInstance } from 'axios';
 import { Client, Connection } from '@temporalio/client';
+import { Worker, type NativeConnection } from '@temporalio/worker';
+import type { orderPayment } from '../../examples/orders/workflows';
 import { loadConfig } from '../../src/config';
 import { clientTlsConfig } from '../../src/dev/cluster/certificates';
 import {
@@ -10,10 +13,16 @@ import {
   startClusterStack,
   type ClusterStack,
 } from '../../src/dev/cluster/stack';
+import { ORDERS_NAMESPACE } from '../../src/nexus/endpoint';
 import type { Authorization, PaymentCapture } from '../../src/providers/resources';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server';
 import { lifecycleWorkflowId, type LifecycleState } from '../../src/workflows/lifecycle/definitions';
-import { TEST_CODEC_KEYS_ENV, TEST_ENDPOINT_KEYS_ENV, testDataConverter } from '../helpers/temporal';
+import {
+  TEST_CODEC_KEYS_ENV,
+  TEST_ENDPOINT_KEYS_ENV,
+  testDataConverter,
+  testOrdersDataConverter,
+} from '../helpers/temporal';
 
 export const CLUSTER_API_KEY = 'cluster-test-key';
 const DATA_DIR = join(__dirname, '..', '..', '.data', 'cluster-test');
@@ -208,6 +217,39 @@ export async function capturedAcrossApis(cluster: ClusterHarness): Promise<strin
   expect(state.status).toBe('CAPTURED');
   expect(await providerCaptures(cluster.provider, authorizationId)).toHaveLength(1);
   return authorizationId;
+}
+
+/**
+ * The example order workflow (examples/orders) run to its end in the `orders` namespace, on a worker of its
+ * own over these connections: its result and the provider's captures of the authorization.
+ */
+export async function runExampleOrder(
+  cluster: ClusterHarness,
+  authorizationId: string,
+  connections: { worker: NativeConnection; client: Connection },
+) {
+  const taskQueue = `orders-${randomUUID()}`;
+  const worker = await Worker.create({
+    connection: connections.worker,
+    namespace: ORDERS_NAMESPACE,
+    taskQueue,
+    dataConverter: testOrdersDataConverter,
+    workflowsPath: require.resolve('../../examples/orders/workflows'),
+  });
+  const orders = new Client({
+    connection: connections.client,
+    namespace: ORDERS_NAMESPACE,
+    dataConverter: testOrdersDataConverter,
+  });
+  const result = await worker.runUntil(
+    orders.workflow.execute<typeof orderPayment>('orderPayment', {
+      taskQueue,
+      workflowId: `order-${authorizationId}`,
+      args: [{ orderId: `order-${authorizationId}`, authorizationId, firstShipmentAmount: '30.00' }],
+      workflowExecutionTimeout: '5 minutes',
+    }),
+  );
+  return { result, captures: await providerCaptures(cluster.provider, authorizationId) };
 }
 
 /** Waits for the lifecycle's run to complete and answers its final state. */
