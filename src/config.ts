@@ -5,9 +5,14 @@ import { codecKeysSchema } from './codec/key-schema';
 import { nexusCallersSchema } from './nexus-callers';
 import { endpointKeysSchema } from './codec/endpoint-keys';
 import { durationDefault, durationSchema } from './duration';
+import { DEFAULT_PROVIDER, providerNames, type ProviderName } from './provider-names';
 
 /** The API key development runs with: well known, so production refuses it. */
 export const DEV_API_KEY = 'dev-api-key';
+
+/** The Stripe sandbox's test key and signing secret: the local stack's defaults, never production's. */
+export const SANDBOX_STRIPE_API_KEY = 'sk_test_sandbox';
+export const SANDBOX_STRIPE_WEBHOOK_SECRET = 'whsec_sandbox';
 
 const port = z.coerce.number().int().min(1).max(65535);
 const optionalUrl = z.url().optional();
@@ -91,7 +96,24 @@ export const configSchema = z.object({
   PAYMENTS_CLIENT_SECRET: z.string().min(1).default('sandbox-secret'),
   PAYMENTS_ACCESS_TOKEN: z.string().min(1).optional(),
   PAYMENTS_TIMEOUT_MS: z.coerce.number().int().positive().max(300_000).default(10_000),
+  /** The providers lifecycles run on: `paypal`, `stripe` or `paypal,stripe` (docs/providers.md). */
+  PAYMENTS_PROVIDER: commaList.pipe(z.array(z.enum(providerNames)).min(1)).default([DEFAULT_PROVIDER]),
+  /** Stripe's secret key (sk_live_… in production); the sandbox's test key by default. */
+  STRIPE_API_KEY: z.string().min(1).default(SANDBOX_STRIPE_API_KEY),
+  /** Unset: api.stripe.com, or the embedded sandbox's Stripe mode under `npm start`. */
+  STRIPE_BASE_URL: optionalUrl,
+  /** The webhook endpoint's signing secrets (whsec_…), old and new during a rotation. */
+  STRIPE_WEBHOOK_SECRETS: commaList.default([SANDBOX_STRIPE_WEBHOOK_SECRET]),
+  /** `true` when the account's PaymentIntents request multicapture: up to 50 captures each. */
+  STRIPE_MULTICAPTURE: z
+    .enum(['true', 'false', '1', '0'])
+    .default('false')
+    .transform((value) => value === 'true' || value === '1'),
   SANDBOX_PORT: port.default(8090),
+  /** The contract the sandbox answers by; unset: PAYMENTS_DIALECT's (`npm start` runs a `stripe` one for Stripe). */
+  SANDBOX_MODE: z.enum(['spec', 'paypal', 'stripe']).optional(),
+  /** The embedded sandbox's Stripe mode under `npm start`, when Stripe is configured without STRIPE_BASE_URL. */
+  STRIPE_SANDBOX_PORT: port.default(8091),
   /** The sandbox's listen address: loopback by default; `0.0.0.0` in a container so that others reach it. */
   SANDBOX_HOST: z.string().min(1).default('127.0.0.1'),
   /** The URL others reach the sandbox at (its links and cert_url), when not the one it listens on. */
@@ -218,6 +240,8 @@ const requiredInProduction = {
   PAYMENTS_CLIENT_SECRET: "the provider's OAuth client secret (or PAYMENTS_ACCESS_TOKEN)",
   WEBHOOK_CERT_HOSTS: "the hosts the provider's signing certificates may come from",
   PAYLOAD_CODEC_KEYS: 'keyId:base64-32-byte-key, comma-separated',
+  STRIPE_API_KEY: "Stripe's secret key, sk_live_…",
+  STRIPE_WEBHOOK_SECRETS: "the Stripe webhook endpoint's signing secrets (whsec_…), comma-separated",
 } as const;
 
 /** The production settings a process reads; each process requires only its own (docker-compose.yml hands it only those). */
@@ -225,15 +249,36 @@ export type ProductionSetting = keyof typeof requiredInProduction;
 const everyProductionSetting = Object.keys(requiredInProduction) as ProductionSetting[];
 export const productionSettingsOf = {
   api: ['API_KEYS', 'PAYLOAD_CODEC_KEYS', 'WEBHOOK_CERT_HOSTS'],
-  worker: ['PAYMENTS_BASE_URL', 'PAYMENTS_CLIENT_SECRET', 'WEBHOOK_CERT_HOSTS', 'PAYLOAD_CODEC_KEYS'],
+  worker: [
+    'PAYMENTS_BASE_URL',
+    'PAYMENTS_CLIENT_SECRET',
+    'WEBHOOK_CERT_HOSTS',
+    'PAYLOAD_CODEC_KEYS',
+    'STRIPE_API_KEY',
+    'STRIPE_WEBHOOK_SECRETS',
+  ],
   sandbox: ['PAYMENTS_CLIENT_SECRET'],
   characters: [],
   webhookSubscription: ['PAYLOAD_CODEC_KEYS'],
 } as const satisfies Record<string, readonly ProductionSetting[]>;
 
+/** Each provider's own settings: a process is held only to those of the providers PAYMENTS_PROVIDER names. */
+const providerSettings: Record<string, ProviderName> = {
+  PAYMENTS_BASE_URL: 'paypal',
+  PAYMENTS_CLIENT_SECRET: 'paypal',
+  STRIPE_API_KEY: 'stripe',
+  STRIPE_WEBHOOK_SECRETS: 'stripe',
+};
+
+function configuredProviders(env: Record<string, string | undefined>): string[] {
+  return (env.PAYMENTS_PROVIDER ?? DEFAULT_PROVIDER).split(',').map((name) => name.trim());
+}
+
 function missingInProduction(env: Record<string, string | undefined>, uses: readonly string[]): string[] {
+  const providers = configuredProviders(env);
   return Object.entries(requiredInProduction)
     .filter(([name]) => uses.includes(name) && env[name] === undefined)
+    .filter(([name]) => providerSettings[name] === undefined || providers.includes(providerSettings[name]))
     .filter(([name]) => !(name === 'API_KEYS' && env.API_CALLERS !== undefined))
     .filter(([name]) => !(name === 'PAYMENTS_CLIENT_SECRET' && env.PAYMENTS_ACCESS_TOKEN !== undefined))
     .map(([name, form]) => `  ${name}: required when NODE_ENV=production (${form})`);
@@ -284,19 +329,38 @@ function weakInProduction(
   if (config.ALLOW_INSECURE_PROVIDER_FOR_TESTS === '1') return problems;
   const test = 'unless ALLOW_INSECURE_PROVIDER_FOR_TESTS=1';
   // A process is held only to the provider settings it reads: the others keep their local defaults.
-  const usesCredentials = uses.includes('PAYMENTS_CLIENT_SECRET') && !config.PAYMENTS_ACCESS_TOKEN;
+  const paypal = config.PAYMENTS_PROVIDER.includes('paypal');
+  const usesCredentials = paypal && uses.includes('PAYMENTS_CLIENT_SECRET') && !config.PAYMENTS_ACCESS_TOKEN;
   if (usesCredentials && config.PAYMENTS_CLIENT_SECRET === SANDBOX_CLIENT_SECRET)
     problems.push(`  PAYMENTS_CLIENT_SECRET: the sandbox's secret (${test})`);
   if (usesCredentials && config.PAYMENTS_CLIENT_ID === SANDBOX_CLIENT_ID)
     problems.push(`  PAYMENTS_CLIENT_ID: the sandbox's client id; set the provider's (${test})`);
   if (config.PAYMENTS_BASE_URL && new URL(config.PAYMENTS_BASE_URL).protocol !== 'https:')
     problems.push(`  PAYMENTS_BASE_URL: https only (${test})`);
+  if (config.PAYMENTS_PROVIDER.includes('stripe')) problems.push(...weakStripeSettings(config, uses, test));
   const certificateHosts = uses.includes('WEBHOOK_CERT_HOSTS') ? config.WEBHOOK_CERT_HOSTS : [];
   for (const entry of certificateHosts) {
     const url = certificateOriginUrl(entry);
     if (url.protocol !== 'https:' || isLoopbackHost(url.hostname))
       problems.push(`  WEBHOOK_CERT_HOSTS: ${entry} is not an https host of the provider (${test})`);
   }
+  return problems;
+}
+
+/** Stripe's settings production refuses: a test or the sandbox's key, the sandbox's secret, plain http. */
+function weakStripeSettings(config: Config, uses: readonly ProductionSetting[], test: string): string[] {
+  const problems: string[] = [];
+  if (uses.includes('STRIPE_API_KEY') && !config.STRIPE_API_KEY.startsWith('sk_live_')) {
+    const which = config.STRIPE_API_KEY === SANDBOX_STRIPE_API_KEY ? "the sandbox's key" : 'not a live key';
+    problems.push(`  STRIPE_API_KEY: ${which}; set the account's sk_live_… key (${test})`);
+  }
+  if (
+    uses.includes('STRIPE_WEBHOOK_SECRETS') &&
+    config.STRIPE_WEBHOOK_SECRETS.includes(SANDBOX_STRIPE_WEBHOOK_SECRET)
+  )
+    problems.push(`  STRIPE_WEBHOOK_SECRETS: holds the sandbox's secret (${test})`);
+  if (config.STRIPE_BASE_URL && new URL(config.STRIPE_BASE_URL).protocol !== 'https:')
+    problems.push(`  STRIPE_BASE_URL: https only (${test})`);
   return problems;
 }
 

@@ -10,13 +10,20 @@ import {
   type WebhookSubscriptions,
 } from '../providers/port';
 import type { Authorization, PaymentCapture, Refund, Webhook } from '../providers/resources';
+import { providerActivityName, type ProviderName } from '../provider-names';
 import { count, type BusinessCounter, type CallOutcome } from './business-metrics';
 
 /**
  * The authorization a lifecycle starts on, with how many captures its provider takes (absent in results
  * recorded by earlier versions).
  */
-export type StartingAuthorization = Authorization & { maxCaptures?: number };
+export type StartingAuthorization = Authorization & {
+  maxCaptures?: number;
+  /** Set only for a provider that reauthorizes by a new authorization (Stripe): the lifecycle voids the current one. */
+  reauthorization?: 'new-authorization';
+  /** Set only for a provider whose captures of one authorization share an id (Stripe's multicapture). */
+  sharedCaptureIds?: true;
+};
 
 export const MISSING_IDEMPOTENCY_KEY = 'MISSING_IDEMPOTENCY_KEY';
 export const WEBHOOK_SUBSCRIPTIONS_UNSUPPORTED = 'WEBHOOK_SUBSCRIPTIONS_UNSUPPORTED';
@@ -79,6 +86,10 @@ export function createPaymentsActivities(provider: PaymentsProvider) {
     getAuthorization: async (authorizationId: string): Promise<StartingAuthorization> => ({
       ...(await callProvider(() => provider.getAuthorization(authorizationId))),
       maxCaptures: provider.capabilities.maxCaptures,
+      ...(provider.capabilities.reauthorization === 'new-authorization' && {
+        reauthorization: 'new-authorization' as const,
+      }),
+      ...(provider.capabilities.sharedCaptureIds && { sharedCaptureIds: true as const }),
     }),
 
     /** The idempotency key is mandatory here: it makes every retry of this activity capture at most once. */
@@ -126,6 +137,21 @@ export function createPaymentsActivities(provider: PaymentsProvider) {
 }
 
 export type PaymentsActivities = ReturnType<typeof createPaymentsActivities>;
+
+/**
+ * A provider's activities under the names its lifecycles schedule them by (see providerActivityName); the
+ * checkpoint, which calls no provider, keeps its name.
+ */
+export function createProviderActivities(provider: PaymentsProvider): Record<string, unknown> {
+  const { checkpoint, ...calls } = createPaymentsActivities(provider);
+  const name = provider.name as ProviderName;
+  return {
+    checkpoint,
+    ...Object.fromEntries(
+      Object.entries(calls).map(([activity, call]) => [providerActivityName(name, activity), call]),
+    ),
+  };
+}
 
 /** One provider call; `operation` names it in the refusal counter, `outcomes` counts how it ended. */
 export async function callProvider<T>(

@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import type { LifecycleClient } from '../client/lifecycle-client';
 import type { LifecycleInput } from '../workflows/lifecycle/definitions';
+import { providerOfStart, unconfiguredProvider, type ProviderName } from '../provider-names';
 import { callerOf, identifyCaller, requireScope } from './api-keys';
 import { ApiError } from './errors';
 import { authorizationSchema, paymentCaptureSchema, refundSchema } from '../providers/resources';
@@ -25,6 +26,8 @@ import {
 export interface LifecycleRoutesOptions {
   lifecycles: LifecycleClient;
   callers: readonly ApiCaller[];
+  /** The providers this deployment runs lifecycles on (PAYMENTS_PROVIDER); unset: any. */
+  providers?: readonly ProviderName[];
   /** What a start request leaves out. */
   defaults: Required<Pick<LifecycleInput, 'reauthorizeAfter' | 'expiryPolicy' | 'lateEventWindow'>> &
     Pick<LifecycleInput, 'idempotencyKeyRetention' | 'timerCallTimeout'>;
@@ -112,6 +115,9 @@ export const lifecycleRoutes: FastifyPluginAsyncZod<LifecycleRoutesOptions> = as
       },
     },
     async (request, reply) => {
+      const refusal =
+        options.providers && unconfiguredProvider(providerOfStart(request.body), options.providers);
+      if (refusal) throw new ApiError('VALIDATION_FAILED', refusal);
       const started = await lifecyclesOf(request).start({ ...defaults, ...request.body });
       const { created, ...answer } = started;
       return reply.code(created ? 201 : 200).send(answer);

@@ -48,6 +48,7 @@ async function main() {
     lifecycles: new LifecycleClient(client, config.TEMPORAL_TASK_QUEUE),
     callers: apiCallers(config),
     defaults: lifecycleStartDefaults(config),
+    providers: config.PAYMENTS_PROVIDER,
     logger,
     codec: {
       codec,

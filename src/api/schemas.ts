@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { durationSchema } from '../duration';
+import { providerNames } from '../provider-names';
 
 // A provider resource id as one path segment: PayPal's ids are upper-case letters and digits, Stripe's
 // letters, digits and "_"; "." and ".." would name another path.
@@ -17,6 +18,8 @@ const amount = z
 
 export const startLifecycleBody = z.strictObject({
   authorizationId: identifier,
+  /** The authorization's provider; unset: Stripe's for a `pi_…` id, else PayPal's. */
+  provider: z.enum(providerNames).optional(),
   orderId: z.string().min(1).max(127).optional(),
   reauthorizeAfter: durationSchema('reauthorizeAfter').optional(),
   expiryPolicy: z.enum(['void', 'expire']).optional(),
@@ -78,6 +81,8 @@ const amountOut = z.looseObject({ currency_code: z.string(), value: z.string() }
 export const lifecycleStateBody = z.object({
   workflowId: z.string(),
   authorizationId: z.string(),
+  /** The provider the lifecycle runs on; absent: PayPal. */
+  provider: z.string().optional(),
   /** The caller that started it; absent on lifecycles started before owners were recorded. */
   owner: z.string().optional(),
   currentAuthorizationId: z.string(),

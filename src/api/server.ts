@@ -26,6 +26,8 @@ export interface ApiOptions {
   /** Who may call, by API key: each its scopes and the owner of the lifecycles it starts. */
   callers: readonly ApiCaller[];
   defaults: LifecycleRoutesOptions['defaults'];
+  /** The providers lifecycles run on (PAYMENTS_PROVIDER): a start on another is refused; unset: any. */
+  providers?: LifecycleRoutesOptions['providers'];
   logger?: Logger | false;
   /** Webhook deliveries at POST /webhooks/payments; none means the route is not served. */
   webhooks?: WebhookRoutesOptions;
@@ -117,6 +119,7 @@ export async function buildApi(options: ApiOptions) {
     lifecycles: options.lifecycles,
     callers: options.callers,
     defaults: options.defaults,
+    ...(options.providers && { providers: options.providers }),
   });
   if (options.webhooks) await app.register(webhookRoutes, options.webhooks);
   if (options.codec) await app.register(codecRoutes, { ...options.codec, callers: options.callers });

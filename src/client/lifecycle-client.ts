@@ -38,6 +38,8 @@ import {
 } from '../workflows/lifecycle/definitions';
 import type { authorizationLifecycle } from '../workflows/lifecycle/workflow';
 import type { Authorization, PaymentCapture, Refund } from '../providers/resources';
+import { DEFAULT_PROVIDER, providerOfStart } from '../provider-names';
+import { PaymentProviderKey } from '../workflows/search-attributes';
 import { betweenTasks, LifecycleRunEndedError, UPDATE_RETRY_DELAYS_MS } from './update-failures';
 
 export interface StartedLifecycle {
@@ -167,16 +169,18 @@ export class LifecycleClient {
   /**
    * Starts a run with `input` or joins the one that is open (update-with-start); `reusePolicy` says whether a
    * closed lifecycle may run again. The summary is shown in the Web UI (encrypted; the codec server decrypts it);
-   * the memo names the owner, for confine.
+   * the memo names the owner, for confine, and the provider, which operators also filter on (PaymentProvider).
    */
   private startOperation(input: LifecycleInput, reusePolicy: WorkflowIdReusePolicy) {
+    const provider = input.provider ?? DEFAULT_PROVIDER;
     return new WithStartWorkflowOperation<typeof authorizationLifecycle>(lifecycleWorkflowType, {
       workflowId: lifecycleWorkflowId(input.authorizationId),
       taskQueue: this.taskQueue,
       args: [input],
       workflowIdConflictPolicy: 'USE_EXISTING',
       workflowIdReusePolicy: reusePolicy,
-      ...(input.owner !== undefined && { memo: { owner: input.owner } }),
+      memo: { ...(input.owner !== undefined && { owner: input.owner }), provider },
+      typedSearchAttributes: [{ key: PaymentProviderKey, value: provider }],
       staticSummary: lifecycleSummary(input.authorizationId, input.orderId),
     });
   }
@@ -186,9 +190,10 @@ export class LifecycleClient {
    * sends the `started` update with the start, and it answers once the lifecycle has read the authorization.
    * A lifecycle that failed may be started again; one that ended otherwise is returned as it ended.
    */
-  async start(input: LifecycleInput): Promise<StartedLifecycle> {
-    const workflowId = lifecycleWorkflowId(input.authorizationId);
+  async start(request: LifecycleInput): Promise<StartedLifecycle> {
+    const workflowId = lifecycleWorkflowId(request.authorizationId);
     const startRequestId = randomUUID();
+    const input = withProvider(request);
     const owned = this.owner ? { ...input, owner: this.owner.id } : input;
     const startWorkflowOperation = this.startOperation(
       { ...owned, startRequestId },
@@ -288,6 +293,7 @@ export class LifecycleClient {
     const startWorkflowOperation = this.startOperation(
       {
         authorizationId: state.authorizationId,
+        ...(state.provider !== undefined && { provider: state.provider }),
         orderId: state.orderId,
         ...(state.owner !== undefined && { owner: state.owner }),
         carriedState: { ...state, nextTimer: undefined },
@@ -378,4 +384,14 @@ export class LifecycleClient {
     }
     throw new LifecycleEndedError(state);
   }
+}
+
+/**
+ * The start with its provider: the one it names, or Stripe's for a `pi_…` id. PayPal's is left out, so a
+ * PayPal lifecycle's input is what it always was.
+ */
+export function withProvider(input: LifecycleInput): LifecycleInput {
+  const { provider: _named, ...rest } = input;
+  const provider = providerOfStart(input);
+  return provider === DEFAULT_PROVIDER ? rest : { ...rest, provider };
 }

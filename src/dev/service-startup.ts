@@ -53,6 +53,19 @@ export class ServiceStartup {
     return url;
   }
 
+  /** The payments sandbox answering as Stripe on `port`; resolves to its base URL once it answers. */
+  async stripeSandbox(port: number, env: NodeJS.ProcessEnv): Promise<string> {
+    const url = `http://127.0.0.1:${port}`;
+    await this.runHttp(
+      'stripe-sandbox',
+      'src/sandbox/main.ts',
+      { ...env, SANDBOX_PORT: String(port), SANDBOX_MODE: 'stripe' },
+      url,
+    );
+    this.progress(announced('Stripe sandbox', `${url} (control API under /sandbox)`));
+    return url;
+  }
+
   /** The characters service on `port`, announced with `note`; resolves to its GraphQL URL. */
   async characters(port: number, env: NodeJS.ProcessEnv, note: string): Promise<string> {
     await this.runHttp('characters', 'src/characters/main.ts', env, `http://127.0.0.1:${port}`);

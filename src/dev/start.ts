@@ -17,6 +17,8 @@ import { subscribeListener } from '../webhooks/subscribe-listener';
 async function main() {
   const config = loadConfig();
   const configured = temporalTarget(config);
+  // Stripe without STRIPE_BASE_URL: the sandbox answers as Stripe too, on a port of its own.
+  const embeddedStripe = config.PAYMENTS_PROVIDER.includes('stripe') && !config.STRIPE_BASE_URL;
   const startup = new ServiceStartup();
   let temporal: DevServer | undefined;
   const supervisor = superviseStack('local stack', async () => {
@@ -39,6 +41,9 @@ async function main() {
       ...(config.PAYMENTS_BASE_URL
         ? []
         : [{ port: config.SANDBOX_PORT, what: 'the payments sandbox', variable: 'SANDBOX_PORT' }]),
+      ...(embeddedStripe
+        ? [{ port: config.STRIPE_SANDBOX_PORT, what: 'the Stripe sandbox', variable: 'STRIPE_SANDBOX_PORT' }]
+        : []),
       { port: config.CHARACTERS_PORT, what: 'the characters service', variable: 'CHARACTERS_PORT' },
       { port: config.WORKER_METRICS_PORT, what: 'the worker metrics', variable: 'WORKER_METRICS_PORT' },
       { port: config.API_METRICS_PORT, what: 'the API metrics', variable: 'API_METRICS_PORT' },
@@ -86,6 +91,9 @@ async function main() {
         ',',
       );
     }
+    if (embeddedStripe) env.STRIPE_BASE_URL = await startup.stripeSandbox(config.STRIPE_SANDBOX_PORT, env);
+    else if (config.STRIPE_BASE_URL && config.PAYMENTS_PROVIDER.includes('stripe'))
+      console.log(announced('Stripe', `${config.STRIPE_BASE_URL} (STRIPE_BASE_URL)`));
     await startup.characters(config.CHARACTERS_PORT, env, 'GraphiQL: /graphiql');
 
     await startup.worker('worker', env);
@@ -105,12 +113,28 @@ async function main() {
       TEMPORAL_NAMESPACE: namespace,
     });
 
+    if (config.PAYMENTS_PROVIDER.includes('stripe')) printStripeStart(env.STRIPE_BASE_URL, config.API_PORT);
     console.log('The local stack is up. Ctrl-C stops it.');
     supervisor.watch(startup.processes());
   } catch (error) {
     console.error(error instanceof Error ? error.message : error);
     await supervisor.stopAll(1);
   }
+}
+
+/** How to start a Stripe lifecycle on this stack: a held PaymentIntent, then its lifecycle by its `pi_…` id. */
+function printStripeStart(stripeUrl: string | undefined, apiPort: number): void {
+  const intent = stripeUrl
+    ? `curl -s -X POST ${stripeUrl}/sandbox/payment_intents -H 'content-type: application/json' -d '{"amount":10000,"currency":"usd","multicapture":true}'`
+    : 'create a PaymentIntent with capture_method=manual and confirm it (Stripe dashboard or API)';
+  console.log(
+    [
+      'Stripe lifecycles (PAYMENTS_PROVIDER includes stripe):',
+      `  1. ${intent}`,
+      `  2. curl -s -X POST localhost:${apiPort}/v1/lifecycles -H 'authorization: Bearer dev-api-key' \\`,
+      `       -H 'content-type: application/json' -d '{"authorizationId":"pi_…"}'   (or "provider":"stripe")`,
+    ].join('\n'),
+  );
 }
 
 void main();

@@ -4,6 +4,7 @@ import * as nexus from 'nexus-rpc';
 import type { z } from 'zod';
 import { LifecycleClient } from '../client/lifecycle-client';
 import { lifecycleWorkflowId, type LifecycleInput } from '../workflows/lifecycle/definitions';
+import { providerOfStart, unconfiguredProvider, type ProviderName } from '../provider-names';
 import { paymentState } from '../workflows/payment-outcome/definitions';
 import type { paymentOutcome } from '../workflows/payment-outcome/workflow';
 import { authorizedCaller, callerNamespace, type NexusCallers, type PaymentsOperation } from './callers';
@@ -28,6 +29,8 @@ export interface PaymentsHandlerOptions {
     LifecycleInput,
     'reauthorizeAfter' | 'expiryPolicy' | 'lateEventWindow' | 'idempotencyKeyRetention' | 'timerCallTimeout'
   >;
+  /** The providers this worker runs lifecycles on (PAYMENTS_PROVIDER); unset: any. */
+  providers?: readonly ProviderName[];
   /** The caller namespaces allowed, per operation (NEXUS_CALLERS). */
   callers: NexusCallers;
   /** Open awaitOutcome waits per caller (NEXUS_OUTCOME_WAITS_PER_CALLER). */
@@ -121,6 +124,8 @@ export function paymentsServiceHandler(options: PaymentsHandlerOptions) {
       'startLifecycle',
       startLifecycleInput,
       async (input, _ctx, caller) => {
+        const refusal = options.providers && unconfiguredProvider(providerOfStart(input), options.providers);
+        if (refusal) throw new nexus.HandlerError('BAD_REQUEST', refusal);
         const started = await lifecycles(caller).start({ ...options.defaults, ...input });
         return { ...started, state: paymentState(started.state) };
       },

@@ -41,6 +41,11 @@ export type ProviderCapabilities = {
   idempotencyKeyRetentionMs: number;
   /** How many captures one authorization takes; the lifecycle refuses the next before calling the provider. */
   maxCaptures: number;
+  /**
+   * Whether captures of one authorization answer the same capture id (Stripe's multicapture: the charge):
+   * the lifecycle then gives each capture an id of its own and refunds the shared one.
+   */
+  sharedCaptureIds?: boolean;
 };
 
 /** The delivery headers the webhook intake requires; two of them it reads itself. */

@@ -4,10 +4,13 @@ import { PaymentsClient, paymentsClientOptionsFromConfig, type PaymentsClientOpt
 import { paymentsDialect } from './paypal/dialects';
 import type { PaymentsLogger } from './paypal/http-transport';
 import { paypalProvider } from './paypal/provider';
+import type { ProviderName } from '../provider-names';
+import { stripeEndpoint } from './stripe/client';
+import { stripeProvider } from './stripe/provider';
 
 // The one place that knows every provider: the worker, the API, the benches and the tests get theirs here.
 
-export type ProviderName = 'paypal';
+export type { ProviderName } from '../provider-names';
 
 /** What a provider is built from: where it answers, its credentials and mode, and whom local checks trust. */
 export type ProviderSettings = PaymentsClientOptions & {
@@ -15,13 +18,39 @@ export type ProviderSettings = PaymentsClientOptions & {
   certificateHosts?: readonly string[];
 };
 
-export function createProvider(settings: ProviderSettings, name: ProviderName = 'paypal'): PaymentsProvider {
+/** PayPal's provider (Stripe's is built from its own settings: stripeFromConfig, stripeProvider). */
+export function createProvider(settings: ProviderSettings, name: 'paypal' = 'paypal'): PaymentsProvider {
   switch (name) {
     case 'paypal':
       return paypalProvider(new PaymentsClient(settings), {
         certificateHosts: settings.certificateHosts ?? [],
       });
   }
+}
+
+/** Stripe's provider as configured; `baseUrl` (e.g. the embedded sandbox's) wins over STRIPE_BASE_URL. */
+export function stripeFromConfig(config: Config, baseUrl?: string): PaymentsProvider {
+  const url = baseUrl ?? config.STRIPE_BASE_URL;
+  return stripeProvider({
+    apiKey: config.STRIPE_API_KEY,
+    ...(url && stripeEndpoint(url)),
+    timeoutMs: config.PAYMENTS_TIMEOUT_MS,
+    multicapture: config.STRIPE_MULTICAPTURE,
+    webhookSecrets: config.STRIPE_WEBHOOK_SECRETS,
+  });
+}
+
+/** Every provider PAYMENTS_PROVIDER names, in its order; `baseUrls` win over each one's configured URL. */
+export function providersFromConfig(
+  config: Config,
+  baseUrls: Partial<Record<ProviderName, string>> = {},
+  logger?: PaymentsLogger,
+): PaymentsProvider[] {
+  return config.PAYMENTS_PROVIDER.map((name) =>
+    name === 'stripe'
+      ? stripeFromConfig(config, baseUrls.stripe)
+      : providerFromConfig(config, baseUrls.paypal, logger),
+  );
 }
 
 /** The configured provider; `baseUrl` (e.g. the embedded sandbox's) wins over the config. */

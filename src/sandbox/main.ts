@@ -10,7 +10,8 @@ async function main() {
     port: config.SANDBOX_PORT,
     host: config.SANDBOX_HOST,
     // The sandbox answers by the contract the client is configured to speak.
-    mode: config.PAYMENTS_DIALECT,
+    mode: config.SANDBOX_MODE ?? config.PAYMENTS_DIALECT,
+    stripeWebhookSecrets: config.STRIPE_WEBHOOK_SECRETS,
     clientId: config.PAYMENTS_CLIENT_ID,
     clientSecret: config.PAYMENTS_CLIENT_SECRET,
     staticTokens: config.PAYMENTS_ACCESS_TOKEN ? [config.PAYMENTS_ACCESS_TOKEN] : [],

@@ -13,7 +13,7 @@ import { nexusCallerSettings } from '../nexus/handler-config';
 import { paymentsServiceHandler } from '../nexus/handlers';
 import { createOutcomeActivities } from '../activities/payment-outcome';
 import { charactersClientFromConfig } from '../characters/client';
-import { providerFromConfig } from '../providers/registry';
+import { providersFromConfig } from '../providers/registry';
 import { workerPrometheusExporter } from './prometheus';
 import { webhookListenerUrl } from '../webhooks/listener-url';
 import { temporalTarget } from '../temporal-env';
@@ -38,6 +38,12 @@ async function main() {
     },
   });
 
+  // Each configured provider's calls, under the activity names its lifecycles schedule (providerActivityName).
+  const providers = providersFromConfig(
+    config,
+    { paypal: config.PAYMENTS_BASE_URL ?? `http://127.0.0.1:${config.SANDBOX_PORT}` },
+    log,
+  );
   const temporal = temporalTarget(config);
   const connection = await NativeConnection.connect(temporal.connection);
   const worker = await Worker.create({
@@ -50,11 +56,9 @@ async function main() {
       : { workflowsPath: require.resolve('../workflows') }),
     activities: {
       ...createActivities({
-        provider: providerFromConfig(
-          config,
-          config.PAYMENTS_BASE_URL ?? `http://127.0.0.1:${config.SANDBOX_PORT}`,
-          log,
-        ),
+        // Webhook subscriptions and verification stay with the first provider (PayPal's when configured).
+        provider: providers[0]!,
+        providers,
         characters: charactersClientFromConfig(config),
         webhooks: { listenerUrl: webhookListenerUrl(config) },
       }),
@@ -64,6 +68,7 @@ async function main() {
     nexusServices: [
       paymentsServiceHandler({
         taskQueue: config.TEMPORAL_TASK_QUEUE,
+        providers: config.PAYMENTS_PROVIDER,
         defaults: lifecycleStartDefaults(config),
         ...nexusCallers,
       }),
@@ -76,6 +81,7 @@ async function main() {
       address: temporal.connection.address,
       namespace: temporal.namespace,
       taskQueue: config.TEMPORAL_TASK_QUEUE,
+      providers: config.PAYMENTS_PROVIDER,
       metrics: `http://localhost:${config.WORKER_METRICS_PORT}/metrics`,
     },
     'worker polling',

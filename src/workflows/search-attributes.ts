@@ -31,6 +31,9 @@ export const ReauthorizationFailureKey = defineSearchAttributeKey(
   SearchAttributeType.KEYWORD,
 );
 
+/** The provider a lifecycle runs on (paypal, stripe): set with the start, by the client, not by the workflow. */
+export const PaymentProviderKey = defineSearchAttributeKey('PaymentProvider', SearchAttributeType.KEYWORD);
+
 export const customSearchAttributes = [
   AuthorizationIdKey,
   AuthorizationIdsKey,
@@ -40,4 +43,5 @@ export const customSearchAttributes = [
   PaymentEventRoutingKey,
   ReauthorizationFailureKey,
   CaptureIdsKey,
+  PaymentProviderKey,
 ];

@@ -1,7 +1,7 @@
 import { log, patched, proxyActivities, setCurrentDetails, workflowInfo } from '@temporalio/workflow';
 import type { PaymentsActivities } from '../../activities/payments';
 import type { Authorization, PaymentCapture, Refund } from '../../providers/resources';
-import { orderSystemCalls } from './activity-options';
+import { ofProvider, orderSystemCalls, type PaymentsCalls } from './activity-options';
 import type {
   CaptureInput,
   KeyedAnswerLookup,
@@ -19,7 +19,15 @@ import type {
 import { beginAttempt, endAttempt, isDefiniteFailure } from './attempts';
 import { KeyedRequests, keyedAnswer, requestFingerprint } from './idempotency';
 import { captureIdempotencyKey, refundIdempotencyKey, voidIdempotencyKey } from './provider-keys';
-import { applyCapture, applyEvent, applyRefund, markEnded } from './state';
+import {
+  applyCapture,
+  applyEvent,
+  applyRefund,
+  markEnded,
+  ownCapture,
+  providerCaptureId,
+  voidTarget,
+} from './state';
 import { fireTimer, reauthorize, type TimerKind } from './timers';
 import { assertOpen, capturePlan, inLifecycleCurrency, reauthorizeAmount, refundPlan } from './validation';
 import { lifecycleDetails, type LifecycleVisibility } from './visibility';
@@ -46,6 +54,8 @@ class SerialQueue {
 export class LifecycleCommands {
   private readonly queue = new SerialQueue();
   private readonly keyed: KeyedRequests;
+  /** The provider's calls an order system waits on. */
+  private readonly calls: PaymentsCalls;
   private changeCount = 0;
 
   constructor(
@@ -54,6 +64,7 @@ export class LifecycleCommands {
     private readonly visibility: LifecycleVisibility,
   ) {
     this.keyed = new KeyedRequests(state, retentionMs);
+    this.calls = ofProvider(orderSystemCalls, state.provider);
   }
 
   /** How many times the state changed: the main loop wakes when it moves. */
@@ -92,7 +103,7 @@ export class LifecycleCommands {
         async () =>
           inLifecycleCurrency(
             state,
-            await orderSystemCalls.captureAuthorization({
+            await this.calls.captureAuthorization({
               authorizationId: state.currentAuthorizationId,
               amount,
               finalCapture,
@@ -103,9 +114,15 @@ export class LifecycleCommands {
             'capture',
           ),
       );
-      applyCapture(state, capture, { amount, finalCapture, idempotencyKey });
+      const own = ownCapture(state, capture);
+      applyCapture(state, own, {
+        amount,
+        finalCapture,
+        idempotencyKey,
+        ...(own.id !== capture.id && { chargeId: capture.id }),
+      });
       this.stateChanged();
-      return capture;
+      return own;
     });
   }
 
@@ -117,8 +134,8 @@ export class LifecycleCommands {
     return this.once('void', request.idempotencyKey, {}, async () => {
       assertOpen(this.state, 'void');
       // As at PayPal, a reauthorization cannot be voided itself: voiding the original voids both.
-      const voided = await orderSystemCalls.voidAuthorization({
-        authorizationId: this.state.authorizationId,
+      const voided = await this.calls.voidAuthorization({
+        authorizationId: voidTarget(this.state),
         idempotencyKey: voidIdempotencyKey(this.state),
       });
       markEnded(this.state, 'VOIDED');
@@ -137,7 +154,7 @@ export class LifecycleCommands {
       const total = reauthorizeAmount(this.state, request);
       const authorization = await reauthorize(
         this.state,
-        orderSystemCalls,
+        this.calls,
         total,
         'request',
         request.idempotencyKey,
@@ -178,8 +195,8 @@ export class LifecycleCommands {
         async () =>
           inLifecycleCurrency(
             state,
-            await orderSystemCalls.refundCapture({
-              captureId: request.captureId,
+            await this.calls.refundCapture({
+              captureId: providerCaptureId(state, request.captureId),
               amount,
               idempotencyKey,
               ...(request.invoiceId ? { invoiceId: request.invoiceId } : {}),

@@ -1,6 +1,7 @@
 import type { Duration } from '@temporalio/common';
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { PaymentEvent } from '../../providers/events';
+import type { ProviderName } from '../../provider-names';
 import type { Authorization, CaptureStatus, Money, PaymentCapture, Refund } from '../../providers/resources';
 
 export type { PaymentEvent };
@@ -20,6 +21,8 @@ export type ExpiryPolicy = 'void' | 'expire';
 
 export type LifecycleInput = {
   authorizationId: string;
+  /** The authorization's provider; absent means PayPal (as on every lifecycle started before providers had names). */
+  provider?: ProviderName;
   orderId?: string;
   /** When to reauthorize, measured from when the authorization was made: a Temporal duration, e.g. '3 days'. */
   reauthorizeAfter?: Duration;
@@ -72,6 +75,11 @@ export type CaptureRecord = {
   /** The key the capture was sent to the provider under; absent for one learnt from a webhook. */
   idempotencyKey?: string;
   createTime?: string;
+  /**
+   * The provider's capture id when several captures share it (Stripe's multicapture charge): `id` is then
+   * the lifecycle's own (`<charge>-<n>`), and refunds go to this one.
+   */
+  chargeId?: string;
   /** What its refunds and reversals have given back so far; absent while none has. */
   refundedAmount?: string;
 };
@@ -109,6 +117,12 @@ export type RecordedEvent = {
 export type LifecycleState = {
   workflowId: string;
   authorizationId: string;
+  /** The provider the lifecycle runs on; absent means PayPal. */
+  provider?: ProviderName;
+  /** Set when the provider reauthorizes by a new authorization (Stripe): a void then voids the current one. */
+  reauthorization?: 'new-authorization';
+  /** Set when the provider's captures of one authorization share an id: each capture gets one of its own. */
+  sharedCaptureIds?: true;
   currentAuthorizationId: string;
   orderId?: string;
   /** The caller that started it: only it (and an admin) sees it. Absent on lifecycles started before owners. */

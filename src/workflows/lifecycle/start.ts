@@ -2,7 +2,9 @@ import { patched } from '@temporalio/workflow';
 import { toMinorUnits } from '../../currency-decimals';
 import type { Authorization } from '../../providers/resources';
 import { durationDefaults, durationMilliseconds, type DurationField } from '../../duration-bounds';
-import { startCalls } from './activity-options';
+import { ofProvider, startCalls } from './activity-options';
+import type { StartingAuthorization } from '../../activities/payments';
+import { DEFAULT_PROVIDER } from '../../provider-names';
 import {
   LifecycleFailure,
   type CaptureRecord,
@@ -26,7 +28,9 @@ export function millisecondsOf(input: LifecycleInput, field: DurationField): num
 /** Reads the authorization and sets the deadlines, measured from when it was made. */
 export async function startState(workflowId: string, input: LifecycleInput): Promise<LifecycleState> {
   const readAt = new Date().toISOString();
-  const authorization = await startCalls.getAuthorization(input.authorizationId);
+  const authorization: StartingAuthorization = await ofProvider(startCalls, input.provider).getAuthorization(
+    input.authorizationId,
+  );
   if (!canManage(authorization)) {
     refuse(
       LifecycleFailure.notManageable,
@@ -66,6 +70,11 @@ export async function startState(workflowId: string, input: LifecycleInput): Pro
       expiryPolicy: input.expiryPolicy ?? 'void',
       // A result recorded by an earlier version has no bound: the lifecycle's default applies.
       ...(authorization.maxCaptures !== undefined && { maxCaptures: authorization.maxCaptures }),
+      // Absent for PayPal: its lifecycles' states stay as they were.
+      ...(input.provider !== undefined &&
+        input.provider !== DEFAULT_PROVIDER && { provider: input.provider }),
+      ...(authorization.reauthorization && { reauthorization: authorization.reauthorization }),
+      ...(authorization.sharedCaptureIds && { sharedCaptureIds: authorization.sharedCaptureIds }),
     },
     {
       createTime: new Date(made).toISOString(),

@@ -94,6 +94,9 @@ export function initialState(
     owner?: string;
     expiryPolicy: LifecycleState['expiryPolicy'];
     maxCaptures?: number;
+    provider?: LifecycleState['provider'];
+    reauthorization?: LifecycleState['reauthorization'];
+    sharedCaptureIds?: LifecycleState['sharedCaptureIds'];
   },
   times: { createTime: string; reauthorizeAt: string; expiryPolicyAt: string; readAt?: string },
 ): LifecycleState {
@@ -103,6 +106,9 @@ export function initialState(
   return {
     workflowId,
     authorizationId: authorization.id,
+    ...(options.provider !== undefined && { provider: options.provider }),
+    ...(options.reauthorization !== undefined && { reauthorization: options.reauthorization }),
+    ...(options.sharedCaptureIds !== undefined && { sharedCaptureIds: options.sharedCaptureIds }),
     currentAuthorizationId: authorization.id,
     orderId: options.orderId,
     ...(options.owner !== undefined && { owner: options.owner }),
@@ -140,7 +146,7 @@ export function applyCapture(
   capture: Pick<PaymentCapture, 'id' | 'amount' | 'final_capture' | 'create_time'> & {
     status: CaptureRecordStatus;
   },
-  requested: { amount: Money; finalCapture: boolean; idempotencyKey?: string },
+  requested: { amount: Money; finalCapture: boolean; idempotencyKey?: string; chargeId?: string },
   authorizationId = state.currentAuthorizationId,
 ): void {
   const known = state.captures.find((existing) => existing.id === capture.id);
@@ -156,6 +162,7 @@ export function applyCapture(
     finalCapture: capture.final_capture ?? requested.finalCapture,
     idempotencyKey: requested.idempotencyKey,
     createTime: capture.create_time,
+    ...(requested.chargeId !== undefined && { chargeId: requested.chargeId }),
   };
   if (known)
     Object.assign(known, {
@@ -203,6 +210,29 @@ export function applyReauthorization(
   state.remainingAmount = authorization.amount.value;
   state.expirationTime = authorization.expiration_time ?? state.expirationTime;
   state.reauthorizeAt = undefined;
+}
+
+/**
+ * The authorization a void releases: the original (PayPal voids its reauthorizations with it), or the current
+ * one when the provider reauthorized by a new authorization and canceled the old (Stripe).
+ */
+export function voidTarget(state: LifecycleState): string {
+  return state.reauthorization === 'new-authorization' ? state.currentAuthorizationId : state.authorizationId;
+}
+
+/**
+ * The provider's capture as the lifecycle records it: with an id of its own (`<charge>-<n>`, n counting the
+ * charge's captures) when the provider's captures share one, else as answered.
+ */
+export function ownCapture<Capture extends { id: string }>(state: LifecycleState, capture: Capture): Capture {
+  if (!state.sharedCaptureIds) return capture;
+  const ofCharge = state.captures.filter((record) => record.chargeId === capture.id).length;
+  return { ...capture, id: `${capture.id}-${ofCharge + 1}` };
+}
+
+/** The provider's id of one of the lifecycle's captures: what a refund of it is sent to. */
+export function providerCaptureId(state: LifecycleState, captureId: string): string {
+  return state.captures.find((capture) => capture.id === captureId)?.chargeId ?? captureId;
 }
 
 export function markEnded(state: LifecycleState, status: 'VOIDED' | 'EXPIRED' | 'DENIED'): void {
@@ -257,7 +287,10 @@ function decide(state: LifecycleState, event: PaymentEvent, options: EventOption
     return `amount in ${event.amount.currency_code}, not the lifecycle's ${state.currency}: not booked`;
   }
   if (event.refundId && event.captureId) {
-    const refund = { ...event, refundId: event.refundId, captureId: event.captureId };
+    const captureId = state.sharedCaptureIds
+      ? captureOfSharedId(state, event.refundId, event.captureId)
+      : event.captureId;
+    const refund = { ...event, refundId: event.refundId, captureId };
     const held = state.captures.some((capture) => capture.id === event.captureId);
     if (!held && options.refundsWaitForCapture?.()) {
       state.refundsAwaitingCapture = [...(state.refundsAwaitingCapture ?? []), refund].slice(
@@ -268,6 +301,10 @@ function decide(state: LifecycleState, event: PaymentEvent, options: EventOption
     return decideRefund(state, refund);
   }
   const captureStatus = captureStatusByEvent[event.eventType];
+  if (captureStatus && event.captureId && state.sharedCaptureIds) {
+    // One charge holds several of the lifecycle's captures: its event cannot say which one it reports.
+    return `capture ${event.captureId} is the provider's shared id of this authorization's captures: they are booked from the capture answers`;
+  }
   if (captureStatus && event.captureId) {
     const known = state.captures.find((capture) => capture.id === event.captureId);
     const ofEarlier = !known && event.authorizationId !== state.currentAuthorizationId;
@@ -321,6 +358,17 @@ function decide(state: LifecycleState, event: PaymentEvent, options: EventOption
     return undefined;
   }
   return 'event type the lifecycle does not act on';
+}
+
+/**
+ * The lifecycle's capture a refund event of a shared capture id concerns: the one its refund was sent for,
+ * or the charge's only capture; otherwise the shared id, which the lifecycle does not hold.
+ */
+function captureOfSharedId(state: LifecycleState, refundId: string, chargeId: string): string {
+  const refunded = state.refunds?.find((refund) => refund.id === refundId);
+  if (refunded) return refunded.captureId;
+  const ofCharge = state.captures.filter((capture) => capture.chargeId === chargeId);
+  return ofCharge.length === 1 && ofCharge[0] ? ofCharge[0].id : chargeId;
 }
 
 /** Whether the lifecycle held this authorization before a reauthorization replaced it. */

@@ -1,10 +1,10 @@
 import { CancellationScope, isCancellation, log, sleep } from '@temporalio/workflow';
 import type { Authorization } from '../../providers/resources';
-import { timerCalls, type PaymentsCalls } from './activity-options';
+import { ofProvider, timerCalls, type PaymentsCalls } from './activity-options';
 import type { LifecycleInput, LifecycleState } from './definitions';
 import { reauthorizeIdempotencyKey, voidIdempotencyKey } from './provider-keys';
 import { millisecondsOf } from './start';
-import { amountOf, applyReauthorization, isTerminal, markEnded, minorUnitsOf } from './state';
+import { amountOf, applyReauthorization, isTerminal, markEnded, minorUnitsOf, voidTarget } from './state';
 import { inLifecycleCurrency } from './validation';
 
 export type TimerKind = 'reauthorize' | 'expiryPolicy';
@@ -88,7 +88,7 @@ export async function fireTimer(
   input: LifecycleInput,
 ): Promise<void> {
   if (isTerminal(state)) return;
-  const calls = timerCalls(millisecondsOf(input, 'timerCallTimeout'));
+  const calls = ofProvider(timerCalls(millisecondsOf(input, 'timerCallTimeout')), state.provider);
   if (kind === 'reauthorize') {
     const remaining = amountOf(state, minorUnitsOf(state, state.remainingAmount) ?? 0n).value;
     try {
@@ -106,7 +106,7 @@ export async function fireTimer(
   if (state.expiryPolicy === 'void') {
     try {
       await calls.voidAuthorization({
-        authorizationId: state.authorizationId,
+        authorizationId: voidTarget(state),
         idempotencyKey: voidIdempotencyKey(state),
       });
       markEnded(state, 'VOIDED');

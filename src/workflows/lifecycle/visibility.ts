@@ -80,7 +80,8 @@ export function lifecycleDetails(state: LifecycleState): string {
     `Authorization ${state.currentAuthorizationId}` +
       (state.currentAuthorizationId !== state.authorizationId
         ? ` (reauthorized from ${state.authorizationId})`
-        : ''),
+        : '') +
+      (state.provider ? ` at ${state.provider}` : ''),
   ];
   if (state.nextTimer) lines.push(`Next timer: ${timerNames[state.nextTimer.kind]} at ${state.nextTimer.at}`);
   return lines.join('\n\n');
