@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AxiosInstance } from 'axios';
-import { createPaymentsActivities } from '../../src/activities/payments';
+import { createProviderActivities } from '../../src/activities/payments';
 import { LifecycleClient } from '../../src/client/lifecycle-client';
 import { stripeEndpoint } from '../../src/providers/stripe/client';
 import { stripeProvider } from '../../src/providers/stripe/provider';
@@ -8,8 +8,9 @@ import { startSandbox, type Sandbox } from '../../src/sandbox/server';
 import { startTestApi } from '../helpers/lifecycle-stack';
 import { connectClient, runTestWorker, uniqueTaskQueue } from '../helpers/temporal';
 
-// A lifecycle over Stripe through the port alone: the worker's activities take the Stripe adapter, the
-// sandbox answers as Stripe. One capture per intent (no multicapture) until captures get ids of their own.
+// A lifecycle over Stripe through the port alone: the worker hosts the Stripe adapter's activities, the
+// sandbox answers as Stripe, intents without multicapture (one capture each; see stripe-lifecycle-doors for
+// multicapture).
 
 let sandbox: Sandbox;
 let api: AxiosInstance;
@@ -26,7 +27,7 @@ beforeAll(async () => {
   });
   const taskQueue = uniqueTaskQueue('stripe-lifecycle');
   const temporal = await connectClient();
-  const worker = await runTestWorker({ taskQueue, activities: createPaymentsActivities(provider) });
+  const worker = await runTestWorker({ taskQueue, activities: createProviderActivities(provider) });
   const started = await startTestApi({ lifecycles: new LifecycleClient(temporal.client, taskQueue) });
   api = started.http;
   close = async () => {
@@ -112,5 +113,27 @@ describe('a lifecycle over Stripe', () => {
     const capture = await api.post(`/v1/lifecycles/${id}/capture`, {}, key());
     expect(capture.status).toBe(200);
     expect(await intentAtStripe(current)).toMatchObject({ status: 'succeeded', amount_received: 5000 });
+  });
+
+  it('refuses a second capture of an intent without multicapture before Stripe is asked', async () => {
+    const id = await heldIntent();
+    expect((await api.post('/v1/lifecycles', { authorizationId: id })).status).toBe(201);
+    const first = await api.post(`/v1/lifecycles/${id}/capture`, { amount: '20.00' }, key());
+    expect(first.status).toBe(200);
+    // A partial capture of such an intent releases the rest: Stripe and the lifecycle agree.
+    expect(await intentAtStripe(id)).toMatchObject({ status: 'succeeded', amount_received: 2000 });
+    expect((await api.get(`/v1/lifecycles/${id}`)).data).toMatchObject({
+      status: 'CAPTURED',
+      remainingAmount: '0.00',
+    });
+
+    // A fault armed on Stripe's capture stays armed: the refusal never reached Stripe.
+    await arm({ operation: 'capture', mode: 'http500', count: 1 });
+    const second = await api.post(`/v1/lifecycles/${id}/capture`, { amount: '10.00' }, key());
+    expect(second.status).toBe(409);
+    const faults = (await (await fetch(`${sandbox.url}/sandbox/faults`)).json()) as { faults: unknown[] };
+    expect(faults.faults).toHaveLength(1);
+    await fetch(`${sandbox.url}/sandbox/faults`, { method: 'DELETE' });
+    expect(await intentAtStripe(id)).toMatchObject({ status: 'succeeded', amount_received: 2000 });
   });
 });

@@ -1,0 +1,230 @@
+import { randomUUID } from 'node:crypto';
+import type { AxiosInstance } from 'axios';
+import type { Client } from '@temporalio/client';
+import { createOutcomeActivities } from '../../src/activities/payment-outcome';
+import { createProviderActivities } from '../../src/activities/payments';
+import { LifecycleClient } from '../../src/client/lifecycle-client';
+import { paymentsServiceHandler } from '../../src/nexus/handlers';
+import type { Authorization, PaymentCapture, Refund } from '../../src/providers/resources';
+import { stripeEndpoint } from '../../src/providers/stripe/client';
+import { stripeProvider } from '../../src/providers/stripe/provider';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server';
+import { lifecycleWorkflowId, type LifecycleState } from '../../src/workflows/lifecycle/definitions';
+import { PaymentProviderKey } from '../../src/workflows/search-attributes';
+import { startTestApi } from '../helpers/lifecycle-stack';
+import { ordersCallEverything, startOrdersSide, type OrdersSide } from '../helpers/nexus-stack';
+import { connectClient, runTestWorker, uniqueTaskQueue } from '../helpers/temporal';
+
+// Stripe lifecycles started through the doors order systems use: the API (by the `pi_…` id alone) and Nexus
+// (with `provider: 'stripe'`), on a worker that hosts Stripe's activities under their own names, against the
+// sandbox's Stripe mode with multicapture intents.
+
+const defaults = { reauthorizeAfter: '3 days', expiryPolicy: 'void', lateEventWindow: '3 days' } as const;
+
+let sandbox: Sandbox;
+let api: AxiosInstance;
+let paypalOnlyApi: AxiosInstance;
+let orders: OrdersSide;
+let lifecycles: LifecycleClient;
+let temporalClient: Client;
+let close: () => Promise<void>;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ mode: 'stripe', logger: false });
+  const stripe = stripeProvider({
+    apiKey: 'sk_test_sandbox',
+    ...stripeEndpoint(sandbox.url),
+    timeoutMs: 2000,
+    multicapture: true,
+    webhookSecrets: ['whsec_sandbox'],
+  });
+  const taskQueue = uniqueTaskQueue('stripe-doors');
+  const temporal = await connectClient();
+  const worker = await runTestWorker({
+    taskQueue,
+    activities: { ...createProviderActivities(stripe), ...createOutcomeActivities() },
+    nexusServices: [
+      paymentsServiceHandler({
+        taskQueue,
+        defaults,
+        providers: ['paypal', 'stripe'],
+        ...ordersCallEverything,
+      }),
+    ],
+  });
+  temporalClient = temporal.client;
+  lifecycles = new LifecycleClient(temporal.client, taskQueue);
+  const both = await startTestApi({ lifecycles, providers: ['paypal', 'stripe'] });
+  const paypalOnly = await startTestApi({ lifecycles, providers: ['paypal'] });
+  api = both.http;
+  paypalOnlyApi = paypalOnly.http;
+  orders = await startOrdersSide(taskQueue);
+  close = async () => {
+    await orders.close();
+    await worker.stop();
+    await both.app.close();
+    await paypalOnly.app.close();
+    await temporal.close();
+    await sandbox.close();
+  };
+});
+afterAll(async () => {
+  await close?.();
+});
+
+async function heldIntent(amount = 10000): Promise<string> {
+  const response = await fetch(`${sandbox.url}/sandbox/payment_intents`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ amount, currency: 'usd', multicapture: true }),
+  });
+  return ((await response.json()) as { id: string }).id;
+}
+
+async function intentAtStripe(id: string) {
+  const response = await fetch(`${sandbox.url}/v1/payment_intents/${id}?expand[]=latest_charge`, {
+    headers: { authorization: 'Bearer sk_test_sandbox' },
+  });
+  return (await response.json()) as {
+    status: string;
+    amount_received: number;
+    latest_charge: { id: string; amount_captured: number; amount_refunded: number };
+  };
+}
+
+/** What an order system does to a lifecycle, through one door. */
+interface Door {
+  start(authorizationId: string): Promise<LifecycleState>;
+  capture(
+    authorizationId: string,
+    request: { amount: string; finalCapture?: boolean },
+    key: string,
+  ): Promise<PaymentCapture>;
+  reauthorize(authorizationId: string, key: string): Promise<Authorization>;
+}
+
+function ok<T>(response: { status: number; data: unknown }): T {
+  expect(response.status).toBeLessThan(300);
+  return response.data as T;
+}
+
+const apiDoor: Door = {
+  start: async (authorizationId) => {
+    const response = await api.post('/v1/lifecycles', { authorizationId });
+    expect(response.status).toBe(201);
+    return (response.data as { state: LifecycleState }).state;
+  },
+  capture: async (authorizationId, request, key) =>
+    ok(
+      await api.post(`/v1/lifecycles/${authorizationId}/capture`, request, {
+        headers: { 'idempotency-key': key },
+      }),
+    ),
+  reauthorize: async (authorizationId, key) =>
+    ok(
+      await api.post(
+        `/v1/lifecycles/${authorizationId}/reauthorize`,
+        {},
+        { headers: { 'idempotency-key': key } },
+      ),
+    ),
+};
+
+async function nexus<T>(operation: string, input: Record<string, unknown>): Promise<T> {
+  const run = await orders.run<T>('callPayments', [orders.endpoint, operation, input]);
+  expect(run.failure).toBeUndefined();
+  return run.result as T;
+}
+
+const nexusDoor: Door = {
+  start: async (authorizationId) =>
+    (await nexus<{ state: LifecycleState }>('startLifecycle', { authorizationId, provider: 'stripe' })).state,
+  capture: (authorizationId, request, idempotencyKey) =>
+    nexus('capture', { authorizationId, ...request, idempotencyKey }),
+  reauthorize: (authorizationId, idempotencyKey) => nexus('reauthorize', { authorizationId, idempotencyKey }),
+};
+
+describe.each([
+  ['the API, by the pi_ id', apiDoor],
+  ['Nexus, with provider stripe', nexusDoor],
+])('a Stripe lifecycle started through %s', (_door, door) => {
+  it('records its provider, captures twice into one charge (once per key), refunds the charge, closes', async () => {
+    const id = await heldIntent();
+    const started = await door.start(id);
+    expect(started).toMatchObject({ provider: 'stripe', status: 'AUTHORIZED', maxCaptures: 50 });
+    const description = await temporalClient.workflow.getHandle(lifecycleWorkflowId(id)).describe();
+    expect(description.typedSearchAttributes.get(PaymentProviderKey)).toBe('stripe');
+    expect(description.memo).toMatchObject({ provider: 'stripe' });
+
+    const firstKey = randomUUID();
+    const first = await door.capture(id, { amount: '20.00' }, firstKey);
+    const retried = await door.capture(id, { amount: '20.00' }, firstKey);
+    const second = await door.capture(id, { amount: '30.00' }, randomUUID());
+    expect(retried).toEqual(first);
+    expect(first.id).not.toBe(second.id);
+    expect([first, second]).toMatchObject([
+      { status: 'COMPLETED', amount: { value: '20.00' } },
+      { status: 'COMPLETED', amount: { value: '30.00' } },
+    ]);
+    const held = await intentAtStripe(id);
+    expect(held).toMatchObject({ status: 'requires_capture', amount_received: 5000 });
+    // Both captures went into the intent's one charge; the lifecycle keeps them apart by ids of its own.
+    expect([first.id, second.id]).toEqual([`${held.latest_charge.id}-1`, `${held.latest_charge.id}-2`]);
+
+    const refund: Refund = await lifecycles.refund(id, second.id, {
+      amount: '10.00',
+      idempotencyKey: randomUUID(),
+    });
+    expect(refund).toMatchObject({ status: 'COMPLETED', amount: { value: '10.00' } });
+    expect((await intentAtStripe(id)).latest_charge).toMatchObject({ amount_refunded: 1000 });
+
+    // The last capture is final: Stripe releases what is left and the lifecycle ends.
+    await door.capture(id, { amount: '10.00', finalCapture: true }, randomUUID());
+    expect(await intentAtStripe(id)).toMatchObject({ status: 'succeeded', amount_received: 6000 });
+    const state = (await lifecycles.state(id)) as LifecycleState;
+    expect(state).toMatchObject({
+      status: 'PARTIALLY_REFUNDED',
+      capturedAmount: '60.00',
+      remainingAmount: '0.00',
+      refundedAmount: '10.00',
+    });
+    expect(state.captures.map((capture) => capture.id)).toEqual([
+      first.id,
+      second.id,
+      `${held.latest_charge.id}-3`,
+    ]);
+  });
+
+  it('reauthorizes by a new intent, cancels the old one, then captures on the new', async () => {
+    const id = await heldIntent(5000);
+    await door.start(id);
+    const renewed = await door.reauthorize(id, randomUUID());
+    expect(renewed.id).toMatch(/^pi_/);
+    expect(renewed.id).not.toBe(id);
+    expect((await intentAtStripe(id)).status).toBe('canceled');
+    expect((await intentAtStripe(renewed.id)).status).toBe('requires_capture');
+
+    const capture = await door.capture(id, { amount: '50.00' }, randomUUID());
+    expect(capture).toMatchObject({ status: 'COMPLETED', amount: { value: '50.00' } });
+    expect(await intentAtStripe(renewed.id)).toMatchObject({ status: 'succeeded', amount_received: 5000 });
+    expect(await lifecycles.state(id)).toMatchObject({
+      status: 'CAPTURED',
+      currentAuthorizationId: renewed.id,
+    });
+  });
+});
+
+describe('a start on a provider this deployment does not run', () => {
+  it('is a 400 naming the provider field, for a pi_ id and for an explicit provider', async () => {
+    const id = await heldIntent();
+    for (const body of [{ authorizationId: id }, { authorizationId: 'ANY-ID', provider: 'stripe' }]) {
+      const response = await paypalOnlyApi.post('/v1/lifecycles', body);
+      expect(response.status).toBe(400);
+      expect(JSON.stringify(response.data)).toContain('provider: stripe is not configured');
+    }
+    const unknown = await api.post('/v1/lifecycles', { authorizationId: id, provider: 'adyen' });
+    expect(unknown.status).toBe(400);
+    expect(JSON.stringify(unknown.data)).toContain('provider');
+    expect(await lifecycles.state(id)).toBeNull();
+  });
+});
