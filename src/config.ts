@@ -240,8 +240,6 @@ const requiredInProduction = {
   PAYMENTS_CLIENT_SECRET: "the provider's OAuth client secret (or PAYMENTS_ACCESS_TOKEN)",
   WEBHOOK_CERT_HOSTS: "the hosts the provider's signing certificates may come from",
   PAYLOAD_CODEC_KEYS: 'keyId:base64-32-byte-key, comma-separated',
-  STRIPE_API_KEY: "Stripe's secret key, sk_live_…",
-  STRIPE_WEBHOOK_SECRETS: "the Stripe webhook endpoint's signing secrets (whsec_…), comma-separated",
 } as const;
 
 /** The production settings a process reads; each process requires only its own (docker-compose.yml hands it only those). */
@@ -249,25 +247,16 @@ export type ProductionSetting = keyof typeof requiredInProduction;
 const everyProductionSetting = Object.keys(requiredInProduction) as ProductionSetting[];
 export const productionSettingsOf = {
   api: ['API_KEYS', 'PAYLOAD_CODEC_KEYS', 'WEBHOOK_CERT_HOSTS'],
-  worker: [
-    'PAYMENTS_BASE_URL',
-    'PAYMENTS_CLIENT_SECRET',
-    'WEBHOOK_CERT_HOSTS',
-    'PAYLOAD_CODEC_KEYS',
-    'STRIPE_API_KEY',
-    'STRIPE_WEBHOOK_SECRETS',
-  ],
+  worker: ['PAYMENTS_BASE_URL', 'PAYMENTS_CLIENT_SECRET', 'WEBHOOK_CERT_HOSTS', 'PAYLOAD_CODEC_KEYS'],
   sandbox: ['PAYMENTS_CLIENT_SECRET'],
   characters: [],
   webhookSubscription: ['PAYLOAD_CODEC_KEYS'],
 } as const satisfies Record<string, readonly ProductionSetting[]>;
 
-/** Each provider's own settings: a process is held only to those of the providers PAYMENTS_PROVIDER names. */
+/** PayPal's own settings: a process is held to them only when PAYMENTS_PROVIDER names PayPal. */
 const providerSettings: Record<string, ProviderName> = {
   PAYMENTS_BASE_URL: 'paypal',
   PAYMENTS_CLIENT_SECRET: 'paypal',
-  STRIPE_API_KEY: 'stripe',
-  STRIPE_WEBHOOK_SECRETS: 'stripe',
 };
 
 function configuredProviders(env: Record<string, string | undefined>): string[] {
@@ -337,7 +326,9 @@ function weakInProduction(
     problems.push(`  PAYMENTS_CLIENT_ID: the sandbox's client id; set the provider's (${test})`);
   if (config.PAYMENTS_BASE_URL && new URL(config.PAYMENTS_BASE_URL).protocol !== 'https:')
     problems.push(`  PAYMENTS_BASE_URL: https only (${test})`);
-  if (config.PAYMENTS_PROVIDER.includes('stripe')) problems.push(...weakStripeSettings(config, uses, test));
+  // The processes that call the provider (they read its credentials) call Stripe too when it is configured.
+  if (config.PAYMENTS_PROVIDER.includes('stripe') && uses.includes('PAYMENTS_CLIENT_SECRET'))
+    problems.push(...weakStripeSettings(config, env, test));
   const certificateHosts = uses.includes('WEBHOOK_CERT_HOSTS') ? config.WEBHOOK_CERT_HOSTS : [];
   for (const entry of certificateHosts) {
     const url = certificateOriginUrl(entry);
@@ -347,18 +338,25 @@ function weakInProduction(
   return problems;
 }
 
-/** Stripe's settings production refuses: a test or the sandbox's key, the sandbox's secret, plain http. */
-function weakStripeSettings(config: Config, uses: readonly ProductionSetting[], test: string): string[] {
+/**
+ * Stripe's settings production refuses when PAYMENTS_PROVIDER names Stripe: a key or secrets left unset (the
+ * sandbox's), a key that is not live, plain http.
+ */
+function weakStripeSettings(config: Config, env: Record<string, string | undefined>, test: string): string[] {
   const problems: string[] = [];
-  if (uses.includes('STRIPE_API_KEY') && !config.STRIPE_API_KEY.startsWith('sk_live_')) {
-    const which = config.STRIPE_API_KEY === SANDBOX_STRIPE_API_KEY ? "the sandbox's key" : 'not a live key';
-    problems.push(`  STRIPE_API_KEY: ${which}; set the account's sk_live_… key (${test})`);
-  }
+  if (env.STRIPE_API_KEY === undefined || config.STRIPE_API_KEY === SANDBOX_STRIPE_API_KEY)
+    problems.push(
+      `  STRIPE_API_KEY: required when PAYMENTS_PROVIDER names stripe (the account's sk_live_… key)`,
+    );
+  else if (!config.STRIPE_API_KEY.startsWith('sk_live_'))
+    problems.push(`  STRIPE_API_KEY: not a live key, sk_live_… (${test})`);
   if (
-    uses.includes('STRIPE_WEBHOOK_SECRETS') &&
+    env.STRIPE_WEBHOOK_SECRETS === undefined ||
     config.STRIPE_WEBHOOK_SECRETS.includes(SANDBOX_STRIPE_WEBHOOK_SECRET)
   )
-    problems.push(`  STRIPE_WEBHOOK_SECRETS: holds the sandbox's secret (${test})`);
+    problems.push(
+      `  STRIPE_WEBHOOK_SECRETS: required when PAYMENTS_PROVIDER names stripe (the endpoint's whsec_… secrets, not the sandbox's)`,
+    );
   if (config.STRIPE_BASE_URL && new URL(config.STRIPE_BASE_URL).protocol !== 'https:')
     problems.push(`  STRIPE_BASE_URL: https only (${test})`);
   return problems;

@@ -1,0 +1,70 @@
+import { loadConfig, productionSettingsOf } from '../../src/config';
+import { providerOfStart } from '../../src/provider-names';
+
+const worker = productionSettingsOf.worker;
+
+/** A production worker's settings, PayPal's and the rest, without Stripe's. */
+const production = {
+  NODE_ENV: 'production',
+  PAYMENTS_BASE_URL: 'https://api-m.paypal.com',
+  PAYMENTS_CLIENT_ID: 'prod-client',
+  PAYMENTS_CLIENT_SECRET: 'prod-secret',
+  WEBHOOK_CERT_HOSTS: 'api.paypal.com',
+  PAYLOAD_CODEC_KEYS: `prod:${Buffer.alloc(32, 7).toString('base64')}`,
+};
+const stripe = { STRIPE_API_KEY: 'sk_live_0123456789', STRIPE_WEBHOOK_SECRETS: 'whsec_old,whsec_new' };
+
+describe('PAYMENTS_PROVIDER and the Stripe settings', () => {
+  it('run PayPal alone by default, and Stripe on the sandbox key against api.stripe.com', () => {
+    const config = loadConfig({});
+    expect(config.PAYMENTS_PROVIDER).toEqual(['paypal']);
+    expect(config.STRIPE_BASE_URL).toBeUndefined();
+    expect(config.STRIPE_MULTICAPTURE).toBe(false);
+    expect(loadConfig({ PAYMENTS_PROVIDER: 'paypal, stripe', STRIPE_MULTICAPTURE: 'true' })).toMatchObject({
+      PAYMENTS_PROVIDER: ['paypal', 'stripe'],
+      STRIPE_MULTICAPTURE: true,
+    });
+  });
+
+  it('refuses a provider it does not know, naming the variable', () => {
+    expect(() => loadConfig({ PAYMENTS_PROVIDER: 'paypal,adyen' })).toThrow(/PAYMENTS_PROVIDER/);
+  });
+
+  it("refuses a production worker on Stripe without the account's live key and signing secrets", () => {
+    const onStripe = { ...production, PAYMENTS_PROVIDER: 'paypal,stripe' };
+    expect(() => loadConfig(onStripe, worker)).toThrow(
+      /STRIPE_API_KEY: required[\s\S]*STRIPE_WEBHOOK_SECRETS: required/,
+    );
+    expect(() => loadConfig({ ...onStripe, ...stripe, STRIPE_API_KEY: 'sk_test_123' }, worker)).toThrow(
+      /STRIPE_API_KEY: not a live key/,
+    );
+    expect(() =>
+      loadConfig({ ...onStripe, ...stripe, STRIPE_BASE_URL: 'http://stripe.test' }, worker),
+    ).toThrow(/STRIPE_BASE_URL: https only/);
+    expect(loadConfig({ ...onStripe, ...stripe }, worker).STRIPE_WEBHOOK_SECRETS).toEqual([
+      'whsec_old',
+      'whsec_new',
+    ]);
+  });
+
+  it("holds a production worker on Stripe alone to Stripe's settings, not PayPal's", () => {
+    const env = { NODE_ENV: 'production', PAYMENTS_PROVIDER: 'stripe', ...stripe };
+    const config = loadConfig(
+      { ...env, WEBHOOK_CERT_HOSTS: 'api.paypal.com', PAYLOAD_CODEC_KEYS: production.PAYLOAD_CODEC_KEYS },
+      worker,
+    );
+    expect(config.PAYMENTS_PROVIDER).toEqual(['stripe']);
+    // PayPal's settings are unchecked; a worker on PayPal is still held to them.
+    expect(() => loadConfig({ ...production, PAYMENTS_CLIENT_SECRET: '' }, worker)).toThrow(
+      /PAYMENTS_CLIENT_SECRET: required/,
+    );
+  });
+});
+
+describe('the provider of a start', () => {
+  it('is the one named, else Stripe for a PaymentIntent id, else PayPal', () => {
+    expect(providerOfStart({ authorizationId: 'pi_123' })).toBe('stripe');
+    expect(providerOfStart({ authorizationId: '8AB12345CD' })).toBe('paypal');
+    expect(providerOfStart({ authorizationId: 'X1', provider: 'stripe' })).toBe('stripe');
+  });
+});
