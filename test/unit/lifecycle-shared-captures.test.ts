@@ -1,0 +1,141 @@
+import type { LifecycleState, PaymentEvent } from '../../src/workflows/lifecycle/definitions';
+import {
+  applyCapture,
+  applyEvent,
+  applyRefund,
+  initialState,
+  ownCapture,
+  providerCaptureId,
+  voidTarget,
+} from '../../src/workflows/lifecycle/state';
+import { authorizedState, usd } from '../fixtures/lifecycle-state';
+
+// A Stripe lifecycle whose intent uses multicapture: every capture lands in the intent's one charge, so the
+// lifecycle gives each an id of its own; refunds go to the charge. Pure: no Temporal server.
+
+function multicaptureState(): LifecycleState {
+  return initialState(
+    'authorization-pi_1',
+    { id: 'pi_1', status: 'CREATED', amount: usd('100.00') },
+    {
+      expiryPolicy: 'void',
+      maxCaptures: 50,
+      provider: 'stripe',
+      reauthorization: 'new-authorization',
+      sharedCaptureIds: true,
+    },
+    { createTime: 't0', reauthorizeAt: 't1', expiryPolicyAt: 't2' },
+  );
+}
+
+/** Records Stripe's answer to a capture of `value` as the lifecycle's command does. */
+function captured(state: LifecycleState, value: string): string {
+  const answer = { id: 'ch_1', status: 'COMPLETED' as const, amount: usd(value), final_capture: false };
+  const own = ownCapture(state, answer);
+  applyCapture(state, own, { amount: usd(value), finalCapture: false, chargeId: answer.id });
+  return own.id;
+}
+
+function event(fields: Partial<PaymentEvent> & { eventType: string }): PaymentEvent {
+  return { id: `evt_${Math.random()}`, ...fields };
+}
+
+describe('captures that share a charge', () => {
+  it('get ids of their own and are counted apart; refunds of each go to the charge', () => {
+    const state = multicaptureState();
+    expect([captured(state, '20.00'), captured(state, '30.00')]).toEqual(['ch_1-1', 'ch_1-2']);
+    expect(state).toMatchObject({
+      status: 'PARTIALLY_CAPTURED',
+      capturedAmount: '50.00',
+      remainingAmount: '50.00',
+    });
+    expect(providerCaptureId(state, 'ch_1-2')).toBe('ch_1');
+  });
+
+  it("record the charge's capture event without applying it: it cannot say which capture it reports", () => {
+    const state = multicaptureState();
+    captured(state, '20.00');
+    const recorded = applyEvent(
+      state,
+      event({
+        eventType: 'PAYMENT.CAPTURE.COMPLETED',
+        captureId: 'ch_1',
+        authorizationId: 'pi_1',
+        amount: usd('20.00'),
+      }),
+      'now',
+    );
+    expect(recorded.applied).toBe(false);
+    expect(state.capturedAmount).toBe('20.00');
+    expect(state.captures).toHaveLength(1);
+  });
+
+  it('apply a refund event to the capture its refund was sent for, or to the charge’s only capture', () => {
+    const state = multicaptureState();
+    captured(state, '20.00');
+    const only = applyEvent(
+      state,
+      event({
+        eventType: 'PAYMENT.CAPTURE.REFUNDED',
+        captureId: 'ch_1',
+        refundId: 're_1',
+        amount: usd('5.00'),
+      }),
+      'now',
+    );
+    expect(only.applied).toBe(true);
+    expect(state.refunds).toMatchObject([{ id: 're_1', captureId: 'ch_1-1' }]);
+
+    captured(state, '30.00');
+    applyRefund(state, {
+      id: 're_2',
+      captureId: 'ch_1-2',
+      kind: 'refund',
+      status: 'PENDING',
+      amount: usd('10.00'),
+    });
+    applyEvent(
+      state,
+      event({
+        eventType: 'PAYMENT.CAPTURE.REFUNDED',
+        captureId: 'ch_1',
+        refundId: 're_2',
+        status: 'COMPLETED',
+        amount: usd('10.00'),
+      }),
+      'now',
+    );
+    expect(state.refunds?.find((refund) => refund.id === 're_2')).toMatchObject({
+      captureId: 'ch_1-2',
+      status: 'COMPLETED',
+    });
+    // A dispute of the charge names no capture of the two: recorded, not applied.
+    const dispute = applyEvent(
+      state,
+      event({
+        eventType: 'PAYMENT.CAPTURE.REVERSED',
+        captureId: 'ch_1',
+        refundId: 'dp_1',
+        amount: usd('50.00'),
+      }),
+      'now',
+    );
+    expect(dispute.applied).toBe(false);
+  });
+});
+
+describe('a PayPal lifecycle beside it', () => {
+  it('keeps the capture ids the provider answers, and voids the original authorization', () => {
+    const state = authorizedState();
+    expect(ownCapture(state, { id: 'CAP-1' }).id).toBe('CAP-1');
+    expect(state).not.toHaveProperty('provider');
+    state.currentAuthorizationId = 'A2';
+    expect(voidTarget(state)).toBe('A1');
+  });
+
+  it('where a Stripe lifecycle voids the intent that holds the money now, after a reauthorization', () => {
+    const state = multicaptureState();
+    state.currentAuthorizationId = 'pi_2';
+    expect(voidTarget(state)).toBe('pi_2');
+  });
+});
