@@ -19,6 +19,7 @@ import { connectClient, runTestWorker, uniqueTaskQueue } from '../helpers/tempor
 // (with `provider: 'stripe'`), on a worker that hosts Stripe's activities under their own names, against the
 // sandbox's Stripe mode with multicapture intents.
 
+const HOUR_MS = 60 * 60 * 1000;
 const defaults = { reauthorizeAfter: '3 days', expiryPolicy: 'void', lateEventWindow: '3 days' } as const;
 
 let sandbox: Sandbox;
@@ -151,6 +152,8 @@ describe.each([
     const id = await heldIntent();
     const started = await door.start(id);
     expect(started).toMatchObject({ provider: 'stripe', status: 'AUTHORIZED' });
+    // The hold ends in 7 days, before the 29-day policy: the policy runs an hour before the hold's end.
+    expect(Date.parse(started.expiryPolicyAt)).toBe(Date.parse(started.expirationTime ?? '') - HOUR_MS);
     expect(await lifecycles.state(id)).toMatchObject({ maxCaptures: 50, sharedCaptureIds: true });
     const description = await temporalClient.workflow.getHandle(lifecycleWorkflowId(id)).describe();
     expect(description.typedSearchAttributes.get(PaymentProviderKey)).toBe('stripe');
@@ -207,10 +210,10 @@ describe.each([
     const capture = await door.capture(id, { amount: '50.00' }, randomUUID());
     expect(capture).toMatchObject({ status: 'COMPLETED', amount: { value: '50.00' } });
     expect(await intentAtStripe(renewed.id)).toMatchObject({ status: 'succeeded', amount_received: 5000 });
-    expect(await lifecycles.state(id)).toMatchObject({
-      status: 'CAPTURED',
-      currentAuthorizationId: renewed.id,
-    });
+    const state = (await lifecycles.state(id)) as LifecycleState;
+    expect(state).toMatchObject({ status: 'CAPTURED', currentAuthorizationId: renewed.id });
+    // The new intent is a new hold: the expiry policy follows its end.
+    expect(Date.parse(state.expiryPolicyAt)).toBe(Date.parse(renewed.expiration_time ?? '') - HOUR_MS);
   });
 });
 

@@ -2,6 +2,7 @@ import type { LifecycleState, PaymentEvent } from '../../src/workflows/lifecycle
 import {
   applyCapture,
   applyEvent,
+  applyReauthorization,
   applyRefund,
   initialState,
   ownCapture,
@@ -131,6 +132,21 @@ describe('a PayPal lifecycle beside it', () => {
     expect(state).not.toHaveProperty('provider');
     state.currentAuthorizationId = 'A2';
     expect(voidTarget(state)).toBe('A1');
+  });
+
+  it('keeps its expiry policy through a reauthorization, where a new Stripe hold moves it', () => {
+    const paypal = authorizedState();
+    const renewal = {
+      id: 'X2',
+      status: 'CREATED' as const,
+      amount: usd('100.00'),
+      expiration_time: '2026-06-08T12:00:00.000Z',
+    };
+    applyReauthorization(paypal, renewal, 'timer', 'now');
+    expect(paypal.expiryPolicyAt).toBe('t2');
+    const stripe = multicaptureState();
+    applyReauthorization(stripe, { ...renewal, id: 'pi_2' }, 'timer', 'now');
+    expect(stripe.expiryPolicyAt).toBe('2026-06-08T11:00:00.000Z');
   });
 
   it('where a Stripe lifecycle voids the intent that holds the money now, after a reauthorization', () => {

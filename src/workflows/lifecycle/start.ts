@@ -16,6 +16,9 @@ import {
 import { canManage, initialState } from './state';
 import { refuse } from './validation';
 
+/** How long before a hold's end the expiry policy runs when the hold ends before the policy's own time. */
+export const HOLD_END_MARGIN_MS = 60 * 60 * 1000;
+
 /** A lifecycle duration in milliseconds: the input's, or the default. */
 export function millisecondsOf(input: LifecycleInput, field: DurationField): number {
   const duration = input[field];
@@ -61,6 +64,12 @@ export async function startState(workflowId: string, input: LifecycleInput): Pro
   const made = authorization.create_time ? Date.parse(authorization.create_time) : Date.now();
   const reauthorizeAfter = millisecondsOf(input, 'reauthorizeAfter');
   const expiryAfter = millisecondsOf(input, 'expiryPolicyAfter');
+  // A hold that ends sooner than the policy (Stripe's: about 7 days) brings the policy forward to an hour
+  // before its end. Only for providers other than PayPal, whose lifecycles keep the deadlines they recorded.
+  const holdEnds =
+    input.provider !== undefined && input.provider !== DEFAULT_PROVIDER && Number.isFinite(expires)
+      ? expires - HOLD_END_MARGIN_MS
+      : Infinity;
   const state = initialState(
     workflowId,
     authorization,
@@ -79,7 +88,7 @@ export async function startState(workflowId: string, input: LifecycleInput): Pro
     {
       createTime: new Date(made).toISOString(),
       reauthorizeAt: new Date(made + reauthorizeAfter).toISOString(),
-      expiryPolicyAt: new Date(made + expiryAfter).toISOString(),
+      expiryPolicyAt: new Date(Math.min(made + expiryAfter, holdEnds)).toISOString(),
       readAt,
     },
   );

@@ -210,6 +210,11 @@ export function applyReauthorization(
   state.remainingAmount = authorization.amount.value;
   state.expirationTime = authorization.expiration_time ?? state.expirationTime;
   state.reauthorizeAt = undefined;
+  // A new authorization is a new hold (Stripe): the expiry policy follows its end, an hour before it.
+  if (state.reauthorization === 'new-authorization' && authorization.expiration_time) {
+    const policyAt = Date.parse(authorization.expiration_time) - 60 * 60 * 1000;
+    if (Number.isFinite(policyAt)) state.expiryPolicyAt = new Date(policyAt).toISOString();
+  }
 }
 
 /**
