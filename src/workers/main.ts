@@ -57,7 +57,7 @@ async function main() {
     activities: {
       ...createActivities({
         // Webhook subscriptions and verification stay with the first provider (PayPal's when configured).
-        provider: providers[0]!,
+        provider: providers.find((provider) => provider.name === 'paypal') ?? providers[0]!,
         providers,
         characters: charactersClientFromConfig(config),
         webhooks: { listenerUrl: webhookListenerUrl(config) },
