@@ -230,4 +230,23 @@ describe('a start on a provider this deployment does not run', () => {
     expect(JSON.stringify(unknown.data)).toContain('provider');
     expect(await lifecycles.state(id)).toBeNull();
   });
+
+  it('is refused over Nexus too, naming the provider field', async () => {
+    const id = await heldIntent();
+    const run = await orders.run('callPayments', [
+      orders.endpoint,
+      'startLifecycle',
+      { authorizationId: id, provider: 'adyen' },
+    ]);
+    expect(run.failure).toBeDefined();
+    expect(causeMessages(run.failure)).toMatch(/provider: /);
+    expect(await lifecycles.state(id)).toBeNull();
+  });
 });
+
+/** Every message down the cause chain. */
+function causeMessages(error: unknown): string {
+  const messages: string[] = [];
+  for (let cause = error; cause instanceof Error; cause = cause.cause) messages.push(cause.message);
+  return messages.join(' <- ');
+}
