@@ -83,14 +83,18 @@ export function createPaymentsActivities(provider: PaymentsProvider) {
     checkpoint: async (): Promise<void> => undefined,
 
     /** Read at a lifecycle's start: the provider's capture bound travels with it into the lifecycle's state. */
-    getAuthorization: async (authorizationId: string): Promise<StartingAuthorization> => ({
-      ...(await callProvider(() => provider.getAuthorization(authorizationId))),
-      maxCaptures: provider.capabilities.maxCaptures,
-      ...(provider.capabilities.reauthorization === 'new-authorization' && {
-        reauthorization: 'new-authorization' as const,
-      }),
-      ...(provider.capabilities.sharedCaptureIds && { sharedCaptureIds: true as const }),
-    }),
+    getAuthorization: async (authorizationId: string): Promise<StartingAuthorization> => {
+      const authorization = await callProvider(() => provider.getAuthorization(authorizationId));
+      const capabilities = provider.capabilitiesOf?.(authorization) ?? provider.capabilities;
+      return {
+        ...authorization,
+        maxCaptures: capabilities.maxCaptures,
+        ...(capabilities.reauthorization === 'new-authorization' && {
+          reauthorization: 'new-authorization' as const,
+        }),
+        ...(capabilities.sharedCaptureIds && { sharedCaptureIds: true as const }),
+      };
+    },
 
     /** The idempotency key is mandatory here: it makes every retry of this activity capture at most once. */
     captureAuthorization: async (input: CaptureRequest): Promise<PaymentCapture> => {

@@ -81,6 +81,11 @@ export interface PaymentsProvider {
   readonly name: string;
   /** What the lifecycle may rely on, declared by the provider rather than guessed. */
   readonly capabilities: ProviderCapabilities;
+  /**
+   * What the lifecycle may rely on for one authorization, when that differs by authorization (Stripe's
+   * multicapture is the card's to allow); absent: `capabilities`.
+   */
+  capabilitiesOf?(authorization: Authorization): ProviderCapabilities;
   /** The headers a delivery of this provider carries. */
   readonly deliveryHeaders: DeliveryHeaderNames;
   /** The authorization as the provider holds it now. */

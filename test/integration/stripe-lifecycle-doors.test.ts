@@ -73,11 +73,11 @@ afterAll(async () => {
   await close?.();
 });
 
-async function heldIntent(amount = 10000): Promise<string> {
+async function heldIntent(amount = 10000, multicapture = true): Promise<string> {
   const response = await fetch(`${sandbox.url}/sandbox/payment_intents`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ amount, currency: 'usd', multicapture: true }),
+    body: JSON.stringify({ amount, currency: 'usd', multicapture }),
   });
   return ((await response.json()) as { id: string }).id;
 }
@@ -214,6 +214,25 @@ describe.each([
     expect(state).toMatchObject({ status: 'CAPTURED', currentAuthorizationId: renewed.id });
     // The new intent is a new hold: the expiry policy follows its end.
     expect(Date.parse(state.expiryPolicyAt)).toBe(Date.parse(renewed.expiration_time ?? '') - HOUR_MS);
+  });
+});
+
+describe('an intent whose card does not allow multicapture, on an account that asks for it', () => {
+  it('takes one capture: a partial one is final and releases the rest, the next is refused before Stripe', async () => {
+    const id = await heldIntent(10000, false);
+    await apiDoor.start(id);
+    expect(await lifecycles.state(id)).toMatchObject({ maxCaptures: 1 });
+    expect(await lifecycles.state(id)).not.toHaveProperty('sharedCaptureIds');
+    const capture = await apiDoor.capture(id, { amount: '20.00' }, randomUUID());
+    expect(capture).toMatchObject({ status: 'COMPLETED', final_capture: true });
+    expect(capture.id).toMatch(/^ch_[A-Za-z0-9]+$/);
+    expect(await intentAtStripe(id)).toMatchObject({ status: 'succeeded', amount_received: 2000 });
+    const second = await api.post(
+      `/v1/lifecycles/${id}/capture`,
+      { amount: '10.00' },
+      { headers: { 'idempotency-key': randomUUID() } },
+    );
+    expect(second.status).toBe(409);
   });
 });
 

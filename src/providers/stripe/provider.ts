@@ -1,5 +1,5 @@
 import Stripe from 'stripe';
-import type { Money } from '../resources';
+import type { Authorization, Money } from '../resources';
 import { ProviderError, type PaymentsProvider, type ProviderCapabilities } from '../port';
 import { stripeClient, type StripeClientOptions } from './client';
 import { classified } from './failures';
@@ -91,6 +91,10 @@ export function stripeProvider(options: StripeProviderOptions): PaymentsProvider
       transmission_id: STRIPE_SIGNATURE_HEADER,
       transmission_time: STRIPE_SIGNATURE_HEADER,
     },
+
+    // An account that asks for multicapture gets it only on cards that allow it: the intent's charge says.
+    capabilitiesOf: (authorization) =>
+      stripeCapabilities(multicapture && multicaptureOf(authorization) === 'available'),
 
     getAuthorization: (authorizationId) =>
       classified(async () =>
@@ -184,6 +188,12 @@ export function reauthorizationParams(
     metadata: { ...previous.metadata, reauthorizes: previous.id },
     expand: expandCharge,
   };
+}
+
+/** The multicapture status the intent's charge reports (see authorizationOf's card_capabilities). */
+function multicaptureOf(authorization: Authorization): unknown {
+  const capabilities = authorization.card_capabilities as { multicapture?: unknown } | undefined;
+  return capabilities?.multicapture;
 }
 
 function idOf(value: string | { id: string } | null | undefined): string | undefined {

@@ -35,6 +35,15 @@ import { lifecycleDetails, type LifecycleVisibility } from './visibility';
 /** The no-op activity a keyed provider call waits on first (see LifecycleCommands.attempt). */
 const { checkpoint } = proxyActivities<PaymentsActivities>({ startToCloseTimeout: '5 seconds' });
 
+/**
+ * Whether the next capture is the last the authorization takes: then it is final, so a provider that takes
+ * one capture (Stripe without multicapture) is never asked to keep the rest. Only for lifecycles that name
+ * their provider: a PayPal lifecycle's captures are sent as they always were.
+ */
+function lastCapture(state: LifecycleState): boolean {
+  return state.provider !== undefined && state.captures.length + 1 >= (state.maxCaptures ?? Infinity);
+}
+
 /** One provider call at a time, so a timer's reauthorization never races a capture. */
 class SerialQueue {
   private tail: Promise<unknown> = Promise.resolve();
@@ -87,7 +96,10 @@ export class LifecycleCommands {
       const amount = { currency_code: state.currency, value: plan.amount };
       state.captureSequence += 1;
       const idempotencyKey = plan.providerRequestId ?? captureIdempotencyKey(state, request.idempotencyKey);
-      const finalCapture = request.finalCapture ?? plan.finalCapture ?? plan.amount === state.remainingAmount;
+      const finalCapture =
+        request.finalCapture ??
+        plan.finalCapture ??
+        (plan.amount === state.remainingAmount || lastCapture(state));
       const capture = await this.attempt(
         acceptedAt,
         request.idempotencyKey
