@@ -13,11 +13,8 @@ import {
   type LifecycleState,
   type RefundRecord,
 } from './definitions';
-import { canManage, initialState } from './state';
+import { canManage, HOLD_END_MARGIN_MS, initialState } from './state';
 import { refuse } from './validation';
-
-/** How long before a hold's end the expiry policy runs when the hold ends before the policy's own time. */
-export const HOLD_END_MARGIN_MS = 60 * 60 * 1000;
 
 /** A lifecycle duration in milliseconds: the input's, or the default. */
 export function millisecondsOf(input: LifecycleInput, field: DurationField): number {

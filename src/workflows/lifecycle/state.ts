@@ -212,10 +212,13 @@ export function applyReauthorization(
   state.reauthorizeAt = undefined;
   // A new authorization is a new hold (Stripe): the expiry policy follows its end, an hour before it.
   if (state.reauthorization === 'new-authorization' && authorization.expiration_time) {
-    const policyAt = Date.parse(authorization.expiration_time) - 60 * 60 * 1000;
+    const policyAt = Date.parse(authorization.expiration_time) - HOLD_END_MARGIN_MS;
     if (Number.isFinite(policyAt)) state.expiryPolicyAt = new Date(policyAt).toISOString();
   }
 }
+
+/** How long before a hold's end the expiry policy runs when the hold ends before the policy's own time. */
+export const HOLD_END_MARGIN_MS = 60 * 60 * 1000;
 
 /**
  * The authorization a void releases: the original (PayPal voids its reauthorizations with it), or the current
