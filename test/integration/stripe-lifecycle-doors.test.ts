@@ -217,6 +217,27 @@ describe.each([
   });
 });
 
+describe('multicapture when Stripe commits a capture and drops the answer', () => {
+  it('captures once per key, and numbers the captures of the charge as they were made', async () => {
+    const id = await heldIntent();
+    await apiDoor.start(id);
+    const armed = await fetch(`${sandbox.url}/sandbox/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ operation: 'capture', mode: 'commit-then-drop', count: 2 }),
+    });
+    expect(armed.status).toBe(201);
+    const first = await apiDoor.capture(id, { amount: '20.00' }, randomUUID());
+    const second = await apiDoor.capture(id, { amount: '30.00' }, randomUUID());
+    const { latest_charge: charge, amount_received } = await intentAtStripe(id);
+    expect(amount_received).toBe(5000);
+    const faults = (await (await fetch(`${sandbox.url}/sandbox/faults`)).json()) as { faults: unknown[] };
+    expect(faults.faults).toEqual([]);
+    expect([first.id, second.id]).toEqual([`${charge}-1`, `${charge}-2`]);
+    expect(await lifecycles.state(id)).toMatchObject({ capturedAmount: '50.00', remainingAmount: '50.00' });
+  });
+});
+
 describe('an intent whose card does not allow multicapture, on an account that asks for it', () => {
   it('takes one capture: a partial one is final and releases the rest, the next is refused before Stripe', async () => {
     const id = await heldIntent(10000, false);
