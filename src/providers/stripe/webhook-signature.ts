@@ -9,11 +9,13 @@ export const STRIPE_SIGNATURE_TOLERANCE_SECONDS = 300;
 /**
  * Checks `Stripe-Signature: t=…,v1=…[,v1=…]` with the official SDK: an HMAC-SHA256 of `t.body` under one of
  * the endpoint's secrets (during a rotation Stripe signs with each, and we may hold the old and the new).
+ * A `t=` further than `toleranceSeconds` from `now` is refused; 0 checks the signature alone.
  */
 export function verifyStripeSignature(
   delivery: WebhookDelivery,
   secrets: readonly string[],
   now: Date = new Date(),
+  toleranceSeconds: number = STRIPE_SIGNATURE_TOLERANCE_SECONDS,
 ): SignatureCheck {
   const header = deliveryHeader(delivery, STRIPE_SIGNATURE_HEADER);
   if (!header) return { verification_status: 'FAILURE', reason: `no ${STRIPE_SIGNATURE_HEADER} header` };
@@ -27,7 +29,7 @@ export function verifyStripeSignature(
         body,
         header,
         secret,
-        STRIPE_SIGNATURE_TOLERANCE_SECONDS,
+        toleranceSeconds,
         undefined,
         now.getTime(),
       );
@@ -37,6 +39,36 @@ export function verifyStripeSignature(
     }
   }
   return { verification_status: 'FAILURE', reason };
+}
+
+/** What a `Stripe-Signature` header says: when it was signed (unix seconds) and its v1 signatures. */
+export interface StripeSignatureParts {
+  timestamp: number;
+  signatures: string[];
+}
+
+/**
+ * Reads `t=<unix>,v1=<hex>[,v1=<hex>…]`; other schemes (v0) are ignored, as Stripe asks. A header without a
+ * whole-number `t=` or without a 64-hex-digit `v1=` is garbled: the answer says why, as text.
+ */
+export function readStripeSignatureHeader(header: string): StripeSignatureParts | string {
+  let timestamp: number | undefined;
+  const signatures: string[] = [];
+  for (const item of header.split(',')) {
+    const at = item.indexOf('=');
+    const key = item.slice(0, at).trim();
+    const value = item.slice(at + 1).trim();
+    if (key === 't') {
+      if (!/^\d{1,12}$/.test(value) || timestamp !== undefined) return 'not one whole-number t=';
+      timestamp = Number(value);
+    } else if (key === 'v1') {
+      if (!/^[0-9a-f]{64}$/.test(value)) return 'a v1= that is not 64 hex digits';
+      signatures.push(value);
+    }
+  }
+  if (timestamp === undefined) return 'no t=';
+  if (signatures.length === 0) return 'no v1= signature';
+  return { timestamp, signatures };
 }
 
 /** The header Stripe would send for `body` signed at `timestamp` (unix seconds) with each of `secrets`. */
