@@ -33,7 +33,10 @@ const signatureKey = STRIPE_SIGNATURE_HEADER.toLowerCase();
  * The signature is checked here, by HMAC with the endpoint's secrets, so a forgery starts no run; the run
  * checks it again in the worker and signals the event into its lifecycle, as for PayPal's deliveries.
  */
-export const stripeWebhookRoutes: FastifyPluginAsyncZod<StripeWebhookRoutesOptions> = async (app, options) => {
+export const stripeWebhookRoutes: FastifyPluginAsyncZod<StripeWebhookRoutesOptions> = async (
+  app,
+  options,
+) => {
   if (options.secrets.length === 0) throw new Error('the Stripe webhook intake needs an endpoint secret');
   const toleranceSeconds = options.toleranceSeconds ?? STRIPE_SIGNATURE_TOLERANCE_SECONDS;
   // Scoped to this plugin: every content type arrives as the raw bytes, never parsed and re-serialized.
@@ -56,9 +59,13 @@ export const stripeWebhookRoutes: FastifyPluginAsyncZod<StripeWebhookRoutesOptio
       const value = request.headers[signatureKey];
       const header = Array.isArray(value) ? value[0] : value;
       if (!header) {
-        throw new ApiError('WEBHOOK_DELIVERY_INVALID', `missing delivery headers: ${STRIPE_SIGNATURE_HEADER}`, {
-          missing: [STRIPE_SIGNATURE_HEADER],
-        });
+        throw new ApiError(
+          'WEBHOOK_DELIVERY_INVALID',
+          `missing delivery headers: ${STRIPE_SIGNATURE_HEADER}`,
+          {
+            missing: [STRIPE_SIGNATURE_HEADER],
+          },
+        );
       }
       const signature = readStripeSignatureHeader(header);
       if (typeof signature === 'string') {

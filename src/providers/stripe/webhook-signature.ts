@@ -25,14 +25,7 @@ export function verifyStripeSignature(
   let reason = '';
   for (const secret of secrets) {
     try {
-      Stripe.webhooks.constructEvent(
-        body,
-        header,
-        secret,
-        toleranceSeconds,
-        undefined,
-        now.getTime(),
-      );
+      Stripe.webhooks.constructEvent(body, header, secret, toleranceSeconds, undefined, now.getTime());
       return { verification_status: 'SUCCESS' };
     } catch (error) {
       reason = error instanceof Error ? error.message : String(error);
