@@ -1,9 +1,6 @@
 import { stripeProvider } from '../../src/providers/stripe/provider';
-import {
-  readStripeSignatureHeader,
-  stripeSignatureHeader,
-  verifyStripeSignature,
-} from '../../src/providers/stripe/webhook-signature';
+import { stripeSignatureHeader, verifyStripeSignature } from '../../src/providers/stripe/webhook-signature';
+import { readStripeSignatureHeader, signedByEndpoint } from '../../src/webhooks/stripe-signature';
 import { stripeWebhookSecretsFromEnv } from '../../src/webhooks/stripe-intake-config';
 
 const hex = (digit: string) => digit.repeat(64);
@@ -25,6 +22,30 @@ describe('reading Stripe-Signature', () => {
     ['t=1780000000,v1=ABC', 'a v1= that is not 64 hex digits'],
   ])('calls %j garbled: %s', (header, reason) => {
     expect(readStripeSignatureHeader(header)).toBe(reason);
+  });
+});
+
+describe("the intake's HMAC check", () => {
+  it('agrees with the official SDK: any v1 under any secret, and nothing else', () => {
+    const body = JSON.stringify({ id: 'evt_1', object: 'event' });
+    const t = 1_780_000_000;
+    const read = (header: string) =>
+      readStripeSignatureHeader(header) as Exclude<ReturnType<typeof readStripeSignatureHeader>, string>;
+    const both = read(stripeSignatureHeader(body, ['whsec_old', 'whsec_new'], t));
+    expect(both.signatures).toHaveLength(2);
+    expect(signedByEndpoint(both, body, ['whsec_new'])).toBe(true);
+    expect(signedByEndpoint(both, body, ['whsec_other', 'whsec_old'])).toBe(true);
+    expect(signedByEndpoint(both, body, ['whsec_other'])).toBe(false);
+    expect(signedByEndpoint(both, `${body} `, ['whsec_new'])).toBe(false);
+    expect(signedByEndpoint({ ...both, timestamp: t + 1 }, body, ['whsec_new'])).toBe(false);
+    const sdkHeader = stripeSignatureHeader(body, ['whsec_new'], Math.floor(Date.now() / 1000));
+    const sdkCheck = verifyStripeSignature({ headers: { 'stripe-signature': sdkHeader }, body }, [
+      'whsec_new',
+    ]);
+    expect([sdkCheck.verification_status, signedByEndpoint(read(sdkHeader), body, ['whsec_new'])]).toEqual([
+      'SUCCESS',
+      true,
+    ]);
   });
 });
 

@@ -34,36 +34,6 @@ export function verifyStripeSignature(
   return { verification_status: 'FAILURE', reason };
 }
 
-/** What a `Stripe-Signature` header says: when it was signed (unix seconds) and its v1 signatures. */
-export interface StripeSignatureParts {
-  timestamp: number;
-  signatures: string[];
-}
-
-/**
- * Reads `t=<unix>,v1=<hex>[,v1=<hex>…]`; other schemes (v0) are ignored, as Stripe asks. A header without a
- * whole-number `t=` or without a 64-hex-digit `v1=` is garbled: the answer says why, as text.
- */
-export function readStripeSignatureHeader(header: string): StripeSignatureParts | string {
-  let timestamp: number | undefined;
-  const signatures: string[] = [];
-  for (const item of header.split(',')) {
-    const at = item.indexOf('=');
-    const key = item.slice(0, at).trim();
-    const value = item.slice(at + 1).trim();
-    if (key === 't') {
-      if (!/^\d{1,12}$/.test(value) || timestamp !== undefined) return 'not one whole-number t=';
-      timestamp = Number(value);
-    } else if (key === 'v1') {
-      if (!/^[0-9a-f]{64}$/.test(value)) return 'a v1= that is not 64 hex digits';
-      signatures.push(value);
-    }
-  }
-  if (timestamp === undefined) return 'no t=';
-  if (signatures.length === 0) return 'no v1= signature';
-  return { timestamp, signatures };
-}
-
 /** The header Stripe would send for `body` signed at `timestamp` (unix seconds) with each of `secrets`. */
 export function stripeSignatureHeader(body: string, secrets: readonly string[], timestamp: number): string {
   const parts = secrets.map((secret) =>
