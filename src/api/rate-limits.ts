@@ -53,14 +53,14 @@ export function addRateLimits<Logger extends FastifyBaseLogger>(
     timeWindow,
     keyGenerator: () => 'webhook-intake-stripe',
   });
+  const intakes = new Map([
+    [WEBHOOK_ROUTE, webhookIntake],
+    [STRIPE_WEBHOOK_ROUTE, stripeIntake],
+  ]);
   server.addHook('onRequest', async (request, reply) => {
-    const route = request.method === 'POST' ? request.routeOptions.url : undefined;
-    const isDelivery = route === WEBHOOK_ROUTE || route === STRIPE_WEBHOOK_ROUTE;
-    const limit = await (route === WEBHOOK_ROUTE
-      ? webhookIntake(request)
-      : route === STRIPE_WEBHOOK_ROUTE
-        ? stripeIntake(request)
-        : byCaller(request));
+    const intake = request.method === 'POST' ? intakes.get(request.routeOptions.url ?? '') : undefined;
+    const isDelivery = intake !== undefined;
+    const limit = await (intake ?? byCaller)(request);
     if (limit.isAllowed || !limit.isExceeded) return;
     reply.header('retry-after', String(Math.max(1, limit.ttlInSeconds)));
     throw new ApiError(

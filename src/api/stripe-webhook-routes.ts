@@ -59,13 +59,10 @@ export const stripeWebhookRoutes: FastifyPluginAsyncZod<StripeWebhookRoutesOptio
       const value = request.headers[signatureKey];
       const header = Array.isArray(value) ? value[0] : value;
       if (!header) {
-        throw new ApiError(
-          'WEBHOOK_DELIVERY_INVALID',
-          `missing delivery headers: ${STRIPE_SIGNATURE_HEADER}`,
-          {
-            missing: [STRIPE_SIGNATURE_HEADER],
-          },
-        );
+        const missing = [STRIPE_SIGNATURE_HEADER];
+        throw new ApiError('WEBHOOK_DELIVERY_INVALID', `missing delivery headers: ${missing.join(', ')}`, {
+          missing,
+        });
       }
       const signature = readStripeSignatureHeader(header);
       if (typeof signature === 'string') {
