@@ -8,7 +8,7 @@ import type {
 } from 'fastify';
 import type { ApiCaller } from '../api-callers';
 import { callerLookup } from '../auth/callers';
-import { WEBHOOK_ROUTE } from '../webhooks/listener-url';
+import { STRIPE_WEBHOOK_ROUTE, WEBHOOK_ROUTE } from '../webhooks/listener-url';
 import { ApiError } from './errors';
 import type { ApiLimits } from './limits';
 
@@ -27,9 +27,9 @@ export function rateLimitKeyOf(callers: readonly ApiCaller[]): (request: Fastify
 }
 
 /**
- * Three budgets over one window, each with its own counters: per caller on authenticated requests, per client
- * address on the others, and the webhook intake's own (every sender together, sized to the provider's delivery
- * rate), so a flood of deliveries starts at most that many verification runs per window.
+ * Budgets over one window, each with its own counters: per caller on authenticated requests, per client
+ * address on the others, and each webhook intake's own (PayPal's and Stripe's, every sender together, sized to
+ * the provider's delivery rate), so a flood of deliveries starts at most that many verification runs per window.
  */
 export function addRateLimits<Logger extends FastifyBaseLogger>(
   server: FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, Logger>,
@@ -48,9 +48,19 @@ export function addRateLimits<Logger extends FastifyBaseLogger>(
     timeWindow,
     keyGenerator: () => 'webhook-intake',
   });
+  const stripeIntake = server.createRateLimit({
+    max: limits.webhookRateLimitMax,
+    timeWindow,
+    keyGenerator: () => 'webhook-intake-stripe',
+  });
+  const intakes = new Map([
+    [WEBHOOK_ROUTE, webhookIntake],
+    [STRIPE_WEBHOOK_ROUTE, stripeIntake],
+  ]);
   server.addHook('onRequest', async (request, reply) => {
-    const isDelivery = request.method === 'POST' && request.routeOptions.url === WEBHOOK_ROUTE;
-    const limit = await (isDelivery ? webhookIntake(request) : byCaller(request));
+    const intake = request.method === 'POST' ? intakes.get(request.routeOptions.url ?? '') : undefined;
+    const isDelivery = intake !== undefined;
+    const limit = await (intake ?? byCaller)(request);
     if (limit.isAllowed || !limit.isExceeded) return;
     reply.header('retry-after', String(Math.max(1, limit.ttlInSeconds)));
     throw new ApiError(

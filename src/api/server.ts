@@ -18,6 +18,7 @@ import { lifecycleRoutes, type LifecycleRoutesOptions } from './lifecycle-routes
 import { defaultApiLimits, type ApiLimits } from './limits';
 import { recordApiMetrics } from './metrics';
 import { addRateLimits } from './rate-limits';
+import { stripeWebhookRoutes, type StripeWebhookRoutesOptions } from './stripe-webhook-routes';
 import { webhookRoutes, type WebhookRoutesOptions } from './webhook-routes';
 import { READINESS_PATH } from '../readiness';
 
@@ -31,6 +32,8 @@ export interface ApiOptions {
   logger?: Logger | false;
   /** Webhook deliveries at POST /webhooks/payments; none means the route is not served. */
   webhooks?: WebhookRoutesOptions;
+  /** Stripe's deliveries at POST /webhooks/stripe; none means the route is not served. */
+  stripeWebhooks?: StripeWebhookRoutesOptions;
   /** The codec server at /codec/encode and /codec/decode; none means it is not served. */
   codec?: Omit<CodecRoutesOptions, 'callers'>;
   /** Rate limit and time-outs of every route; the configuration's defaults when not given. */
@@ -122,6 +125,7 @@ export async function buildApi(options: ApiOptions) {
     ...(options.providers && { providers: options.providers }),
   });
   if (options.webhooks) await app.register(webhookRoutes, options.webhooks);
+  if (options.stripeWebhooks) await app.register(stripeWebhookRoutes, options.stripeWebhooks);
   if (options.codec) await app.register(codecRoutes, { ...options.codec, callers: options.callers });
   return app;
 }

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { DeliveryHeaderNames } from '../providers/port';
-import { EMPTY_DELIVERY_BODY_MESSAGE } from '../providers/webhook-delivery';
 import { WEBHOOK_ROUTE } from '../webhooks/listener-url';
 import type { DeliveryScreening } from '../webhooks/delivery-screening';
 import type { VerificationStarter } from '../webhooks/verification-starter';
+import { deliveryText } from './delivery-body';
 import { ApiError } from './errors';
 import { defaultTransmissionToleranceMs } from './limits';
 import { errorBody } from './schemas';
@@ -26,7 +26,6 @@ export interface WebhookRoutesOptions {
 const acceptedBody = z.object({ workflowId: z.string(), status: z.enum(['accepted', 'duplicate']) });
 // Provider transmission ids are UUIDs; anything printable and short is accepted as a workflow id suffix.
 const transmissionIdPattern = /^[A-Za-z0-9._:-]{1,128}$/;
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
  * POST /webhooks/payments: no API key, a delivery is authenticated by its signature, later, in the
@@ -127,22 +126,4 @@ function assertTransmissionTimely(header: string, value: string, receivedAt: Dat
       `${header}: ${Math.round(Math.abs(offsetMs) / 1000)} s ${when}, outside the tolerance of ${toleranceMs / 1000} s`,
     );
   }
-}
-
-/** The body as text, exactly: valid UTF-8 (so the text round-trips to the same bytes) holding one JSON document. */
-function deliveryText(raw: unknown): string {
-  const bytes = Buffer.isBuffer(raw) ? raw : Buffer.alloc(0);
-  if (bytes.length === 0) throw new ApiError('WEBHOOK_DELIVERY_INVALID', EMPTY_DELIVERY_BODY_MESSAGE);
-  let text: string;
-  try {
-    text = utf8.decode(bytes);
-  } catch {
-    throw new ApiError('WEBHOOK_DELIVERY_INVALID', 'the delivery body is not UTF-8 text');
-  }
-  try {
-    JSON.parse(text);
-  } catch {
-    throw new ApiError('WEBHOOK_DELIVERY_INVALID', 'the delivery body is not well-formed JSON');
-  }
-  return text;
 }

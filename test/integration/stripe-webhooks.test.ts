@@ -1,0 +1,514 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { AxiosInstance } from 'axios';
+import type { Client } from '@temporalio/client';
+import Stripe from 'stripe';
+import { createPaymentsActivities } from '../../src/activities/payments';
+import { createWebhookActivities } from '../../src/activities/webhooks';
+import { LifecycleClient } from '../../src/client/lifecycle-client';
+import { stripeEndpoint } from '../../src/providers/stripe/client';
+import { stripeProvider } from '../../src/providers/stripe/provider';
+import { stripeSignatureHeader } from '../../src/providers/stripe/webhook-signature';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server';
+import { paymentsDialect } from '../../src/providers/paypal/dialects';
+import { STRIPE_WEBHOOK_ROUTE, WEBHOOK_ROUTE } from '../../src/webhooks/listener-url';
+import { VerificationStarter } from '../../src/webhooks/verification-starter';
+import {
+  STRIPE_ENDPOINT_WEBHOOK_ID,
+  stripeVerificationStarter,
+} from '../../src/webhooks/stripe-intake-config';
+import type { LifecycleState } from '../../src/workflows/lifecycle/definitions';
+import { webhookVerificationWorkflowId } from '../../src/workflows/webhooks/definitions';
+import { eventually } from '../helpers/eventually';
+import { startTestApi } from '../helpers/lifecycle-stack';
+import { startWebhookListener, type WebhookListener } from '../helpers/sandbox-fixtures';
+import { connectClient, runTestWorker, uniqueTaskQueue } from '../helpers/temporal';
+import { verificationResult as finishedVerification } from '../helpers/webhook-stack';
+
+// Stripe's deliveries over real HTTP: the sandbox in Stripe mode signs each event with the endpoint's secrets
+// (old and new, a rotation under way) and POSTs it to /webhooks/stripe; the worker verifies it with the same
+// secrets and signals it into the lifecycle of the PaymentIntent it names.
+
+const OLD_SECRET = 'whsec_old_endpoint_secret';
+const NEW_SECRET = 'whsec_new_endpoint_secret';
+const BODY_LIMIT_BYTES = 64 * 1024;
+
+let sandbox: Sandbox;
+let client: Client;
+let taskQueue: string;
+let api: AxiosInstance;
+let apiUrl: string;
+let listener: WebhookListener;
+let close: () => Promise<void>;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({
+    mode: 'stripe',
+    logger: false,
+    stripeWebhookSecrets: [OLD_SECRET, NEW_SECRET],
+    deliveryRetry: { attempts: 3, initialDelayMs: 200 },
+  });
+  const provider = stripeProvider({
+    apiKey: 'sk_test_sandbox',
+    ...stripeEndpoint(sandbox.url),
+    timeoutMs: 2000,
+    webhookSecrets: [OLD_SECRET, NEW_SECRET],
+  });
+  taskQueue = uniqueTaskQueue('stripe-webhooks');
+  const temporal = await connectClient();
+  client = temporal.client;
+  const worker = await runTestWorker({
+    taskQueue,
+    activities: { ...createPaymentsActivities(provider), ...createWebhookActivities({ provider }) },
+  });
+  const started = await startTestApi({
+    lifecycles: new LifecycleClient(client, taskQueue),
+    stripeWebhooks: {
+      verifications: stripeVerificationStarter(client, taskQueue),
+      bodyLimitBytes: BODY_LIMIT_BYTES,
+      secrets: [OLD_SECRET, NEW_SECRET],
+    },
+  });
+  api = started.http;
+  apiUrl = started.url;
+  // A second endpoint records what the sandbox sends, for the official SDK's check.
+  listener = await startWebhookListener();
+  await subscribe(`${apiUrl}${STRIPE_WEBHOOK_ROUTE}`);
+  await subscribe(listener.url);
+  close = async () => {
+    await sandbox.close();
+    await listener.close();
+    await worker.stop();
+    await started.app.close();
+    await temporal.close();
+  };
+});
+afterAll(async () => {
+  await close();
+});
+
+async function subscribe(url: string): Promise<void> {
+  const response = await fetch(`${sandbox.url}/sandbox/webhooks`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ url, event_types: [{ name: '*' }] }),
+  });
+  expect(response.status).toBe(201);
+}
+
+async function sandboxPost(path: string, body: unknown = {}) {
+  const response = await fetch(`${sandbox.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return (await response.json()) as { id: string };
+}
+
+/** A lifecycle on a new PaymentIntent holding `amount` cents. */
+async function startLifecycle(amount = 5000): Promise<string> {
+  const { id } = await sandboxPost('/sandbox/payment_intents', { amount, currency: 'usd' });
+  const start = await api.post('/v1/lifecycles', { authorizationId: id });
+  expect(start.status).toBe(201);
+  return id;
+}
+
+/** The event of `type` the sandbox delivered to the intake whose data.object is `objectId`. */
+async function deliveredEvent(type: string, objectId: string): Promise<string> {
+  return eventually(
+    () => listener.received.map((delivery) => JSON.parse(delivery.body.toString('utf8')) as StripeEvent),
+    (events) => events.some((event) => event.type === type && event.data.object.id === objectId),
+    { what: `a ${type} event of ${objectId}` },
+  ).then((events) => events.find((event) => event.type === type && event.data.object.id === objectId)!.id);
+}
+
+type StripeEvent = { id: string; type: string; data: { object: { id: string } } };
+
+async function lifecycleState(authorizationId: string): Promise<LifecycleState> {
+  return (await api.get(`/v1/lifecycles/${authorizationId}`)).data as LifecycleState;
+}
+
+/** A Stripe event body of `type` for `object`, with a fresh id. */
+function eventBody(type: string, object: Record<string, unknown>, id = `evt_${randomHex()}`): string {
+  return JSON.stringify({
+    id,
+    object: 'event',
+    api_version: '2025-08-27.basil',
+    created: Math.floor(Date.now() / 1000),
+    data: { object },
+    livemode: false,
+    pending_webhooks: 1,
+    request: { id: null, idempotency_key: null },
+    type,
+  });
+}
+
+function randomHex(): string {
+  return randomBytes(12).toString('hex');
+}
+
+/** An intent nobody holds a lifecycle for: its event verifies, and reaches no lifecycle. */
+const strayIntent = () => ({
+  id: `pi_${randomHex()}`,
+  object: 'payment_intent',
+  amount: 1000,
+  amount_received: 0,
+  currency: 'usd',
+  cancellation_reason: 'requested_by_customer',
+  created: Math.floor(Date.now() / 1000),
+});
+
+function deliver(body: string, signature: string | undefined, to: AxiosInstance = api) {
+  return to.post(STRIPE_WEBHOOK_ROUTE, Buffer.from(body, 'utf8'), {
+    headers: {
+      'content-type': 'application/json',
+      authorization: undefined,
+      ...(signature !== undefined && { 'stripe-signature': signature }),
+    },
+    transformRequest: (data: unknown) => data,
+  });
+}
+
+const now = () => Math.floor(Date.now() / 1000);
+
+async function runsOf(eventId: string): Promise<number> {
+  const query = `WorkflowId = '${webhookVerificationWorkflowId(eventId)}'`;
+  return client.workflow.count(query).then((answer) => answer.count);
+}
+
+/** The verification run's result, once the delivery has reached the intake and its run has ended. */
+async function verificationResult(eventId: string) {
+  await eventually(() => runExists(eventId), Boolean, { what: `a verification run of ${eventId}` });
+  return finishedVerification(client, eventId);
+}
+
+async function runExists(eventId: string): Promise<boolean> {
+  try {
+    await client.workflow.getHandle(webhookVerificationWorkflowId(eventId)).describe();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('Stripe deliveries reach the lifecycle', () => {
+  it('signals a verified charge.captured, the refund events and charge.dispute.created into the lifecycle', async () => {
+    const id = await startLifecycle();
+    const capture = await api.post(
+      `/v1/lifecycles/${id}/capture`,
+      { amount: '50.00' },
+      { headers: { 'idempotency-key': randomUUID() } },
+    );
+    expect(capture.status).toBe(200);
+    const chargeId = capture.data.id as string;
+
+    const captured = await deliveredEvent('charge.captured', chargeId);
+    const capturedRun = await verificationResult(captured);
+    expect(capturedRun).toMatchObject({
+      outcome: 'delivered',
+      verification: 'SUCCESS',
+      webhookId: STRIPE_ENDPOINT_WEBHOOK_ID,
+      lifecycleWorkflowId: `authorization-${id}`,
+      event: {
+        id: captured,
+        eventType: 'PAYMENT.CAPTURE.COMPLETED',
+        authorizationId: id,
+        captureId: chargeId,
+      },
+    });
+
+    const refund = await api.post(
+      `/v1/lifecycles/${id}/captures/${chargeId}/refund`,
+      { amount: '20.00' },
+      { headers: { 'idempotency-key': randomUUID() } },
+    );
+    expect(refund.status).toBe(200);
+    const refundId = refund.data.id as string;
+    for (const type of ['refund.created', 'charge.refund.updated']) {
+      const refunded = await deliveredEvent(type, refundId);
+      expect(await verificationResult(refunded)).toMatchObject({
+        outcome: 'delivered',
+        lifecycleWorkflowId: `authorization-${id}`,
+        event: { eventType: 'PAYMENT.CAPTURE.REFUNDED', captureId: chargeId, refundId },
+      });
+    }
+
+    const dispute = await sandboxPost(`/sandbox/charges/${chargeId}/dispute`);
+    const disputed = await deliveredEvent('charge.dispute.created', dispute.id);
+    expect(await verificationResult(disputed)).toMatchObject({
+      outcome: 'delivered',
+      lifecycleWorkflowId: `authorization-${id}`,
+      event: { eventType: 'PAYMENT.CAPTURE.REVERSED', captureId: chargeId, refundId: dispute.id },
+    });
+
+    const state = await eventually(
+      () => lifecycleState(id),
+      (read) => read.recentEvents.some((event) => event.id === disputed),
+      { what: 'the lifecycle to record the dispute' },
+    );
+    expect(state.recentEvents.map((event) => event.id)).toEqual(expect.arrayContaining([captured, disputed]));
+    expect(state.status).toBe('REVERSED');
+    expect(state.refunds).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          id: refundId,
+          kind: 'refund',
+          amount: { currency_code: 'USD', value: '20.00' },
+        }),
+        expect.objectContaining({ id: dispute.id, kind: 'reversal' }),
+      ]),
+    );
+  });
+
+  it('applies a capture made at Stripe itself (the dashboard) from its charge.captured', async () => {
+    const id = await startLifecycle(3000);
+    const response = await fetch(`${sandbox.url}/v1/payment_intents/${id}/capture`, {
+      method: 'POST',
+      headers: {
+        authorization: 'Bearer sk_test_sandbox',
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: 'amount_to_capture=3000',
+    });
+    expect(response.status).toBe(200);
+    const chargeId = ((await response.json()) as { latest_charge: string }).latest_charge;
+    const captured = await deliveredEvent('charge.captured', chargeId);
+    expect(await verificationResult(captured)).toMatchObject({
+      outcome: 'delivered',
+      lifecycleWorkflowId: `authorization-${id}`,
+    });
+    const state = await eventually(
+      () => lifecycleState(id),
+      (read) => read.status === 'CAPTURED',
+      { what: 'the lifecycle to apply the capture' },
+    );
+    expect(state.captures).toEqual([
+      expect.objectContaining({ id: chargeId, amount: { currency_code: 'USD', value: '30.00' } }),
+    ]);
+    expect(state.recentEvents).toEqual(
+      expect.arrayContaining([expect.objectContaining({ id: captured, applied: true })]),
+    );
+  });
+
+  it('verifies a charge.refunded and records it unrouted: its refunds arrive as refund events', async () => {
+    const charge = { id: `ch_${randomHex()}`, object: 'charge', amount_refunded: 500 };
+    const body = eventBody('charge.refunded', charge);
+    const eventId = (JSON.parse(body) as { id: string }).id;
+    const answer = await deliver(body, stripeSignatureHeader(body, [NEW_SECRET], now()));
+    expect(answer.status).toBe(202);
+    expect(await verificationResult(eventId)).toMatchObject({
+      outcome: 'unrouted',
+      verification: 'SUCCESS',
+      eventType: 'charge.refunded',
+    });
+  });
+
+  it("signs deliveries that the official SDK's constructEvent accepts, with either secret", async () => {
+    const { id: intentId } = await sandboxPost('/sandbox/payment_intents', { amount: 700, currency: 'usd' });
+    const eventId = await deliveredEvent('payment_intent.amount_capturable_updated', intentId);
+    await sandbox.deliveriesSettled();
+    for (const delivery of listener.received) {
+      const header = delivery.headers['stripe-signature'] as string;
+      for (const secret of [OLD_SECRET, NEW_SECRET]) {
+        const event = Stripe.webhooks.constructEvent(delivery.body, header, secret);
+        expect(event.id).toMatch(/^evt_/);
+      }
+    }
+    // The same event reached the intake too, and its run verified it.
+    expect(await verificationResult(eventId)).toMatchObject({ verification: 'SUCCESS', outcome: 'unrouted' });
+  });
+});
+
+describe('what the Stripe intake refuses', () => {
+  it('refuses a signature by another secret, and a body changed after signing, starting no run', async () => {
+    const body = eventBody('payment_intent.canceled', strayIntent());
+    const eventId = (JSON.parse(body) as { id: string }).id;
+    const forged = await deliver(body, stripeSignatureHeader(body, ['whsec_someone_else'], now()));
+    expect(forged.status).toBe(400);
+    expect(forged.data.error).toMatchObject({ code: 'WEBHOOK_DELIVERY_INVALID' });
+    expect(forged.data.error.message).toBe(
+      "Stripe-Signature: no v1 signature matches the body under the endpoint's secrets",
+    );
+
+    const tampered = body.replace('"amount":1000', '"amount":9000');
+    const changed = await deliver(tampered, stripeSignatureHeader(body, [NEW_SECRET], now()));
+    expect(changed.status).toBe(400);
+    expect(await runExists(eventId)).toBe(false);
+  });
+
+  it('refuses a t= outside 300 s, behind or ahead, and takes one within it', async () => {
+    const body = eventBody('payment_intent.canceled', strayIntent());
+    const eventId = (JSON.parse(body) as { id: string }).id;
+    const stale = await deliver(body, stripeSignatureHeader(body, [NEW_SECRET], now() - 330));
+    expect(stale.status).toBe(400);
+    expect(stale.data.error.message).toMatch(
+      /^Stripe-Signature: t= is 3\d\d s ago, outside the tolerance of 300 s$/,
+    );
+    const ahead = await deliver(body, stripeSignatureHeader(body, [NEW_SECRET], now() + 330));
+    expect(ahead.status).toBe(400);
+    expect(ahead.data.error.message).toMatch(/ahead, outside the tolerance of 300 s$/);
+    expect(await runExists(eventId)).toBe(false);
+
+    const recent = await deliver(body, stripeSignatureHeader(body, [NEW_SECRET], now() - 240));
+    expect(recent.status).toBe(202);
+  });
+
+  it('refuses a missing or garbled Stripe-Signature, a body that is no event, and one over the limit', async () => {
+    const body = eventBody('payment_intent.canceled', strayIntent());
+    const missing = await deliver(body, undefined);
+    expect(missing.status).toBe(400);
+    expect(missing.data.error).toMatchObject({
+      code: 'WEBHOOK_DELIVERY_INVALID',
+      message: 'missing delivery headers: Stripe-Signature',
+    });
+    const garbled: Array<[string, string]> = [
+      ['v1=' + 'a'.repeat(64), 'Stripe-Signature: no t='],
+      [`t=soon,v1=${'a'.repeat(64)}`, 'Stripe-Signature: not one whole-number t='],
+      [`t=${now()}`, 'Stripe-Signature: no v1= signature'],
+      [`t=${now()},v1=xyz`, 'Stripe-Signature: a v1= that is not 64 hex digits'],
+    ];
+    for (const [header, message] of garbled) {
+      const answer = await deliver(body, header);
+      expect([answer.status, answer.data.error.message]).toEqual([400, message]);
+    }
+
+    const noEvent = JSON.stringify({ id: 'not-an-event', object: 'event' });
+    const refused = await deliver(noEvent, stripeSignatureHeader(noEvent, [NEW_SECRET], now()));
+    expect(refused.status).toBe(400);
+    expect(refused.data.error.message).toMatch(/not a Stripe event/);
+
+    const padding = 'x'.repeat(BODY_LIMIT_BYTES);
+    const large = eventBody('payment_intent.canceled', { ...strayIntent(), description: padding });
+    const tooLarge = await deliver(large, stripeSignatureHeader(large, [NEW_SECRET], now()));
+    expect(tooLarge.status).toBe(413);
+    expect(tooLarge.data.error.code).toBe('PAYLOAD_TOO_LARGE');
+  });
+});
+
+describe('one run per event id', () => {
+  it('answers a second delivery of the same event as a duplicate, re-signed or not, with one run', async () => {
+    const body = eventBody('payment_intent.canceled', strayIntent());
+    const eventId = (JSON.parse(body) as { id: string }).id;
+    const signature = stripeSignatureHeader(body, [NEW_SECRET], now());
+    const first = await deliver(body, signature);
+    expect(first.status).toBe(202);
+    expect(first.data).toEqual({ workflowId: `webhook-${eventId}`, status: 'accepted' });
+    await verificationResult(eventId);
+
+    // Stripe's retry signs the same event again, later; a replayed copy carries the first signature.
+    const again = await deliver(body, stripeSignatureHeader(body, [NEW_SECRET], now() + 1));
+    const replayed = await deliver(body, signature);
+    for (const answer of [again, replayed]) {
+      expect(answer.status).toBe(202);
+      expect(answer.data).toEqual({ workflowId: `webhook-${eventId}`, status: 'duplicate' });
+    }
+    expect(
+      await eventually(
+        () => runsOf(eventId),
+        (count) => count === 1,
+      ),
+    ).toBe(1);
+  });
+});
+
+describe('the verification run', () => {
+  it('verifies a delivery that waited in Temporal past 300 s, and rejects one the secrets did not sign', async () => {
+    const starter = stripeVerificationStarter(client, taskQueue);
+    const signedAt = now() - 900;
+    const results = [];
+    for (const secret of [NEW_SECRET, 'whsec_someone_else']) {
+      const body = eventBody('payment_intent.canceled', strayIntent());
+      const eventId = (JSON.parse(body) as { id: string }).id;
+      const delivery = {
+        headers: { 'Stripe-Signature': stripeSignatureHeader(body, [secret], signedAt) },
+        body,
+      };
+      await starter.start(eventId, delivery, new Date(signedAt * 1000));
+      results.push(await verificationResult(eventId));
+    }
+    expect(results.map((result) => [result.outcome, result.verification])).toEqual([
+      ['unrouted', 'SUCCESS'],
+      ['rejected', 'FAILURE'],
+    ]);
+  });
+});
+
+describe('a rotation of the endpoint secret', () => {
+  it('verifies a delivery signed by the old secret alone, the new alone, or both', async () => {
+    for (const secrets of [[OLD_SECRET], [NEW_SECRET], [OLD_SECRET, NEW_SECRET]]) {
+      const body = eventBody('payment_intent.canceled', strayIntent());
+      const eventId = (JSON.parse(body) as { id: string }).id;
+      const answer = await deliver(body, stripeSignatureHeader(body, secrets, now()));
+      expect(answer.status).toBe(202);
+      expect(await verificationResult(eventId)).toMatchObject({
+        verification: 'SUCCESS',
+        outcome: 'unrouted',
+      });
+    }
+  });
+
+  it('takes a delivery signed by both on an intake that holds only the new secret, and refuses the old alone', async () => {
+    const rotated = await startTestApi({
+      lifecycles: new LifecycleClient(client, taskQueue),
+      stripeWebhooks: {
+        verifications: stripeVerificationStarter(client, taskQueue),
+        bodyLimitBytes: BODY_LIMIT_BYTES,
+        secrets: [NEW_SECRET],
+      },
+    });
+    try {
+      const body = eventBody('payment_intent.canceled', strayIntent());
+      const both = await deliver(
+        body,
+        stripeSignatureHeader(body, [OLD_SECRET, NEW_SECRET], now()),
+        rotated.http,
+      );
+      expect(both.status).toBe(202);
+      const other = eventBody('payment_intent.canceled', strayIntent());
+      const oldOnly = await deliver(other, stripeSignatureHeader(other, [OLD_SECRET], now()), rotated.http);
+      expect(oldOnly.status).toBe(400);
+    } finally {
+      await rotated.app.close();
+    }
+  });
+});
+
+describe("the Stripe intake's budget", () => {
+  it("answers 429 with Retry-After beyond its own delivery budget, leaving PayPal's intake and the callers theirs", async () => {
+    const limited = await startTestApi({
+      lifecycles: new LifecycleClient(client, taskQueue),
+      webhooks: {
+        verifications: new VerificationStarter({ client, taskQueue, mode: 'api' }),
+        bodyLimitBytes: BODY_LIMIT_BYTES,
+        headerNames: paymentsDialect('paypal').transmissionHeaders,
+      },
+      stripeWebhooks: {
+        verifications: stripeVerificationStarter(client, taskQueue),
+        bodyLimitBytes: BODY_LIMIT_BYTES,
+        secrets: [NEW_SECRET],
+      },
+      limits: {
+        rateLimitMax: 100,
+        rateLimitWindowMs: 60_000,
+        callerRateLimitMax: 100,
+        webhookRateLimitMax: 2,
+        requestTimeoutMs: 30_000,
+        headersTimeoutMs: 10_000,
+      },
+    });
+    try {
+      const statuses: number[] = [];
+      for (let n = 0; n < 3; n += 1) statuses.push((await deliver('{}', 'garbled', limited.http)).status);
+      expect(statuses).toEqual([400, 400, 429]);
+      const refused = await deliver('{}', 'garbled', limited.http);
+      expect(refused.headers['retry-after']).toBeDefined();
+      expect(refused.data.error.code).toBe('RATE_LIMITED');
+      expect((await limited.http.get('/v1/lifecycles/pi_none')).status).not.toBe(429);
+      const paypal = await limited.http.post(WEBHOOK_ROUTE, '{}', {
+        headers: { 'content-type': 'application/json', authorization: undefined },
+      });
+      expect([paypal.status, paypal.data.error.code]).toEqual([400, 'WEBHOOK_DELIVERY_INVALID']);
+    } finally {
+      await limited.app.close();
+    }
+  });
+});
