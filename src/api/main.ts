@@ -55,7 +55,8 @@ async function main() {
     codec: {
       codec,
       corsOrigins: codecCorsOrigins(config),
-      loopbackUiWithoutKey: config.NODE_ENV !== 'production',
+      // With operators' logins, the local UI too decodes only with an operator's token.
+      loopbackUiWithoutKey: config.NODE_ENV !== 'production' && !operatorTokens,
       operatorTokens: operatorTokens && operatorTokenVerifier(operatorTokens),
     },
     webhooks: {

@@ -53,9 +53,9 @@ export interface ServerConfigOptions {
   tls?: ClusterCertificates;
   /**
    * Temporal's default authorizer and claim mapper on the frontend, its keys from this JWKS; the internal
-   * frontend serves the server's own calls.
+   * frontend serves the server's own calls. `operatorsJwksUrl`: the operators' OpenID provider's keys too.
    */
-  authorizer?: { jwksUrl: string };
+  authorizer?: { jwksUrl: string; operatorsJwksUrl?: string };
 }
 
 /** The services a config runs: the four, and the internal frontend when the authorizer is on. */
@@ -96,7 +96,7 @@ export function writeServerConfig(options: ServerConfigOptions): string {
   config.global = {
     membership: { maxJoinDuration: '30s', broadcastAddress: '127.0.0.1' },
     ...(options.tls && { tls: frontendTls(options.tls, Boolean(options.authorizer)) }),
-    ...(options.authorizer && { authorization: authorization(options.authorizer.jwksUrl) }),
+    ...(options.authorizer && { authorization: authorization(options.authorizer) }),
   };
   for (const service of servicesOf(options)) {
     const { grpc, membership } = options.ports[service];
@@ -158,11 +158,12 @@ function frontendTls(certificates: ClusterCertificates, internode: boolean): Yam
 }
 
 /** The default authorizer: a token's `permissions` claim (`<namespace>:<role>`) says what it may do where. */
-function authorization(jwksUrl: string): Yaml {
+function authorization(keys: { jwksUrl: string; operatorsJwksUrl?: string }): Yaml {
+  const keySourceURIs = [keys.jwksUrl, ...(keys.operatorsJwksUrl ? [keys.operatorsJwksUrl] : [])];
   return {
     authorizer: 'default',
     claimMapper: 'default',
     permissionsClaimName: 'permissions',
-    jwtKeyProvider: { keySourceURIs: [jwksUrl], refreshInterval: '1m' },
+    jwtKeyProvider: { keySourceURIs, refreshInterval: '1m' },
   };
 }
