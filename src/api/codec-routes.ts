@@ -68,7 +68,8 @@ export const codecRoutes: FastifyPluginAsyncZod<CodecRoutesOptions> = async (app
   await app.register(cors, {
     origin: [...options.corsOrigins],
     methods: ['POST'],
-    allowedHeaders: ['Authorization', 'Content-Type', 'X-Namespace'],
+    // The Web UI with "pass access token" also sends the operator's ID token (Authorization-Extras): ignored.
+    allowedHeaders: ['Authorization', 'Authorization-Extras', 'Content-Type', 'X-Namespace'],
     credentials: true,
     maxAge: 600,
   });

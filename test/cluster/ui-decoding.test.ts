@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -51,7 +51,7 @@ afterAll(async () => {
 function codecAnswers(page: Page): Map<number, number> {
   const seen = new Map<number, number>();
   page.on('response', (response) => {
-    if (response.url().endsWith('/codec/decode') && response.request().method() === 'POST')
+    if (new URL(response.url()).pathname.endsWith('/codec/decode') && response.request().method() === 'POST')
       seen.set(response.status(), (seen.get(response.status()) ?? 0) + 1);
   });
   return seen;
@@ -102,11 +102,28 @@ async function until(condition: () => boolean, what: string, timeoutMs = 30_000)
 }
 
 it('shows an operator with the codec right the lifecycle’s input decrypted, through the operator’s own token', async () => {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  const context = await browser.newContext({
+    viewport: { width: 1400, height: 900 },
+    ignoreHTTPSErrors: true,
+  });
   const page = await context.newPage();
   const codec = codecAnswers(page);
+  page.on('console', (m) => appendFileSync('/work/wt/t/.scratch/console.log', `${m.text()}\n`));
+  page.on('requestfailed', (r) =>
+    appendFileSync(
+      '/work/wt/t/.scratch/console.log',
+      `FAILED ${r.method()} ${r.url()} ${r.failure()?.errorText}\n`,
+    ),
+  );
+  page.on('response', async (r) => {
+    if (r.url().includes('settings'))
+      appendFileSync('/work/wt/t/.scratch/console.log', `SETTINGS ${await r.text()}\n`);
+  });
   await logIn(page, CODEC_OPERATOR);
   await page.goto(workflowUrl);
+  await new Promise((r) => setTimeout(r, 8000));
+  await page.screenshot({ path: join(ARTIFACTS, 'ui-oidc-debug.png'), fullPage: true });
+  appendFileSync('/work/wt/t/.scratch/console.log', `TEXT ${await pageText(page)}\n`);
   await waitForText(page, `"orderId": "${orderId}"`);
   await page.screenshot({ path: join(ARTIFACTS, 'ui-oidc-decoded.png') });
   expect(codec.get(200)).toBeGreaterThan(0);
@@ -115,7 +132,10 @@ it('shows an operator with the codec right the lifecycle’s input decrypted, th
 }, 180_000);
 
 it('refuses to decode for an operator whose token lacks the codec scope: the payload stays encrypted', async () => {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  const context = await browser.newContext({
+    viewport: { width: 1400, height: 900 },
+    ignoreHTTPSErrors: true,
+  });
   const page = await context.newPage();
   const codec = codecAnswers(page);
   await logIn(page, OTHER_OPERATOR);
@@ -130,7 +150,7 @@ it('refuses to decode for an operator whose token lacks the codec scope: the pay
 }, 180_000);
 
 it('refuses to decode without a login: the codec server answers 401 to the UI’s origin', async () => {
-  const context = await browser.newContext();
+  const context = await browser.newContext({ ignoreHTTPSErrors: true });
   const page = await context.newPage();
   await page.goto(workflowUrl);
   const [sealed] = await testCodec.encode([defaultPayloadConverter.toPayload({ orderId })]);

@@ -32,6 +32,7 @@ import {
 import { startServiceProcesses, type ServiceProcesses, type ServiceWiring } from './service-processes';
 import { startTemporalCluster, type TemporalCluster } from './temporal-cluster';
 import { startTokenIssuer, type TokenIssuer } from './token-issuer';
+import { startCodecTls, type CodecTls } from './oidc-codec-tls';
 import { apiLoginEnv, oidcUiClient, startOidcLogin, uiLoginEnv, type OidcLogin } from './oidc-login';
 
 /** The PostgreSQL the cluster's databases live on when DATABASE_URL names none: the local server, trust auth. */
@@ -179,6 +180,7 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
   let temporal: TemporalCluster | undefined;
   let tokenIssuer: TokenIssuer | undefined;
   let oidc: OidcLogin | undefined;
+  let codecTls: CodecTls | undefined;
 
   const stop = async () => {
     await app?.stop();
@@ -187,6 +189,7 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
     await temporal?.stop();
     await tokenIssuer?.close();
     await oidc?.process.stop();
+    await codecTls?.close();
   };
 
   try {
@@ -285,6 +288,8 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
 
     const api1 = `http://127.0.0.1:${ports.apis[0]}`;
     if (uiUrl) {
+      // The UI passes an operator's token only to an https codec endpoint.
+      codecTls = login ? await startCodecTls(api1, join(options.dataDir, 'oidc')) : undefined;
       const ui = runCommand(
         'temporal-ui',
         binaries.uiServer,
@@ -294,7 +299,8 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
           TEMPORAL_UI_PORT: String(ports.ui),
           TEMPORAL_DEFAULT_NAMESPACE: namespace,
           // Payloads shown decoded through API 1's codec server (POST /codec/encode, /codec/decode).
-          TEMPORAL_CODEC_ENDPOINT: process.env.TEMPORAL_CODEC_ENDPOINT || `${api1}/codec`,
+          TEMPORAL_CODEC_ENDPOINT:
+            process.env.TEMPORAL_CODEC_ENDPOINT || codecTls?.endpoint || `${api1}/codec`,
           ...(certificates && {
             TEMPORAL_TLS_CA: certificates.caFile,
             TEMPORAL_TLS_CERT: certificates.clients.ui?.certFile,
@@ -309,6 +315,14 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
       services.push(ui);
       await waitForHttp(`http://127.0.0.1:${ports.ui}/`, ui);
       progress(announced('Temporal Web UI', uiUrl));
+      if (codecTls) {
+        progress(
+          announced(
+            'Codec for the UI',
+            `${codecTls.endpoint} → API 1 (self-signed: trust ${codecTls.certFile}, or open the URL once and accept it)`,
+          ),
+        );
+      }
     }
 
     const base = { TEMPORAL_ADDRESS: temporalAddress, TEMPORAL_NAMESPACE: namespace };
