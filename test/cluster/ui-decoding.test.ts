@@ -7,9 +7,10 @@ import { lifecycleWorkflowId } from '../../src/workflows/lifecycle/definitions';
 import { testCodec } from '../helpers/temporal';
 import { createAuthorization, startClusterHarness, startLifecycle, type ClusterHarness } from './harness';
 
-// Decoding in production (`npm run cluster -- --oidc`): operators log in to the Web UI through the cluster's
-// OpenID provider; the UI forwards each one's access token to the codec server, which decrypts payloads only
-// for a token of that issuer with the scope `codec`. No key of the UI's own reaches the browser.
+// Decoding in production (`npm run cluster -- --authorizer`, which includes `--oidc`): operators log in to the
+// Web UI through the cluster's OpenID provider; the UI forwards each one's access token to the codec server,
+// which decrypts payloads only for a token of that issuer with the scope `codec`, and to Temporal, whose
+// authorizer accepts the provider's keys. No key of the UI's own reaches the browser.
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = join(__dirname, '..', '..', 'test-artifacts');
@@ -31,6 +32,7 @@ beforeAll(async () => {
     ui: true,
     oidc: { codecOperators: [CODEC_OPERATOR] },
     databasePrefix: 'temporal_cluster_ui',
+    authorizer: true,
   });
   const authorizationId = await createAuthorization(cluster.provider, '47.21');
   // The lifecycle sleeps until its authorization is due for reauthorization: its start input stays on show.

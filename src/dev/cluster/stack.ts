@@ -234,8 +234,9 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
       oidc = await startOidcLogin({
         clients: uiClient ? [uiClient] : [],
         codecOperators: options.oidc.codecOperators,
-        // The UI calls Temporal with the operator's token: under the authorizer, it reads the namespace.
-        temporalPermissions: issuer ? [`${namespace}:read`] : [],
+        // The UI calls Temporal with the operator's token. It lists namespaces and reads the cluster's info,
+        // which Temporal's default authorizer allows only with a system role: operators read every namespace.
+        temporalPermissions: issuer ? ['temporal-system:read'] : [],
         log: output('oidc'),
       });
       progress(announced('Operators login', `${oidc.issuer} (any login and password; JWKS ${oidc.jwksUrl})`));
