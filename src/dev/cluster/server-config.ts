@@ -129,6 +129,9 @@ export function writeServerConfig(options: ServerConfigOptions): string {
  * frontend's TLS while history connects with the internode client's, so internode takes the same mTLS, the
  * frontend's certificate serving as each node's server and client certificate.
  */
+/** How often the server reads its certificate files again (`global.tls.refreshInterval`). */
+export const TLS_REFRESH_INTERVAL = '5s';
+
 function frontendTls(certificates: ClusterCertificates, internode: boolean): Yaml {
   const system = certificates.clients[SYSTEM_WORKER_CLIENT];
   if (!system) throw new Error(`the cluster certificates have no ${SYSTEM_WORKER_CLIENT} client`);
@@ -140,6 +143,8 @@ function frontendTls(certificates: ClusterCertificates, internode: boolean): Yam
   };
   const client = { serverName: certificates.serverName, rootCaFiles: [certificates.caFile] };
   return {
+    // The server reads its certificate files again at this interval: a renewed one needs no restart.
+    refreshInterval: TLS_REFRESH_INTERVAL,
     ...(internode && { internode: { server: mutual, client } }),
     frontend: {
       server: {
