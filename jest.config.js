@@ -12,14 +12,14 @@ module.exports = {
   transform: {
     '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }],
     // Jest on Node 20 cannot load ES modules, nor run `import()` without --experimental-vm-modules
-    // (plain Node 20 can). quick-lru is ESM; mercurius loads it with `import()`, and PGlite's CommonJS build
+    // (plain Node 20 can). quick-lru and jose are ESM; mercurius loads quick-lru with `import()`, and PGlite's CommonJS build
     // loads Node built-ins that way. swc rewrites both into `require` for these packages only.
-    '/node_modules/(quick-lru|mercurius|@electric-sql/pglite)/.+\\.c?js$': [
+    '/node_modules/(quick-lru|mercurius|@electric-sql/pglite|jose)/.+\\.c?js$': [
       '@swc/jest',
       { jsc: { target: 'es2022' }, module: { type: 'commonjs' } },
     ],
   },
-  transformIgnorePatterns: ['/node_modules/(?!(quick-lru|mercurius|@electric-sql/pglite)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(quick-lru|mercurius|@electric-sql/pglite|jose)/)'],
   globalSetup: '<rootDir>/test/global-setup.ts',
   globalTeardown: '<rootDir>/test/global-teardown.ts',
   testTimeout: 60_000,

@@ -4,6 +4,7 @@ import { apiCallersSchema, apiKeyHash, clearKeyCaller, type ApiCaller } from './
 import { codecKeysSchema } from './codec/key-schema';
 import { nexusCallersSchema } from './nexus-callers';
 import { endpointKeysSchema } from './codec/endpoint-keys';
+import type { OperatorTokenSettings } from './codec/operator-tokens';
 import { durationDefault, durationSchema } from './duration';
 import { DEFAULT_PROVIDER, providerNames, type ProviderName } from './provider-names';
 
@@ -186,6 +187,12 @@ export const configSchema = z.object({
     .transform((value) => value.split(',').map((item) => item.trim().replace(/\/+$/, '')))
     .pipe(z.array(z.url({ message: 'comma-separated origins such as http://localhost:8233' })))
     .optional(),
+  /** The operators' OpenID provider (issuer identifier): the codec server accepts its JWTs (docs/security.md). */
+  CODEC_OIDC_ISSUER: z.url({ message: 'the issuer identifier, e.g. https://login.example.com' }).optional(),
+  /** The `aud` an operator's token must name; unset = any. */
+  CODEC_OIDC_AUDIENCE: z.string().min(1).optional(),
+  /** The scope in an operator's token that grants decoding. */
+  CODEC_OIDC_SCOPE: z.string().regex(/^\S+$/, 'one scope, no spaces').default('codec'),
 
   // Nexus (src/nexus/, docs/nexus.md)
   /** Caller namespaces and their operations, e.g. `orders:startLifecycle+capture+state`; production: none unless set. */
@@ -315,6 +322,8 @@ function weakInProduction(
     if (caller.keyHashes.includes(devHash))
       problems.push(`  API_CALLERS: caller ${caller.id} has the hash of ${DEV_API_KEY}, development's key`);
   }
+  if (config.CODEC_OIDC_ISSUER && new URL(config.CODEC_OIDC_ISSUER).protocol !== 'https:')
+    problems.push('  CODEC_OIDC_ISSUER: https only (the keys that admit operators come from it)');
   if (config.ALLOW_INSECURE_PROVIDER_FOR_TESTS === '1') return problems;
   const test = 'unless ALLOW_INSECURE_PROVIDER_FOR_TESTS=1';
   // A process is held only to the provider settings it reads: the others keep their local defaults.
@@ -405,6 +414,18 @@ export function codecCorsOrigins(config: Pick<Config, 'CODEC_CORS_ORIGINS' | 'TE
       `http://127.0.0.1:${config.TEMPORAL_UI_PORT}`,
     ]
   );
+}
+
+/** The operators' tokens the codec server accepts: CODEC_OIDC_ISSUER's, or none. */
+export function codecOperatorTokens(
+  config: Pick<Config, 'CODEC_OIDC_ISSUER' | 'CODEC_OIDC_AUDIENCE' | 'CODEC_OIDC_SCOPE'>,
+): OperatorTokenSettings | undefined {
+  if (!config.CODEC_OIDC_ISSUER) return undefined;
+  return {
+    issuer: config.CODEC_OIDC_ISSUER,
+    audience: config.CODEC_OIDC_AUDIENCE,
+    scope: config.CODEC_OIDC_SCOPE,
+  };
 }
 
 /** Where the API listens: API_HOST, or loopback outside production (the dev API key is well known). */

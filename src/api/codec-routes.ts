@@ -4,6 +4,8 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { ApiCaller } from '../api-callers';
+import { callerLookup } from '../auth/callers';
+import { looksLikeJwt, type OperatorTokenVerifier } from '../codec/operator-tokens';
 import { identifyCaller, requireScope } from './api-keys';
 import { ApiError } from './errors';
 import { errorBody } from './schemas';
@@ -19,6 +21,11 @@ export interface CodecRoutesOptions {
    * the local Web UI, which sends none, decodes payloads. Never set in production.
    */
   loopbackUiWithoutKey: boolean;
+  /**
+   * Operators' own tokens (JWTs from their OpenID provider, which the Web UI forwards with "pass access
+   * token"), checked against the issuer's keys and the codec scope; none = API keys only.
+   */
+  operatorTokens?: OperatorTokenVerifier;
 }
 
 // Temporal's codec server protocol: Payloads as protobuf JSON, bytes in base64.
@@ -61,11 +68,13 @@ export const codecRoutes: FastifyPluginAsyncZod<CodecRoutesOptions> = async (app
   await app.register(cors, {
     origin: [...options.corsOrigins],
     methods: ['POST'],
-    allowedHeaders: ['Authorization', 'Content-Type', 'X-Namespace'],
+    // The Web UI with "pass access token" also sends the operator's ID token (Authorization-Extras): ignored.
+    allowedHeaders: ['Authorization', 'Authorization-Extras', 'Content-Type', 'X-Namespace'],
     credentials: true,
     maxAge: 600,
   });
   const identify = identifyCaller(options.callers);
+  const findCaller = callerLookup(options.callers);
   const decrypts = requireScope('codec');
   const allowed = new Set(options.corsOrigins);
   // The peer's address, not a header: the Origin header says which page asks, never who asks.
@@ -77,6 +86,20 @@ export const codecRoutes: FastifyPluginAsyncZod<CodecRoutesOptions> = async (app
   // onRequest: the key is checked before the body is read (CORS preflights are answered before this hook).
   app.addHook('onRequest', async (request) => {
     if (localUi(request)) return;
+    const operatorToken = /^Bearer (.+)$/i.exec(request.headers.authorization ?? '')?.[1];
+    if (
+      options.operatorTokens &&
+      operatorToken &&
+      looksLikeJwt(operatorToken) &&
+      !findCaller(request.headers.authorization)
+    ) {
+      const check = await options.operatorTokens(operatorToken);
+      if (check.outcome === 'invalid') throw new ApiError('UNAUTHORIZED', `operator token: ${check.reason}`);
+      if (check.outcome === 'lacks-scope')
+        throw new ApiError('FORBIDDEN', `the operator ${check.subject} lacks the scope this route needs`);
+      request.log.info({ operator: check.subject }, 'codec request by an operator token');
+      return;
+    }
     await identify(request);
     await decrypts(request);
   });

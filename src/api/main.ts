@@ -1,10 +1,12 @@
 import { Client, Connection } from '@temporalio/client';
 import { LifecycleClient } from '../client/lifecycle-client';
 import { codecFromConfig, encryptingDataConverter } from '../codec/data-converter';
+import { operatorTokenVerifier } from '../codec/operator-tokens';
 import {
   apiCallers,
   apiHost,
   codecCorsOrigins,
+  codecOperatorTokens,
   lifecycleStartDefaults,
   loadConfig,
   productionSettingsOf,
@@ -36,6 +38,7 @@ async function main() {
   const temporal = temporalTarget(config);
   // Keys first: a production API without PAYLOAD_CODEC_KEYS stops before it connects.
   const codec = codecFromConfig(config);
+  const operatorTokens = codecOperatorTokens(config);
   const connection = await Connection.connect(apiConnectionOptions(temporal.connection));
   const client = new Client({
     connection,
@@ -56,7 +59,9 @@ async function main() {
     codec: {
       codec,
       corsOrigins: codecCorsOrigins(config),
-      loopbackUiWithoutKey: config.NODE_ENV !== 'production',
+      // With operators' logins, the local UI too decodes only with an operator's token.
+      loopbackUiWithoutKey: config.NODE_ENV !== 'production' && !operatorTokens,
+      operatorTokens: operatorTokens && operatorTokenVerifier(operatorTokens),
     },
     webhooks: {
       verifications: new VerificationStarter({

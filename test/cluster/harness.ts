@@ -53,6 +53,10 @@ export async function startClusterHarness(
     tls?: boolean;
     /** Temporal's authorizer (`npm run cluster -- --authorizer`, implies `tls`); the client holds the tooling token. */
     authorizer?: boolean;
+    /** The Web UI server (default none). */
+    ui?: boolean;
+    /** Operators log in to the Web UI (`npm run cluster -- --oidc`). */
+    oidc?: { codecOperators?: readonly string[] };
   } = {},
 ): Promise<ClusterHarness> {
   mkdirSync(DATA_DIR, { recursive: true });
@@ -70,7 +74,8 @@ export async function startClusterHarness(
     dataDir: DATA_DIR,
     databaseUrl: process.env.CLUSTER_DATABASE_URL ?? DEFAULT_CLUSTER_DATABASE_URL,
     databasePrefix: options.databasePrefix ?? 'temporal_cluster_test',
-    ui: false,
+    ui: options.ui ?? false,
+    oidc: options.oidc,
     characters: false,
     tls: options.tls,
     authorizer: options.authorizer,

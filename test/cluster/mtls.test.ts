@@ -1,8 +1,9 @@
 import { spawnSync } from 'node:child_process';
+import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { connect, type ConnectionOptions } from 'node:tls';
 import { Connection } from '@temporalio/client';
-import { rotateClientCertificate } from '../../src/dev/cluster/certificates';
+import { rotateClientCertificate, rotateFrontendCertificate } from '../../src/dev/cluster/certificates';
 import { resolveTemporalCli } from '../../src/dev/temporal-cli';
 import { lifecycleWorkflowId } from '../../src/workflows/lifecycle/definitions';
 import {
@@ -72,6 +73,69 @@ it("rotates the workers' client certificates without losing a lifecycle", async 
   expect(state.status).toBe('CAPTURED');
   expect(await providerCaptures(cluster.provider, authorizationId)).toHaveLength(1);
 }, 180_000);
+
+it("renews the frontend's certificate while a lifecycle sleeps, without a restart; the lifecycle completes", async () => {
+  const certificates = cluster.stack.certificates!;
+  const [api1, api2] = cluster.apis;
+  const authorizationId = await createAuthorization(cluster.provider);
+  // The lifecycle sleeps until its reauthorization timer; the capture below wakes it.
+  await startLifecycle(api1!, authorizationId, { lateEventWindow: '0 seconds' });
+  const tooling = certificates.clients.tooling!;
+  const handshake = {
+    ca: readFileSync(certificates.caFile),
+    servername: certificates.serverName,
+    cert: readFileSync(tooling.certFile),
+    key: readFileSync(tooling.keyFile),
+  };
+  const served = () => frontendCertificate(cluster.stack.temporalAddress, handshake);
+  const before = await served();
+  expect(before).toBe(fingerprintOf(certificates.frontend.certFile));
+
+  await rotateFrontendCertificate(certificates);
+  const renewed = fingerprintOf(certificates.frontend.certFile);
+  expect(renewed).not.toBe(before);
+  // The server reads its files again at its TLS refresh interval (5 s): new handshakes get the new one.
+  const deadline = Date.now() + 60_000;
+  while ((await served()) !== renewed) {
+    if (Date.now() > deadline) throw new Error('the frontend still serves its old certificate after 60 s');
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+  }
+
+  // A worker that connects anew verifies the new certificate against the same CA; the others keep theirs.
+  await cluster.stack.stopWorker(0);
+  await cluster.stack.startWorker(0);
+  await capture(api2!, authorizationId, `capture-${authorizationId}`);
+  const state = await completedState(cluster.client, authorizationId);
+  expect(state.status).toBe('CAPTURED');
+  expect(await providerCaptures(cluster.provider, authorizationId)).toHaveLength(1);
+  const reconnected = await Connection.connect({
+    address: cluster.stack.temporalAddress,
+    tls: {
+      serverNameOverride: certificates.serverName,
+      serverRootCACertificate: handshake.ca,
+      clientCertPair: { crt: handshake.cert, key: handshake.key },
+    },
+  });
+  await expect(reconnected.workflowService.getSystemInfo({})).resolves.toBeDefined();
+  await reconnected.close();
+}, 240_000);
+
+function fingerprintOf(certFile: string): string {
+  return new X509Certificate(readFileSync(certFile)).fingerprint256;
+}
+
+/** The SHA-256 fingerprint of the certificate the frontend presents to a new connection. */
+function frontendCertificate(address: string, options: ConnectionOptions): Promise<string> {
+  const [host, port] = address.split(':');
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host, port: Number(port), ALPNProtocols: ['h2'], ...options }, () => {
+      const { fingerprint256 } = socket.getPeerCertificate();
+      socket.destroy();
+      resolve(fingerprint256);
+    });
+    socket.once('error', reject);
+  });
+}
 
 /**
  * A TLS handshake with the frontend, then HTTP/2's preface: `accepted` when the server answers it (its

@@ -120,6 +120,21 @@ export async function rotateClientCertificate(
   writeFileSync(files.keyFile, renewed.private, { mode: 0o600 });
 }
 
+/**
+ * Replaces the frontend's certificate and key with new ones from the same CA, at the same paths: the server
+ * reads them again within its TLS refresh interval, and new connections get the new certificate.
+ */
+export async function rotateFrontendCertificate(certificates: ClusterCertificates): Promise<void> {
+  const signer = {
+    key: readFileSync(certificates.caKeyFile, 'utf8'),
+    cert: readFileSync(certificates.caFile, 'utf8'),
+  };
+  const renewed = await signed(signer, 'temporal-frontend', { serverAuth: true, clientAuth: true });
+  // Between the two writes the pair does not match: a refresh then fails and the server keeps the old pair.
+  writeFileSync(certificates.frontend.keyFile, renewed.private, { mode: 0o600 });
+  writeFileSync(certificates.frontend.certFile, renewed.cert);
+}
+
 /** The variables of Temporal's environment configuration that make a process connect with `client`. */
 export function clientTlsEnv(certificates: ClusterCertificates, client: string): Record<string, string> {
   const files = certificates.clients[client];

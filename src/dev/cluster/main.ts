@@ -14,7 +14,9 @@ import {
  * a re-run reuses the databases and every workflow in them. `npm run cluster -- --tls`: the frontend on mTLS,
  * every process with a client certificate of its own (src/dev/cluster/certificates.ts). `-- --authorizer`:
  * that, and Temporal's default authorizer, each process with a token naming its namespace
- * (src/dev/cluster/token-issuer.ts) and an internal frontend for the server's own calls.
+ * (src/dev/cluster/token-issuer.ts) and an internal frontend for the server's own calls, and `--oidc`.
+ * `-- --oidc`: operators log in to the Web UI through a local OpenID provider, which decodes payloads with
+ * each operator's own token (src/dev/cluster/oidc-login.ts).
  */
 async function main() {
   const config = loadConfig();
@@ -72,6 +74,8 @@ async function main() {
       paymentsBaseUrl: config.PAYMENTS_BASE_URL,
       tls: process.argv.includes('--tls'),
       authorizer: process.argv.includes('--authorizer'),
+      // Under the authorizer the UI reaches Temporal only with an operator's token: it logs operators in.
+      oidc: process.argv.includes('--oidc') || process.argv.includes('--authorizer') ? {} : undefined,
     });
     console.log('The cluster is up. Ctrl-C stops it.');
     supervisor.watch(stack.processes());

@@ -53,9 +53,9 @@ export interface ServerConfigOptions {
   tls?: ClusterCertificates;
   /**
    * Temporal's default authorizer and claim mapper on the frontend, its keys from this JWKS; the internal
-   * frontend serves the server's own calls.
+   * frontend serves the server's own calls. `operatorsJwksUrl`: the operators' OpenID provider's keys too.
    */
-  authorizer?: { jwksUrl: string };
+  authorizer?: { jwksUrl: string; operatorsJwksUrl?: string };
 }
 
 /** The services a config runs: the four, and the internal frontend when the authorizer is on. */
@@ -96,7 +96,7 @@ export function writeServerConfig(options: ServerConfigOptions): string {
   config.global = {
     membership: { maxJoinDuration: '30s', broadcastAddress: '127.0.0.1' },
     ...(options.tls && { tls: frontendTls(options.tls, Boolean(options.authorizer)) }),
-    ...(options.authorizer && { authorization: authorization(options.authorizer.jwksUrl) }),
+    ...(options.authorizer && { authorization: authorization(options.authorizer) }),
   };
   for (const service of servicesOf(options)) {
     const { grpc, membership } = options.ports[service];
@@ -129,6 +129,9 @@ export function writeServerConfig(options: ServerConfigOptions): string {
  * frontend's TLS while history connects with the internode client's, so internode takes the same mTLS, the
  * frontend's certificate serving as each node's server and client certificate.
  */
+/** How often the server reads its certificate files again (`global.tls.refreshInterval`). */
+export const TLS_REFRESH_INTERVAL = '5s';
+
 function frontendTls(certificates: ClusterCertificates, internode: boolean): Yaml {
   const system = certificates.clients[SYSTEM_WORKER_CLIENT];
   if (!system) throw new Error(`the cluster certificates have no ${SYSTEM_WORKER_CLIENT} client`);
@@ -140,6 +143,8 @@ function frontendTls(certificates: ClusterCertificates, internode: boolean): Yam
   };
   const client = { serverName: certificates.serverName, rootCaFiles: [certificates.caFile] };
   return {
+    // The server reads its certificate files again at this interval: a renewed one needs no restart.
+    refreshInterval: TLS_REFRESH_INTERVAL,
     ...(internode && { internode: { server: mutual, client } }),
     frontend: {
       server: {
@@ -158,11 +163,12 @@ function frontendTls(certificates: ClusterCertificates, internode: boolean): Yam
 }
 
 /** The default authorizer: a token's `permissions` claim (`<namespace>:<role>`) says what it may do where. */
-function authorization(jwksUrl: string): Yaml {
+function authorization(keys: { jwksUrl: string; operatorsJwksUrl?: string }): Yaml {
+  const keySourceURIs = [keys.jwksUrl, ...(keys.operatorsJwksUrl ? [keys.operatorsJwksUrl] : [])];
   return {
     authorizer: 'default',
     claimMapper: 'default',
     permissionsClaimName: 'permissions',
-    jwtKeyProvider: { keySourceURIs: [jwksUrl], refreshInterval: '1m' },
+    jwtKeyProvider: { keySourceURIs, refreshInterval: '1m' },
   };
 }

@@ -32,6 +32,8 @@ import {
 import { startServiceProcesses, type ServiceProcesses, type ServiceWiring } from './service-processes';
 import { startTemporalCluster, type TemporalCluster } from './temporal-cluster';
 import { startTokenIssuer, type TokenIssuer } from './token-issuer';
+import { startCodecTls, type CodecTls } from './oidc-codec-tls';
+import { apiLoginEnv, oidcUiClient, startOidcLogin, uiLoginEnv, type OidcLogin } from './oidc-login';
 
 /** The PostgreSQL the cluster's databases live on when DATABASE_URL names none: the local server, trust auth. */
 export const DEFAULT_CLUSTER_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -128,6 +130,12 @@ export interface ClusterStackOptions {
    * tooling), and the internal frontend for the server's own calls.
    */
   authorizer?: boolean;
+  /**
+   * Operators log in to the Web UI through a local OpenID provider (src/dev/cluster/oidc-login.ts); the UI
+   * forwards each one's access token to the codec server, which decodes only for the scope `codec` (given to
+   * `codecOperators`, default every login). With `authorizer`, Temporal accepts the provider's keys too.
+   */
+  oidc?: { codecOperators?: readonly string[] };
   /** Where the webhook subscription delivers; default API 1's route. */
   webhookListenerUrl?: string;
   /** More variables for the workers and the APIs. */
@@ -147,6 +155,8 @@ export interface ClusterStack extends ServiceProcesses {
   profileFile?: string;
   /** With `authorizer`: mints tokens the server accepts (e.g. `orders:write` for the order system). */
   tokenIssuer?: TokenIssuer;
+  /** With `oidc`: the operators' OpenID provider. */
+  oidc?: OidcLogin;
   uiUrl?: string;
   paymentsBaseUrl: string;
   charactersUrl?: string;
@@ -169,6 +179,8 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
   let app: ServiceProcesses | undefined;
   let temporal: TemporalCluster | undefined;
   let tokenIssuer: TokenIssuer | undefined;
+  let oidc: OidcLogin | undefined;
+  let codecTls: CodecTls | undefined;
 
   const stop = async () => {
     await app?.stop();
@@ -176,6 +188,8 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
     await startup.stop();
     await temporal?.stop();
     await tokenIssuer?.close();
+    await oidc?.process.stop();
+    await codecTls?.close();
   };
 
   try {
@@ -214,6 +228,20 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
         ),
       );
     }
+    const uiUrl = options.ui === false ? undefined : `http://localhost:${ports.ui}`;
+    const uiClient = uiUrl && options.oidc ? oidcUiClient(uiUrl) : undefined;
+    if (options.oidc) {
+      oidc = await startOidcLogin({
+        clients: uiClient ? [uiClient] : [],
+        codecOperators: options.oidc.codecOperators,
+        // The UI calls Temporal with the operator's token. It lists namespaces and reads the cluster's info,
+        // which Temporal's default authorizer allows only with a system role: operators read every namespace.
+        temporalPermissions: issuer ? ['temporal-system:read'] : [],
+        log: output('oidc'),
+      });
+      progress(announced('Operators login', `${oidc.issuer} (any login and password; JWKS ${oidc.jwksUrl})`));
+    }
+    const login = oidc;
     const postgres = postgresServer(options.databaseUrl);
     const databases = temporalDatabases(options.databasePrefix);
     await prepareDatabases(binaries.sql, postgres, databases, progress);
@@ -227,7 +255,7 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
       dynamicConfigFile: DYNAMIC_CONFIG_FILE,
       file: join(options.dataDir, 'temporal-server.yaml'),
       tls: certificates,
-      authorizer: issuer && { jwksUrl: issuer.jwksUrl },
+      authorizer: issuer && { jwksUrl: issuer.jwksUrl, operatorsJwksUrl: login?.jwksUrl },
     });
     progress(`Starting Temporal: frontend, history, matching and worker services (config ${configFile})…`);
     temporal = await startTemporalCluster({
@@ -260,8 +288,9 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
     }
 
     const api1 = `http://127.0.0.1:${ports.apis[0]}`;
-    let uiUrl: string | undefined;
-    if (options.ui !== false) {
+    if (uiUrl) {
+      // The UI passes an operator's token only to an https codec endpoint.
+      codecTls = login ? await startCodecTls(api1, join(options.dataDir, 'oidc')) : undefined;
       const ui = runCommand(
         'temporal-ui',
         binaries.uiServer,
@@ -271,7 +300,8 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
           TEMPORAL_UI_PORT: String(ports.ui),
           TEMPORAL_DEFAULT_NAMESPACE: namespace,
           // Payloads shown decoded through API 1's codec server (POST /codec/encode, /codec/decode).
-          TEMPORAL_CODEC_ENDPOINT: process.env.TEMPORAL_CODEC_ENDPOINT || `${api1}/codec`,
+          TEMPORAL_CODEC_ENDPOINT:
+            process.env.TEMPORAL_CODEC_ENDPOINT || codecTls?.endpoint || `${api1}/codec`,
           ...(certificates && {
             TEMPORAL_TLS_CA: certificates.caFile,
             TEMPORAL_TLS_CERT: certificates.clients.ui?.certFile,
@@ -279,13 +309,21 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
             TEMPORAL_TLS_SERVER_NAME: certificates.serverName,
             TEMPORAL_TLS_ENABLE_HOST_VERIFICATION: 'true',
           }),
+          ...(login && uiClient && uiLoginEnv(login, uiClient)),
         },
         { log: output('temporal-ui') },
       );
       services.push(ui);
-      uiUrl = `http://localhost:${ports.ui}`;
       await waitForHttp(`http://127.0.0.1:${ports.ui}/`, ui);
       progress(announced('Temporal Web UI', uiUrl));
+      if (codecTls) {
+        progress(
+          announced(
+            'Codec for the UI',
+            `${codecTls.endpoint} → API 1 (self-signed: trust ${codecTls.certFile}, or open the URL once and accept it)`,
+          ),
+        );
+      }
     }
 
     const base = { TEMPORAL_ADDRESS: temporalAddress, TEMPORAL_NAMESPACE: namespace };
@@ -323,6 +361,7 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
       processEnv: (name) => ({
         ...(certificates && clientTlsEnv(certificates, name)),
         ...token(name, name === 'tooling' ? ['temporal-system:admin'] : [`${namespace}:write`]),
+        ...(login && name.startsWith('api-') && apiLoginEnv(login, uiUrl ? [uiUrl] : [])),
       }),
       output: options.output,
       progress,
@@ -342,12 +381,14 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
       certificates,
       profileFile,
       tokenIssuer,
+      oidc,
       uiUrl,
       paymentsBaseUrl,
       charactersUrl,
       processes: () => [
         ...(temporal?.processes() ?? []),
         ...services,
+        ...(oidc ? [oidc.process] : []),
         ...startup.processes(),
         ...own.processes(),
       ],
