@@ -15,8 +15,9 @@ import {
   type ClusterHarness,
 } from './harness';
 
-// On a real Temporal cluster (four server processes on PostgreSQL, two workers, two APIs): lifecycles started
-// through API 1 are captured through API 2 while parts of the cluster fail. After each: every lifecycle
+// On a real Temporal cluster (four server processes on PostgreSQL, two workers, two APIs), its frontend on mTLS
+// as production runs it: lifecycles started through API 1 are captured through API 2 while parts of the cluster
+// fail. After each: every lifecycle
 // completes, the provider holds exactly one capture per capture request, and no webhook delivery is lost.
 
 const LIFECYCLES = Number(process.env.CLUSTER_TEST_LIFECYCLES ?? 8);
@@ -27,6 +28,7 @@ let cluster: ClusterHarness;
 
 beforeAll(async () => {
   cluster = await startClusterHarness({
+    tls: true,
     sandbox: { deliveryRetry: { attempts: 10, initialDelayMs: 500, maxDelayMs: 5_000 } },
   });
 }, 600_000);
