@@ -1,5 +1,6 @@
 import { loadConfig } from '../../config';
 import { assertPortsFree } from '../ports';
+import { TOXIPROXY_DEFAULT_PORT } from '../toxiproxy';
 import { superviseStack } from '../child-process';
 import {
   DEFAULT_CLUSTER_DATABASE_URL,
@@ -14,12 +15,16 @@ import {
  * a re-run reuses the databases and every workflow in them. `npm run cluster -- --tls`: the frontend on mTLS,
  * every process with a client certificate of its own (src/dev/cluster/certificates.ts). `-- --authorizer`:
  * that, and Temporal's default authorizer, each process with a token naming its namespace
- * (src/dev/cluster/token-issuer.ts) and an internal frontend for the server's own calls.
+ * (src/dev/cluster/token-issuer.ts) and an internal frontend for the server's own calls. `-- --links`: Toxiproxy
+ * on the links between hosts (src/dev/cluster/links.ts), its API on 8474 (`TOXIPROXY_PORT`) for
+ * `toxiproxy-cli` or curl.
  */
 async function main() {
   const config = loadConfig();
   const ports = clusterPortsFromConfig(config);
   const databaseUrl = config.DATABASE_URL ?? DEFAULT_CLUSTER_DATABASE_URL;
+  // A dev tool's port, not the service's configuration: read here only.
+  const toxiproxyPort = Number(process.env.TOXIPROXY_PORT || TOXIPROXY_DEFAULT_PORT);
   let stack: ClusterStack | undefined;
   const supervisor = superviseStack('cluster', async () => {
     await stack?.stop();
@@ -48,6 +53,9 @@ async function main() {
             },
           ]
         : []),
+      ...(process.argv.includes('--links')
+        ? [{ port: toxiproxyPort, what: "Toxiproxy's API", variable: 'TOXIPROXY_PORT' }]
+        : []),
       { port: ports.ui, what: 'the Temporal Web UI', variable: 'TEMPORAL_UI_PORT' },
       { port: ports.sandbox, what: 'the payments sandbox', variable: 'SANDBOX_PORT' },
       { port: ports.characters, what: 'the characters service', variable: 'CHARACTERS_PORT' },
@@ -72,6 +80,7 @@ async function main() {
       paymentsBaseUrl: config.PAYMENTS_BASE_URL,
       tls: process.argv.includes('--tls'),
       authorizer: process.argv.includes('--authorizer'),
+      links: process.argv.includes('--links') && { apiPort: toxiproxyPort },
     });
     console.log('The cluster is up. Ctrl-C stops it.');
     supervisor.watch(stack.processes());

@@ -30,6 +30,7 @@ import {
   type ServerPorts,
 } from './server-config';
 import { startServiceProcesses, type ServiceProcesses, type ServiceWiring } from './service-processes';
+import { hostPort, linkNames, startClusterLinks, throughLink, type ClusterLinks } from './links';
 import { startTemporalCluster, type TemporalCluster } from './temporal-cluster';
 import { startTokenIssuer, type TokenIssuer } from './token-issuer';
 
@@ -128,6 +129,12 @@ export interface ClusterStackOptions {
    * tooling), and the internal frontend for the server's own calls.
    */
   authorizer?: boolean;
+  /**
+   * Toxiproxy on the links that can fail without a process dying (src/dev/cluster/links.ts): worker ↔
+   * frontend, API ↔ frontend, history ↔ PostgreSQL, activities ↔ provider, provider → webhook intake.
+   * `apiPort`: Toxiproxy's API (default a free port).
+   */
+  links?: boolean | { apiPort?: number };
   /** Where the webhook subscription delivers; default API 1's route. */
   webhookListenerUrl?: string;
   /** More variables for the workers and the APIs. */
@@ -148,6 +155,8 @@ export interface ClusterStack extends ServiceProcesses {
   /** With `authorizer`: mints tokens the server accepts (e.g. `orders:write` for the order system). */
   tokenIssuer?: TokenIssuer;
   uiUrl?: string;
+  /** With `links`: each link's proxy, and its toxics. */
+  links?: ClusterLinks;
   paymentsBaseUrl: string;
   charactersUrl?: string;
 }
@@ -169,6 +178,7 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
   let app: ServiceProcesses | undefined;
   let temporal: TemporalCluster | undefined;
   let tokenIssuer: TokenIssuer | undefined;
+  let links: ClusterLinks | undefined;
 
   const stop = async () => {
     await app?.stop();
@@ -176,6 +186,7 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
     await startup.stop();
     await temporal?.stop();
     await tokenIssuer?.close();
+    await links?.stop();
   };
 
   try {
@@ -218,7 +229,7 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
     const databases = temporalDatabases(options.databasePrefix);
     await prepareDatabases(binaries.sql, postgres, databases, progress);
     await forgetClusterMembers(postgres, databases);
-    const configFile = writeServerConfig({
+    const serverConfig = {
       serverModuleDir: binaries.serverModuleDir,
       postgres,
       databases,
@@ -228,11 +239,30 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
       file: join(options.dataDir, 'temporal-server.yaml'),
       tls: certificates,
       authorizer: issuer && { jwksUrl: issuer.jwksUrl },
-    });
+    };
+    const configFile = writeServerConfig(serverConfig);
+    if (options.links) {
+      links = await startClusterLinks({
+        apiPort: typeof options.links === 'object' ? options.links.apiPort : undefined,
+        log: output('toxiproxy'),
+      });
+    }
+    // Only the history service reaches PostgreSQL through its link: a config of its own.
+    const historyPostgres = links && (await links.add('history-postgres', `${postgres.host}:${postgres.port}`));
+    const serviceConfigFiles = historyPostgres
+      ? {
+          history: writeServerConfig({
+            ...serverConfig,
+            postgres: { ...postgres, ...hostAndPort(historyPostgres) },
+            file: join(options.dataDir, 'temporal-server-history.yaml'),
+          }),
+        }
+      : undefined;
     progress(`Starting Temporal: frontend, history, matching and worker services (config ${configFile})…`);
     temporal = await startTemporalCluster({
       serverBinary: binaries.server,
       configFile,
+      serviceConfigFiles,
       ports: ports.server,
       namespace,
       tls: toolingTls,
@@ -305,13 +335,20 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
             `on its own role and database ${options.databasePrefix ?? 'temporal'}_characters`,
           );
 
+    const listenerUrl = options.webhookListenerUrl ?? `${api1}${WEBHOOK_ROUTE}`;
+    // The provider delivers through its link: the subscription names the link's address.
+    const webhookListenerUrl = links
+      ? throughLink(listenerUrl, await links.add('provider-webhooks', hostPort(listenerUrl)))
+      : listenerUrl;
+    const linkEnv = links && (await linkedProcessEnv(links, { temporalAddress, paymentsBaseUrl }));
+    if (links) progress(announced('Links (Toxiproxy)', linksAnnouncement(links)));
     const wiring: ServiceWiring = {
       temporalAddress,
       namespace,
       taskQueue: config.TEMPORAL_TASK_QUEUE,
       paymentsBaseUrl,
       charactersUrl,
-      webhookListenerUrl: options.webhookListenerUrl ?? `${api1}${WEBHOOK_ROUTE}`,
+      webhookListenerUrl,
     };
     app = await startServiceProcesses({
       wiring,
@@ -323,6 +360,7 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
       processEnv: (name) => ({
         ...(certificates && clientTlsEnv(certificates, name)),
         ...token(name, name === 'tooling' ? ['temporal-system:admin'] : [`${namespace}:write`]),
+        ...linkEnv?.(name),
       }),
       output: options.output,
       progress,
@@ -343,9 +381,11 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
       profileFile,
       tokenIssuer,
       uiUrl,
+      links,
       paymentsBaseUrl,
       charactersUrl,
       processes: () => [
+        ...(links ? [links.toxiproxy.process] : []),
         ...(temporal?.processes() ?? []),
         ...services,
         ...startup.processes(),
@@ -357,4 +397,39 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
     await stop();
     throw error;
   }
+}
+
+function hostAndPort(address: string): { host: string; port: number } {
+  const colon = address.lastIndexOf(':');
+  return { host: address.slice(0, colon), port: Number(address.slice(colon + 1)) };
+}
+
+/**
+ * Each process's addresses through its links: the workers reach the frontend and the provider through theirs,
+ * the APIs the frontend through theirs; the tooling (the webhook subscription) goes direct.
+ */
+async function linkedProcessEnv(
+  links: ClusterLinks,
+  direct: { temporalAddress: string; paymentsBaseUrl: string },
+): Promise<(name: string) => NodeJS.ProcessEnv> {
+  const workerFrontend = await links.add('worker-frontend', direct.temporalAddress);
+  const apiFrontend = await links.add('api-frontend', direct.temporalAddress);
+  const provider = await links.add('activities-provider', hostPort(direct.paymentsBaseUrl));
+  return (name) => {
+    if (name.startsWith('worker-')) {
+      return {
+        TEMPORAL_ADDRESS: workerFrontend,
+        PAYMENTS_BASE_URL: throughLink(direct.paymentsBaseUrl, provider),
+      };
+    }
+    if (name.startsWith('api-')) return { TEMPORAL_ADDRESS: apiFrontend };
+    return {};
+  };
+}
+
+function linksAnnouncement(links: ClusterLinks): string {
+  const created = linkNames
+    .map((link) => `${link} ${links.address(link)}`)
+    .join(', ');
+  return `API ${links.toxiproxy.apiUrl}; ${created}`;
 }
