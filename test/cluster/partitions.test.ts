@@ -121,7 +121,9 @@ async function expectEverythingSettled(ids: string[], deliveriesBefore: number) 
     .deliveries()
     .slice(deliveriesBefore)
     .filter((delivery) => !delivery.delivered)
-    .map((delivery) => `${delivery.eventType} ${delivery.eventId}: ${delivery.lastStatus ?? delivery.lastError}`);
+    .map(
+      (delivery) => `${delivery.eventType} ${delivery.eventId}: ${delivery.lastStatus ?? delivery.lastError}`,
+    );
   expect(undelivered).toEqual([]);
 }
 
@@ -156,7 +158,12 @@ it('captures every lifecycle once when the worker ↔ frontend link is cut mid-c
   captures.push(...late.map((id) => captureRecorded(api2!, id, attempts)));
   const healedAt = await heal;
   const answers = await Promise.all(captures);
-  log(recoveryFigures(answers.map((answer) => answer.at), healedAt));
+  log(
+    recoveryFigures(
+      answers.map((answer) => answer.at),
+      healedAt,
+    ),
+  );
   log(`caller attempts: ${JSON.stringify(attempts.map((a) => a.status ?? a.error))}`);
   expect(answers.map((answer) => answer.status)).toEqual(ids.map(() => 200));
   // No worker reaches Temporal while the link is cut: the captures asked for then wait for the heal.
@@ -186,7 +193,12 @@ it('captures once when the provider answers only after the activity timed out', 
   await links.heal('activities-provider');
   const healedAt = Date.now();
   const answers = await captures;
-  log(recoveryFigures(answers.map((answer) => answer.at), healedAt));
+  log(
+    recoveryFigures(
+      answers.map((answer) => answer.at),
+      healedAt,
+    ),
+  );
   log(`caller attempts: ${JSON.stringify(attempts.map((a) => a.status ?? a.error))}`);
   for (const [i, answer] of answers.entries()) {
     expect(answer.status).toBe(200);

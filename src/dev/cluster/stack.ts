@@ -248,7 +248,8 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
       });
     }
     // Only the history service reaches PostgreSQL through its link: a config of its own.
-    const historyPostgres = links && (await links.add('history-postgres', `${postgres.host}:${postgres.port}`));
+    const historyPostgres =
+      links && (await links.add('history-postgres', `${postgres.host}:${postgres.port}`));
     const serviceConfigFiles = historyPostgres
       ? {
           history: writeServerConfig({
@@ -428,8 +429,6 @@ async function linkedProcessEnv(
 }
 
 function linksAnnouncement(links: ClusterLinks): string {
-  const created = linkNames
-    .map((link) => `${link} ${links.address(link)}`)
-    .join(', ');
+  const created = linkNames.map((link) => `${link} ${links.address(link)}`).join(', ');
   return `API ${links.toxiproxy.apiUrl}; ${created}`;
 }
