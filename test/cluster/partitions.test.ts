@@ -33,6 +33,8 @@ let cluster: ClusterHarness;
 beforeAll(async () => {
   cluster = await startClusterHarness({
     links: true,
+    // Databases of its own: the links' test does not share a cluster's state with another file's.
+    databasePrefix: 'temporal_cluster_partitions',
     sandbox: { deliveryRetry: { attempts: 30, initialDelayMs: 500, maxDelayMs: 3_000 } },
     appEnv: { PAYMENTS_TIMEOUT_MS: String(PROVIDER_DELAY_MS + 20_000) },
   });
