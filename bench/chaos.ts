@@ -9,7 +9,7 @@ import { findFreePort } from '../src/dev/ports';
 import { startServiceProcesses, type ServiceProcesses } from '../src/dev/cluster/service-processes';
 import { benchEncryption } from './codec';
 import { DEFAULT_CLUSTER_DATABASE_URL, freeClusterPorts, startClusterStack } from '../src/dev/cluster/stack';
-import { linkNames, type ClusterLinks, type LinkName } from '../src/dev/cluster/links';
+import { linkNames, throughLink, type ClusterLinks, type LinkName } from '../src/dev/cluster/links';
 import { toMinorUnits } from '../src/currency-decimals';
 import { resolveTemporalCli } from '../src/dev/temporal-cli';
 import { createProvider } from '../src/providers/registry';
@@ -445,9 +445,13 @@ async function benchTarget(name: string): Promise<TargetRounds> {
   });
   const subscriptions = payments.subscriptions;
   if (!subscriptions) throw new Error(`${payments.name} has no webhook subscriptions to read`);
+  // With the links, the provider delivers to the relay through its link: the subscription names the link.
+  const subscribedUrl = target.links
+    ? throughLink(relay.url, target.links.address('provider-webhooks'))
+    : relay.url;
   webhookId =
-    (await subscriptions.listWebhooks()).webhooks.find((webhook) => webhook.url === relay.url)?.id ?? '';
-  if (!webhookId) throw new Error(`no webhook subscription for ${relay.url}`);
+    (await subscriptions.listWebhooks()).webhooks.find((webhook) => webhook.url === subscribedUrl)?.id ?? '';
+  if (!webhookId) throw new Error(`no webhook subscription for ${subscribedUrl}`);
   const connection = await Connection.connect({ address: target.temporalAddress });
   const client = new Client({ connection, dataConverter: encryption.dataConverter });
   try {
