@@ -54,8 +54,8 @@ export async function startToxiproxy(
     'toxiproxy',
     binary,
     ['-host', '127.0.0.1', '-port', String(port)],
-    // Toxiproxy reads LOG_LEVEL with its own level names; the service's (pino's) may not be one of them.
-    { LOG_LEVEL: 'warn' },
+    // Toxiproxy reads LOG_LEVEL with its own level names; at `warn` it logs every connection a toxic closes.
+    { LOG_LEVEL: 'error' },
     { log: options.log },
   );
   const apiUrl = `http://127.0.0.1:${port}`;
