@@ -104,3 +104,38 @@ export function hostPort(url: string): string {
   const port = parsed.port || (parsed.protocol === 'https:' ? '443' : '80');
   return `${parsed.hostname}:${port}`;
 }
+
+/** `host` and `port` of `host:port`. */
+export function hostAndPort(address: string): { host: string; port: number } {
+  const colon = address.lastIndexOf(':');
+  return { host: address.slice(0, colon), port: Number(address.slice(colon + 1)) };
+}
+
+/**
+ * Each process's addresses through its links: the workers reach the frontend and the provider through theirs,
+ * the APIs the frontend through theirs; the tooling (the webhook subscription) goes direct.
+ */
+export async function linkedProcessEnv(
+  links: ClusterLinks,
+  direct: { temporalAddress: string; paymentsBaseUrl: string },
+): Promise<(name: string) => NodeJS.ProcessEnv> {
+  const workerFrontend = await links.add('worker-frontend', direct.temporalAddress);
+  const apiFrontend = await links.add('api-frontend', direct.temporalAddress);
+  const provider = await links.add('activities-provider', hostPort(direct.paymentsBaseUrl));
+  return (name) => {
+    if (name.startsWith('worker-')) {
+      return {
+        TEMPORAL_ADDRESS: workerFrontend,
+        PAYMENTS_BASE_URL: throughLink(direct.paymentsBaseUrl, provider),
+      };
+    }
+    if (name.startsWith('api-')) return { TEMPORAL_ADDRESS: apiFrontend };
+    return {};
+  };
+}
+
+/** One line for the start-up output: Toxiproxy's API and each link's address. */
+export function linksAnnouncement(links: ClusterLinks): string {
+  const created = linkNames.map((link) => `${link} ${links.address(link)}`).join(', ');
+  return `API ${links.toxiproxy.apiUrl}; ${created}`;
+}

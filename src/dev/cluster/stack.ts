@@ -30,7 +30,15 @@ import {
   type ServerPorts,
 } from './server-config';
 import { startServiceProcesses, type ServiceProcesses, type ServiceWiring } from './service-processes';
-import { hostPort, linkNames, startClusterLinks, throughLink, type ClusterLinks } from './links';
+import {
+  hostAndPort,
+  hostPort,
+  linkedProcessEnv,
+  linksAnnouncement,
+  startClusterLinks,
+  throughLink,
+  type ClusterLinks,
+} from './links';
 import { startTemporalCluster, type TemporalCluster } from './temporal-cluster';
 import { startTokenIssuer, type TokenIssuer } from './token-issuer';
 
@@ -398,37 +406,4 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
     await stop();
     throw error;
   }
-}
-
-function hostAndPort(address: string): { host: string; port: number } {
-  const colon = address.lastIndexOf(':');
-  return { host: address.slice(0, colon), port: Number(address.slice(colon + 1)) };
-}
-
-/**
- * Each process's addresses through its links: the workers reach the frontend and the provider through theirs,
- * the APIs the frontend through theirs; the tooling (the webhook subscription) goes direct.
- */
-async function linkedProcessEnv(
-  links: ClusterLinks,
-  direct: { temporalAddress: string; paymentsBaseUrl: string },
-): Promise<(name: string) => NodeJS.ProcessEnv> {
-  const workerFrontend = await links.add('worker-frontend', direct.temporalAddress);
-  const apiFrontend = await links.add('api-frontend', direct.temporalAddress);
-  const provider = await links.add('activities-provider', hostPort(direct.paymentsBaseUrl));
-  return (name) => {
-    if (name.startsWith('worker-')) {
-      return {
-        TEMPORAL_ADDRESS: workerFrontend,
-        PAYMENTS_BASE_URL: throughLink(direct.paymentsBaseUrl, provider),
-      };
-    }
-    if (name.startsWith('api-')) return { TEMPORAL_ADDRESS: apiFrontend };
-    return {};
-  };
-}
-
-function linksAnnouncement(links: ClusterLinks): string {
-  const created = linkNames.map((link) => `${link} ${links.address(link)}`).join(', ');
-  return `API ${links.toxiproxy.apiUrl}; ${created}`;
 }
