@@ -379,14 +379,29 @@ async function runRound(
   const emitted = sandbox
     .deliveries()
     .filter((delivery) => delivery.eventType === 'PAYMENT.CAPTURE.COMPLETED');
-  const neverRelayed = emitted.filter(
-    (delivery) => !relay.events.has(delivery.eventId) && delivery.gaveUp,
-  ).length;
+  const givenUp = emitted.filter((delivery) => !relay.events.has(delivery.eventId) && delivery.gaveUp);
+  for (const delivery of givenUp) {
+    log(
+      `    lost: the provider gave up on ${delivery.eventId} (${delivery.lastStatus ?? delivery.lastError})`,
+    );
+  }
+  const neverRelayed = givenUp.length;
   let deliveriesLost = neverRelayed;
   let duplicatesAppliedTwice = 0;
   for (const event of captureEvents) {
     const state = states.get(event.authorizationId);
-    if (!state?.seenEventIds.includes(event.eventId)) deliveriesLost += 1;
+    if (!state?.seenEventIds.includes(event.eventId)) {
+      deliveriesLost += 1;
+      const closed = await client.workflow
+        .getHandle(lifecycleWorkflowId(event.authorizationId))
+        .describe()
+        .then((run) => run.closeTime?.toISOString())
+        .catch(() => undefined);
+      log(
+        `    lost: ${event.eventType} ${event.eventId} of ${event.authorizationId}: first relayed ` +
+          `${event.firstSeenAt.toISOString()}, its lifecycle closed ${closed ?? 'never'}`,
+      );
+    }
     const applied =
       state?.recentEvents.filter((recorded) => recorded.id === event.eventId && recorded.applied) ?? [];
     if (event.duplicated && applied.length > 1) duplicatesAppliedTwice += 1;
@@ -531,9 +546,9 @@ function printTable(results: Array<[string, TargetRounds]>): void {
     ],
     ...(PARTITIONS ? partitionRows() : []),
   ];
-  log(`\n${''.padEnd(42)}${results.map(([name]) => name.padEnd(16)).join('')}`);
+  log(`\n${''.padEnd(46)}${results.map(([name]) => name.padEnd(16)).join('')}`);
   for (const [label, value] of rows)
-    log(`${label.padEnd(42)}${results.map(([, r]) => value(r).padEnd(16)).join('')}`);
+    log(`${label.padEnd(46)}${results.map(([, r]) => value(r).padEnd(16)).join('')}`);
 }
 
 async function main() {
