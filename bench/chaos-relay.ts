@@ -14,6 +14,8 @@ export interface RelayedEvent {
   eventType: string;
   authorizationId: string;
   duplicated: boolean;
+  /** When the provider's first transmission of it reached the relay. */
+  firstSeenAt: Date;
 }
 
 export interface DeliveryRelay {
@@ -93,6 +95,7 @@ export async function startDeliveryRelay(options: {
           eventType: parsed.event.eventType,
           authorizationId: parsed.event.authorizationId,
           duplicated,
+          firstSeenAt: new Date(),
         });
         if (duplicated) {
           const sent = duplicate(body.toString('utf8'), apis[(target + 1) % apis.length] as string);

@@ -57,6 +57,8 @@ export async function startClusterHarness(
     ui?: boolean;
     /** Operators log in to the Web UI (`npm run cluster -- --oidc`). */
     oidc?: { codecOperators?: readonly string[] };
+    /** Toxiproxy on the links between hosts (`npm run cluster -- --links`): `cluster.stack.links`. */
+    links?: boolean;
   } = {},
 ): Promise<ClusterHarness> {
   mkdirSync(DATA_DIR, { recursive: true });
@@ -79,6 +81,7 @@ export async function startClusterHarness(
     characters: false,
     tls: options.tls,
     authorizer: options.authorizer,
+    links: options.links,
     paymentsBaseUrl: sandbox.url,
     // The suite sends every request from 127.0.0.1: far more than the default rate limit per source.
     appEnv: {

@@ -1,5 +1,6 @@
 import { loadConfig } from '../../config';
 import { assertPortsFree } from '../ports';
+import { TOXIPROXY_DEFAULT_PORT } from '../toxiproxy';
 import { superviseStack } from '../child-process';
 import {
   DEFAULT_CLUSTER_DATABASE_URL,
@@ -16,12 +17,16 @@ import {
  * that, and Temporal's default authorizer, each process with a token naming its namespace
  * (src/dev/cluster/token-issuer.ts) and an internal frontend for the server's own calls, and `--oidc`.
  * `-- --oidc`: operators log in to the Web UI through a local OpenID provider, which decodes payloads with
- * each operator's own token (src/dev/cluster/oidc-login.ts).
+ * each operator's own token (src/dev/cluster/oidc-login.ts). `-- --links`: Toxiproxy
+ * on the links between hosts (src/dev/cluster/links.ts), its API on 8474 (`TOXIPROXY_PORT`) for
+ * `toxiproxy-cli` or curl.
  */
 async function main() {
   const config = loadConfig();
   const ports = clusterPortsFromConfig(config);
   const databaseUrl = config.DATABASE_URL ?? DEFAULT_CLUSTER_DATABASE_URL;
+  // A dev tool's port, not the service's configuration: read here only.
+  const toxiproxyPort = Number(process.env.TOXIPROXY_PORT || TOXIPROXY_DEFAULT_PORT);
   let stack: ClusterStack | undefined;
   const supervisor = superviseStack('cluster', async () => {
     await stack?.stop();
@@ -50,6 +55,9 @@ async function main() {
             },
           ]
         : []),
+      ...(process.argv.includes('--links')
+        ? [{ port: toxiproxyPort, what: "Toxiproxy's API", variable: 'TOXIPROXY_PORT' }]
+        : []),
       { port: ports.ui, what: 'the Temporal Web UI', variable: 'TEMPORAL_UI_PORT' },
       { port: ports.sandbox, what: 'the payments sandbox', variable: 'SANDBOX_PORT' },
       { port: ports.characters, what: 'the characters service', variable: 'CHARACTERS_PORT' },
@@ -76,6 +84,7 @@ async function main() {
       authorizer: process.argv.includes('--authorizer'),
       // Under the authorizer the UI reaches Temporal only with an operator's token: it logs operators in.
       oidc: process.argv.includes('--oidc') || process.argv.includes('--authorizer') ? {} : undefined,
+      links: process.argv.includes('--links') && { apiPort: toxiproxyPort },
     });
     console.log('The cluster is up. Ctrl-C stops it.');
     supervisor.watch(stack.processes());

@@ -30,6 +30,15 @@ import {
   type ServerPorts,
 } from './server-config';
 import { startServiceProcesses, type ServiceProcesses, type ServiceWiring } from './service-processes';
+import {
+  hostAndPort,
+  hostPort,
+  linkedProcessEnv,
+  linksAnnouncement,
+  startClusterLinks,
+  throughLink,
+  type ClusterLinks,
+} from './links';
 import { startTemporalCluster, type TemporalCluster } from './temporal-cluster';
 import { startTokenIssuer, type TokenIssuer } from './token-issuer';
 import { startCodecTls, type CodecTls } from './oidc-codec-tls';
@@ -136,6 +145,12 @@ export interface ClusterStackOptions {
    * `codecOperators`, default every login). With `authorizer`, Temporal accepts the provider's keys too.
    */
   oidc?: { codecOperators?: readonly string[] };
+  /**
+   * Toxiproxy on the links that can fail without a process dying (src/dev/cluster/links.ts): worker ↔
+   * frontend, API ↔ frontend, history ↔ PostgreSQL, activities ↔ provider, provider → webhook intake.
+   * `apiPort`: Toxiproxy's API (default a free port).
+   */
+  links?: boolean | { apiPort?: number };
   /** Where the webhook subscription delivers; default API 1's route. */
   webhookListenerUrl?: string;
   /** More variables for the workers and the APIs. */
@@ -158,6 +173,8 @@ export interface ClusterStack extends ServiceProcesses {
   /** With `oidc`: the operators' OpenID provider. */
   oidc?: OidcLogin;
   uiUrl?: string;
+  /** With `links`: each link's proxy, and its toxics. */
+  links?: ClusterLinks;
   paymentsBaseUrl: string;
   charactersUrl?: string;
 }
@@ -181,6 +198,7 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
   let tokenIssuer: TokenIssuer | undefined;
   let oidc: OidcLogin | undefined;
   let codecTls: CodecTls | undefined;
+  let links: ClusterLinks | undefined;
 
   const stop = async () => {
     await app?.stop();
@@ -190,6 +208,7 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
     await tokenIssuer?.close();
     await oidc?.process.stop();
     await codecTls?.close();
+    await links?.stop();
   };
 
   try {
@@ -246,7 +265,7 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
     const databases = temporalDatabases(options.databasePrefix);
     await prepareDatabases(binaries.sql, postgres, databases, progress);
     await forgetClusterMembers(postgres, databases);
-    const configFile = writeServerConfig({
+    const serverConfig = {
       serverModuleDir: binaries.serverModuleDir,
       postgres,
       databases,
@@ -256,11 +275,31 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
       file: join(options.dataDir, 'temporal-server.yaml'),
       tls: certificates,
       authorizer: issuer && { jwksUrl: issuer.jwksUrl, operatorsJwksUrl: login?.jwksUrl },
-    });
+    };
+    const configFile = writeServerConfig(serverConfig);
+    if (options.links) {
+      links = await startClusterLinks({
+        apiPort: typeof options.links === 'object' ? options.links.apiPort : undefined,
+        log: output('toxiproxy'),
+      });
+    }
+    // Only the history service reaches PostgreSQL through its link: a config of its own.
+    const historyPostgres =
+      links && (await links.add('history-postgres', `${postgres.host}:${postgres.port}`));
+    const serviceConfigFiles = historyPostgres
+      ? {
+          history: writeServerConfig({
+            ...serverConfig,
+            postgres: { ...postgres, ...hostAndPort(historyPostgres) },
+            file: join(options.dataDir, 'temporal-server-history.yaml'),
+          }),
+        }
+      : undefined;
     progress(`Starting Temporal: frontend, history, matching and worker services (config ${configFile})…`);
     temporal = await startTemporalCluster({
       serverBinary: binaries.server,
       configFile,
+      serviceConfigFiles,
       ports: ports.server,
       namespace,
       tls: toolingTls,
@@ -343,13 +382,20 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
             `on its own role and database ${options.databasePrefix ?? 'temporal'}_characters`,
           );
 
+    const listenerUrl = options.webhookListenerUrl ?? `${api1}${WEBHOOK_ROUTE}`;
+    // The provider delivers through its link: the subscription names the link's address.
+    const webhookListenerUrl = links
+      ? throughLink(listenerUrl, await links.add('provider-webhooks', hostPort(listenerUrl)))
+      : listenerUrl;
+    const linkEnv = links && (await linkedProcessEnv(links, { temporalAddress, paymentsBaseUrl }));
+    if (links) progress(announced('Links (Toxiproxy)', linksAnnouncement(links)));
     const wiring: ServiceWiring = {
       temporalAddress,
       namespace,
       taskQueue: config.TEMPORAL_TASK_QUEUE,
       paymentsBaseUrl,
       charactersUrl,
-      webhookListenerUrl: options.webhookListenerUrl ?? `${api1}${WEBHOOK_ROUTE}`,
+      webhookListenerUrl,
     };
     app = await startServiceProcesses({
       wiring,
@@ -362,6 +408,7 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
         ...(certificates && clientTlsEnv(certificates, name)),
         ...token(name, name === 'tooling' ? ['temporal-system:admin'] : [`${namespace}:write`]),
         ...(login && name.startsWith('api-') && apiLoginEnv(login, uiUrl ? [uiUrl] : [])),
+        ...linkEnv?.(name),
       }),
       output: options.output,
       progress,
@@ -383,9 +430,11 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
       tokenIssuer,
       oidc,
       uiUrl,
+      links,
       paymentsBaseUrl,
       charactersUrl,
       processes: () => [
+        ...(links ? [links.toxiproxy.process] : []),
         ...(temporal?.processes() ?? []),
         ...services,
         ...(oidc ? [oidc.process] : []),

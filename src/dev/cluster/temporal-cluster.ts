@@ -20,6 +20,8 @@ const indexedValueType: Record<string, number> = {
 export interface TemporalClusterOptions {
   serverBinary: string;
   configFile: string;
+  /** A config of its own for some services (the history service's PostgreSQL through a link). */
+  serviceConfigFiles?: Partial<Record<TemporalService, string>>;
   ports: ServerPorts;
   namespace: string;
   /** The client side of the frontend's mTLS, for the namespace set-up and the readiness probes. */
@@ -134,7 +136,8 @@ export async function startTemporalCluster(options: TemporalClusterOptions): Pro
   const startService = (service: TemporalService) => {
     const existing = running.get(service);
     if (existing && existing.child.exitCode === null && existing.child.signalCode === null) return;
-    const args = ['--config-file', options.configFile, '--allow-no-auth', 'start', '--service', service];
+    const configFile = options.serviceConfigFiles?.[service] ?? options.configFile;
+    const args = ['--config-file', configFile, '--allow-no-auth', 'start', '--service', service];
     const child = runCommand(
       `temporal-${service}`,
       options.serverBinary,
