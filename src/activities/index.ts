@@ -1,4 +1,5 @@
 import type { PaymentsProvider } from '../providers/port';
+import { providerActivityName, type ProviderName } from '../provider-names';
 import { createPaymentsActivities, createProviderActivities } from './payments';
 import type { CharactersClient } from '../characters/client';
 import { createCharactersActivities } from './characters';
@@ -6,9 +7,12 @@ import { createWebhookActivities, type WebhookActivityOptions } from './webhooks
 
 // Every activity the worker hosts, built from the clients they wrap. Activities are the only code that does I/O.
 export interface ActivityDependencies {
-  /** The provider of the webhook activities; also of every lifecycle when `providers` is not given. */
+  /** The provider of webhook subscriptions; also of every lifecycle and delivery when `providers` is not given. */
   provider: PaymentsProvider;
-  /** Every configured provider: each one's calls under its lifecycles' activity names (providerActivityName). */
+  /**
+   * Every configured provider: each one's lifecycle calls and webhook calls under the names its lifecycles
+   * and deliveries schedule them by (providerActivityName).
+   */
   providers?: readonly PaymentsProvider[];
   characters: CharactersClient;
   webhooks: Omit<WebhookActivityOptions, 'provider'>;
@@ -23,22 +27,53 @@ const lifecycleCalls = new Set([
   'refundCapture',
 ]);
 
+/** The webhook activities that ask the delivery's provider; the others find and signal lifecycles. */
+const webhookProviderCalls = new Set([
+  'verifyWebhookSignature',
+  'verifyWebhookSignatureLocally',
+  'parsePaymentEvent',
+  'authorizationOfCapture',
+  'subscribedWebhookId',
+]);
+
 export function createActivities(deps: ActivityDependencies) {
   const payments: Record<string, unknown> = createPaymentsActivities(deps.provider);
-  // With `providers`, each lifecycle's calls come from its own provider: a worker without PayPal leaves a
-  // PayPal lifecycle's calls unregistered (they wait for a worker that has them) rather than send them to Stripe.
-  const subscriptions = deps.providers
-    ? Object.fromEntries(Object.entries(payments).filter(([name]) => !lifecycleCalls.has(name)))
-    : payments;
+  const webhooks: Record<string, unknown> = createWebhookActivities({ provider: deps.provider, ...deps.webhooks });
+  // With `providers`, each lifecycle's and each delivery's calls come from its own provider: a worker without
+  // PayPal leaves a PayPal lifecycle's or delivery's calls unregistered (they wait for a worker that has them)
+  // rather than send them to Stripe.
+  const providers = deps.providers ?? [];
   return {
-    ...subscriptions,
-    ...(deps.providers ?? []).reduce<Record<string, unknown>>(
-      (activities, provider) => ({ ...activities, ...createProviderActivities(provider) }),
+    ...(deps.providers ? without(payments, lifecycleCalls) : payments),
+    ...(deps.providers ? without(webhooks, webhookProviderCalls) : webhooks),
+    ...providers.reduce<Record<string, unknown>>(
+      (activities, provider) => ({
+        ...activities,
+        ...createProviderActivities(provider),
+        ...webhookCallsOf(provider, deps.webhooks),
+      }),
       {},
     ),
     ...createCharactersActivities(deps.characters),
-    ...createWebhookActivities({ provider: deps.provider, ...deps.webhooks }),
   };
+}
+
+/** A provider's webhook calls under the names its deliveries' runs schedule them by. */
+function webhookCallsOf(
+  provider: PaymentsProvider,
+  options: ActivityDependencies['webhooks'],
+): Record<string, unknown> {
+  const calls = createWebhookActivities({ provider, ...options });
+  const name = provider.name as ProviderName;
+  return Object.fromEntries(
+    Object.entries(calls)
+      .filter(([activity]) => webhookProviderCalls.has(activity))
+      .map(([activity, call]) => [providerActivityName(name, activity), call]),
+  );
+}
+
+function without(activities: Record<string, unknown>, names: ReadonlySet<string>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(activities).filter(([name]) => !names.has(name)));
 }
 
 export type Activities = ReturnType<typeof createActivities>;

@@ -15,6 +15,8 @@ import {
   type LifecycleState,
 } from '../workflows/lifecycle/definitions';
 import type { PaymentEventRouted } from '../workflows/webhooks/definitions';
+import { PaymentProviderKey } from '../workflows/search-attributes';
+import { DEFAULT_PROVIDER } from '../provider-names';
 import { count } from './business-metrics';
 import { callProvider, paymentsFailure } from './payments';
 
@@ -180,10 +182,12 @@ export function createWebhookActivities(options: WebhookActivityOptions) {
 async function reopenedWith(state: LifecycleState, event: PaymentEvent, taskQueue: string): Promise<void> {
   const input: LifecycleInput = {
     authorizationId: state.authorizationId,
+    ...(state.provider !== undefined && { provider: state.provider }),
     orderId: state.orderId,
     ...(state.owner !== undefined && { owner: state.owner }),
     carriedState: { ...state, nextTimer: undefined },
   };
+  const provider = state.provider ?? DEFAULT_PROVIDER;
   await Context.current().client.workflow.signalWithStart(lifecycleWorkflowType, {
     workflowId: lifecycleWorkflowId(state.authorizationId),
     taskQueue,
@@ -191,8 +195,10 @@ async function reopenedWith(state: LifecycleState, event: PaymentEvent, taskQueu
     signal: paymentEventSignal,
     signalArgs: [event],
     workflowIdReusePolicy: 'ALLOW_DUPLICATE',
-    // The owner's client checks the memo (LifecycleClient.confine): the reopened run stays its owner's.
-    ...(state.owner !== undefined && { memo: { owner: state.owner } }),
+    // The owner's client checks the memo (LifecycleClient.confine): the reopened run stays its owner's, and
+    // names its provider as the client's starts do.
+    memo: { ...(state.owner !== undefined && { owner: state.owner }), provider },
+    typedSearchAttributes: [{ key: PaymentProviderKey, value: provider }],
     staticSummary: lifecycleSummary(state.authorizationId, state.orderId),
   });
 }
