@@ -1,9 +1,13 @@
 import type { PaymentsProvider } from '../providers/port';
-import { providerActivityName, type ProviderName } from '../provider-names';
 import { createPaymentsActivities, createProviderActivities } from './payments';
 import type { CharactersClient } from '../characters/client';
 import { createCharactersActivities } from './characters';
-import { createWebhookActivities, type WebhookActivityOptions } from './webhooks';
+import {
+  createProviderWebhookActivities,
+  createWebhookActivities,
+  webhookProviderCalls,
+  type WebhookActivityOptions,
+} from './webhooks';
 
 // Every activity the worker hosts, built from the clients they wrap. Activities are the only code that does I/O.
 export interface ActivityDependencies {
@@ -27,15 +31,6 @@ const lifecycleCalls = new Set([
   'refundCapture',
 ]);
 
-/** The webhook activities that ask the delivery's provider; the others find and signal lifecycles. */
-const webhookProviderCalls = new Set([
-  'verifyWebhookSignature',
-  'verifyWebhookSignatureLocally',
-  'parsePaymentEvent',
-  'authorizationOfCapture',
-  'subscribedWebhookId',
-]);
-
 export function createActivities(deps: ActivityDependencies) {
   const payments: Record<string, unknown> = createPaymentsActivities(deps.provider);
   const webhooks: Record<string, unknown> = createWebhookActivities({ provider: deps.provider, ...deps.webhooks });
@@ -45,31 +40,17 @@ export function createActivities(deps: ActivityDependencies) {
   const providers = deps.providers ?? [];
   return {
     ...(deps.providers ? without(payments, lifecycleCalls) : payments),
-    ...(deps.providers ? without(webhooks, webhookProviderCalls) : webhooks),
+    ...(deps.providers ? without(webhooks, new Set(webhookProviderCalls)) : webhooks),
     ...providers.reduce<Record<string, unknown>>(
       (activities, provider) => ({
         ...activities,
         ...createProviderActivities(provider),
-        ...webhookCallsOf(provider, deps.webhooks),
+        ...createProviderWebhookActivities({ provider, ...deps.webhooks }),
       }),
       {},
     ),
     ...createCharactersActivities(deps.characters),
   };
-}
-
-/** A provider's webhook calls under the names its deliveries' runs schedule them by. */
-function webhookCallsOf(
-  provider: PaymentsProvider,
-  options: ActivityDependencies['webhooks'],
-): Record<string, unknown> {
-  const calls = createWebhookActivities({ provider, ...options });
-  const name = provider.name as ProviderName;
-  return Object.fromEntries(
-    Object.entries(calls)
-      .filter(([activity]) => webhookProviderCalls.has(activity))
-      .map(([activity, call]) => [providerActivityName(name, activity), call]),
-  );
 }
 
 function without(activities: Record<string, unknown>, names: ReadonlySet<string>): Record<string, unknown> {

@@ -16,7 +16,7 @@ import {
 } from '../workflows/lifecycle/definitions';
 import type { PaymentEventRouted } from '../workflows/webhooks/definitions';
 import { PaymentProviderKey } from '../workflows/search-attributes';
-import { DEFAULT_PROVIDER } from '../provider-names';
+import { DEFAULT_PROVIDER, providerActivityName, type ProviderName } from '../provider-names';
 import { count } from './business-metrics';
 import { callProvider, paymentsFailure } from './payments';
 
@@ -171,6 +171,27 @@ export function createWebhookActivities(options: WebhookActivityOptions) {
       }
     },
   };
+}
+
+/** The webhook activities that ask the delivery's provider; the others find and signal lifecycles, whoever's. */
+export const webhookProviderCalls = [
+  'verifyWebhookSignature',
+  'verifyWebhookSignatureLocally',
+  'parsePaymentEvent',
+  'authorizationOfCapture',
+  'subscribedWebhookId',
+] as const;
+
+/**
+ * A provider's webhook calls under the names its deliveries' runs schedule them by (providerActivityName):
+ * PayPal's under their own, Stripe's as `stripe.verifyWebhookSignatureLocally`, …
+ */
+export function createProviderWebhookActivities(options: WebhookActivityOptions): Record<string, unknown> {
+  const activities = createWebhookActivities(options);
+  const name = options.provider.name as ProviderName;
+  return Object.fromEntries(
+    webhookProviderCalls.map((activity) => [providerActivityName(name, activity), activities[activity]]),
+  );
 }
 
 /**

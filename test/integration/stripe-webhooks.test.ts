@@ -2,8 +2,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { AxiosInstance } from 'axios';
 import type { Client } from '@temporalio/client';
 import Stripe from 'stripe';
-import { createPaymentsActivities } from '../../src/activities/payments';
-import { createWebhookActivities } from '../../src/activities/webhooks';
+import { createProviderActivities } from '../../src/activities/payments';
+import { createProviderWebhookActivities, createWebhookActivities } from '../../src/activities/webhooks';
 import { LifecycleClient } from '../../src/client/lifecycle-client';
 import { stripeEndpoint } from '../../src/providers/stripe/client';
 import { stripeProvider } from '../../src/providers/stripe/provider';
@@ -58,7 +58,12 @@ beforeAll(async () => {
   client = temporal.client;
   const worker = await runTestWorker({
     taskQueue,
-    activities: { ...createPaymentsActivities(provider), ...createWebhookActivities({ provider }) },
+    // Stripe's calls under Stripe's names (stripe.…), as a worker with PAYMENTS_PROVIDER=stripe hosts them.
+    activities: {
+      ...createProviderActivities(provider),
+      ...createWebhookActivities({ provider }),
+      ...createProviderWebhookActivities({ provider }),
+    },
   });
   const started = await startTestApi({
     lifecycles: new LifecycleClient(client, taskQueue),
