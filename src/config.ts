@@ -108,7 +108,7 @@ export const configSchema = z.object({
   STRIPE_WEBHOOK_SECRETS: commaList
     .pipe(
       z
-        .array(z.string().regex(/^whsec_./, "an endpoint signing secret, whsec_…"))
+        .array(z.string().regex(/^whsec_./, 'an endpoint signing secret, whsec_…'))
         .min(1, 'at least one endpoint signing secret, whsec_…'),
     )
     .default([SANDBOX_STRIPE_WEBHOOK_SECRET]),

@@ -33,7 +33,10 @@ const lifecycleCalls = new Set([
 
 export function createActivities(deps: ActivityDependencies) {
   const payments: Record<string, unknown> = createPaymentsActivities(deps.provider);
-  const webhooks: Record<string, unknown> = createWebhookActivities({ provider: deps.provider, ...deps.webhooks });
+  const webhooks: Record<string, unknown> = createWebhookActivities({
+    provider: deps.provider,
+    ...deps.webhooks,
+  });
   // With `providers`, each lifecycle's and each delivery's calls come from its own provider: a worker without
   // PayPal leaves a PayPal lifecycle's or delivery's calls unregistered (they wait for a worker that has them)
   // rather than send them to Stripe.

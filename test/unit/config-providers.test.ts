@@ -50,7 +50,6 @@ describe('PAYMENTS_PROVIDER and the Stripe settings', () => {
     ]);
   });
 
-
   it("holds a production worker on Stripe alone to Stripe's settings, not PayPal's", () => {
     const env = { NODE_ENV: 'production', PAYMENTS_PROVIDER: 'stripe', ...stripe };
     const config = loadConfig(
@@ -79,7 +78,9 @@ describe('STRIPE_WEBHOOK_SECRETS', () => {
     expect(refusal).toThrow(ConfigError);
     expect(refusal).toThrow(/STRIPE_WEBHOOK_SECRETS\.1: an endpoint signing secret, whsec_/);
     expect(refusal).not.toThrow(/sk_test_oops/);
-    expect(() => loadConfig({ STRIPE_WEBHOOK_SECRETS: ' , ' })).toThrow(/STRIPE_WEBHOOK_SECRETS: at least one/);
+    expect(() => loadConfig({ STRIPE_WEBHOOK_SECRETS: ' , ' })).toThrow(
+      /STRIPE_WEBHOOK_SECRETS: at least one/,
+    );
   });
 
   it.each([
@@ -103,7 +104,9 @@ describe('STRIPE_WEBHOOK_SECRETS', () => {
     );
     expect(loadConfig(env, uses).STRIPE_WEBHOOK_SECRETS).toEqual([oldSecret, newSecret]);
     // Without Stripe the secrets are not read: the sandbox default stands.
-    expect(loadConfig({ ...env, PAYMENTS_PROVIDER: 'paypal', STRIPE_WEBHOOK_SECRETS: '' }, uses)).toBeTruthy();
+    expect(
+      loadConfig({ ...env, PAYMENTS_PROVIDER: 'paypal', STRIPE_WEBHOOK_SECRETS: '' }, uses),
+    ).toBeTruthy();
   });
 });
 
