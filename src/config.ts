@@ -14,6 +14,8 @@ export const DEV_API_KEY = 'dev-api-key';
 /** The Stripe sandbox's test key and signing secret: the local stack's defaults, never production's. */
 export const SANDBOX_STRIPE_API_KEY = 'sk_test_sandbox';
 export const SANDBOX_STRIPE_WEBHOOK_SECRET = 'whsec_sandbox';
+/** Stripe issues signing secrets of 32 characters after `whsec_`; production refuses fewer than this. */
+export const MIN_STRIPE_WEBHOOK_SECRET_CHARS = 24;
 
 const port = z.coerce.number().int().min(1).max(65535);
 const optionalUrl = z.url().optional();
@@ -104,7 +106,13 @@ export const configSchema = z.object({
   /** Unset: api.stripe.com, or the embedded sandbox's Stripe mode under `npm start`. */
   STRIPE_BASE_URL: optionalUrl,
   /** The webhook endpoint's signing secrets (whsec_…), old and new during a rotation. */
-  STRIPE_WEBHOOK_SECRETS: commaList.default([SANDBOX_STRIPE_WEBHOOK_SECRET]),
+  STRIPE_WEBHOOK_SECRETS: commaList
+    .pipe(
+      z
+        .array(z.string().regex(/^whsec_./, 'an endpoint signing secret, whsec_…'))
+        .min(1, 'at least one endpoint signing secret, whsec_…'),
+    )
+    .default([SANDBOX_STRIPE_WEBHOOK_SECRET]),
   /** `true` when the account's PaymentIntents request multicapture: up to 50 captures each. */
   STRIPE_MULTICAPTURE: z
     .enum(['true', 'false', '1', '0'])
@@ -317,6 +325,10 @@ function weakInProduction(
     ...weakClearKeys('API_KEYS', env.API_KEYS === undefined ? undefined : config.API_KEYS),
     ...weakClearKeys('CHARACTERS_API_KEYS', config.CHARACTERS_API_KEYS),
   ];
+  // The worker checks Stripe's signatures in the run, the API at its intake (POST /webhooks/stripe).
+  const checksStripeSignatures = uses.includes('PAYMENTS_CLIENT_SECRET') || uses.includes('API_KEYS');
+  if (config.PAYMENTS_PROVIDER.includes('stripe') && checksStripeSignatures)
+    problems.push(...weakStripeWebhookSecrets(config, env));
   const devHash = apiKeyHash(DEV_API_KEY);
   for (const caller of config.API_CALLERS ?? []) {
     if (caller.keyHashes.includes(devHash))
@@ -348,8 +360,8 @@ function weakInProduction(
 }
 
 /**
- * Stripe's settings production refuses when PAYMENTS_PROVIDER names Stripe: a key or secrets left unset (the
- * sandbox's), a key that is not live, plain http.
+ * Stripe's settings production refuses when PAYMENTS_PROVIDER names Stripe: a key left unset (the sandbox's),
+ * a key that is not live, plain http.
  */
 function weakStripeSettings(config: Config, env: Record<string, string | undefined>, test: string): string[] {
   const problems: string[] = [];
@@ -359,16 +371,30 @@ function weakStripeSettings(config: Config, env: Record<string, string | undefin
     );
   else if (!config.STRIPE_API_KEY.startsWith('sk_live_'))
     problems.push(`  STRIPE_API_KEY: not a live key, sk_live_… (${test})`);
+  if (config.STRIPE_BASE_URL && new URL(config.STRIPE_BASE_URL).protocol !== 'https:')
+    problems.push(`  STRIPE_BASE_URL: https only (${test})`);
+  return problems;
+}
+
+/**
+ * STRIPE_WEBHOOK_SECRETS in production: set, none the sandbox's, each as long as Stripe issues them (a shorter
+ * one is a placeholder, never a live endpoint's). Only the count and lengths are shown, never a secret.
+ */
+function weakStripeWebhookSecrets(config: Config, env: Record<string, string | undefined>): string[] {
   if (
     env.STRIPE_WEBHOOK_SECRETS === undefined ||
     config.STRIPE_WEBHOOK_SECRETS.includes(SANDBOX_STRIPE_WEBHOOK_SECRET)
   )
-    problems.push(
+    return [
       `  STRIPE_WEBHOOK_SECRETS: required when PAYMENTS_PROVIDER names stripe (the endpoint's whsec_… secrets, not the sandbox's)`,
-    );
-  if (config.STRIPE_BASE_URL && new URL(config.STRIPE_BASE_URL).protocol !== 'https:')
-    problems.push(`  STRIPE_BASE_URL: https only (${test})`);
-  return problems;
+    ];
+  const secrets = config.STRIPE_WEBHOOK_SECRETS;
+  const short = secrets.filter((secret) => secret.length - 'whsec_'.length < MIN_STRIPE_WEBHOOK_SECRET_CHARS);
+  if (short.length === 0) return [];
+  return [
+    `  STRIPE_WEBHOOK_SECRETS: ${short.length} of ${secrets.length} secrets are shorter than Stripe issues ` +
+      `(whsec_ and at least ${MIN_STRIPE_WEBHOOK_SECRET_CHARS} more characters)`,
+  ];
 }
 
 /**

@@ -2,13 +2,21 @@ import type { PaymentsProvider } from '../providers/port';
 import { createPaymentsActivities, createProviderActivities } from './payments';
 import type { CharactersClient } from '../characters/client';
 import { createCharactersActivities } from './characters';
-import { createWebhookActivities, type WebhookActivityOptions } from './webhooks';
+import {
+  createProviderWebhookActivities,
+  createWebhookActivities,
+  webhookProviderCalls,
+  type WebhookActivityOptions,
+} from './webhooks';
 
 // Every activity the worker hosts, built from the clients they wrap. Activities are the only code that does I/O.
 export interface ActivityDependencies {
-  /** The provider of the webhook activities; also of every lifecycle when `providers` is not given. */
+  /** The provider of webhook subscriptions; also of every lifecycle and delivery when `providers` is not given. */
   provider: PaymentsProvider;
-  /** Every configured provider: each one's calls under its lifecycles' activity names (providerActivityName). */
+  /**
+   * Every configured provider: each one's lifecycle calls and webhook calls under the names its lifecycles
+   * and deliveries schedule them by (providerActivityName).
+   */
   providers?: readonly PaymentsProvider[];
   characters: CharactersClient;
   webhooks: Omit<WebhookActivityOptions, 'provider'>;
@@ -25,20 +33,31 @@ const lifecycleCalls = new Set([
 
 export function createActivities(deps: ActivityDependencies) {
   const payments: Record<string, unknown> = createPaymentsActivities(deps.provider);
-  // With `providers`, each lifecycle's calls come from its own provider: a worker without PayPal leaves a
-  // PayPal lifecycle's calls unregistered (they wait for a worker that has them) rather than send them to Stripe.
-  const subscriptions = deps.providers
-    ? Object.fromEntries(Object.entries(payments).filter(([name]) => !lifecycleCalls.has(name)))
-    : payments;
+  const webhooks: Record<string, unknown> = createWebhookActivities({
+    provider: deps.provider,
+    ...deps.webhooks,
+  });
+  // With `providers`, each lifecycle's and each delivery's calls come from its own provider: a worker without
+  // PayPal leaves a PayPal lifecycle's or delivery's calls unregistered (they wait for a worker that has them)
+  // rather than send them to Stripe.
+  const providers = deps.providers ?? [];
   return {
-    ...subscriptions,
-    ...(deps.providers ?? []).reduce<Record<string, unknown>>(
-      (activities, provider) => ({ ...activities, ...createProviderActivities(provider) }),
+    ...(deps.providers ? without(payments, lifecycleCalls) : payments),
+    ...(deps.providers ? without(webhooks, new Set(webhookProviderCalls)) : webhooks),
+    ...providers.reduce<Record<string, unknown>>(
+      (activities, provider) => ({
+        ...activities,
+        ...createProviderActivities(provider),
+        ...createProviderWebhookActivities({ provider, ...deps.webhooks }),
+      }),
       {},
     ),
     ...createCharactersActivities(deps.characters),
-    ...createWebhookActivities({ provider: deps.provider, ...deps.webhooks }),
   };
+}
+
+function without(activities: Record<string, unknown>, names: ReadonlySet<string>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(activities).filter(([name]) => !names.has(name)));
 }
 
 export type Activities = ReturnType<typeof createActivities>;

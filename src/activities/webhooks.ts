@@ -15,6 +15,8 @@ import {
   type LifecycleState,
 } from '../workflows/lifecycle/definitions';
 import type { PaymentEventRouted } from '../workflows/webhooks/definitions';
+import { PaymentProviderKey } from '../workflows/search-attributes';
+import { DEFAULT_PROVIDER, providerActivityName, type ProviderName } from '../provider-names';
 import { count } from './business-metrics';
 import { callProvider, paymentsFailure } from './payments';
 
@@ -171,6 +173,27 @@ export function createWebhookActivities(options: WebhookActivityOptions) {
   };
 }
 
+/** The webhook activities that ask the delivery's provider; the others find and signal lifecycles, whoever's. */
+export const webhookProviderCalls = [
+  'verifyWebhookSignature',
+  'verifyWebhookSignatureLocally',
+  'parsePaymentEvent',
+  'authorizationOfCapture',
+  'subscribedWebhookId',
+] as const;
+
+/**
+ * A provider's webhook calls under the names its deliveries' runs schedule them by (providerActivityName):
+ * PayPal's under their own, Stripe's as `stripe.verifyWebhookSignatureLocally`, …
+ */
+export function createProviderWebhookActivities(options: WebhookActivityOptions): Record<string, unknown> {
+  const activities = createWebhookActivities(options);
+  const name = options.provider.name as ProviderName;
+  return Object.fromEntries(
+    webhookProviderCalls.map((activity) => [providerActivityName(name, activity), activities[activity]]),
+  );
+}
+
 /**
  * A new run of the closed lifecycle's workflow id, started from its final state with the event's signal in
  * the same request (signal-with-start), as a refund by the API reopens it (update-with-start). Another event
@@ -180,10 +203,12 @@ export function createWebhookActivities(options: WebhookActivityOptions) {
 async function reopenedWith(state: LifecycleState, event: PaymentEvent, taskQueue: string): Promise<void> {
   const input: LifecycleInput = {
     authorizationId: state.authorizationId,
+    ...(state.provider !== undefined && { provider: state.provider }),
     orderId: state.orderId,
     ...(state.owner !== undefined && { owner: state.owner }),
     carriedState: { ...state, nextTimer: undefined },
   };
+  const provider = state.provider ?? DEFAULT_PROVIDER;
   await Context.current().client.workflow.signalWithStart(lifecycleWorkflowType, {
     workflowId: lifecycleWorkflowId(state.authorizationId),
     taskQueue,
@@ -191,8 +216,10 @@ async function reopenedWith(state: LifecycleState, event: PaymentEvent, taskQueu
     signal: paymentEventSignal,
     signalArgs: [event],
     workflowIdReusePolicy: 'ALLOW_DUPLICATE',
-    // The owner's client checks the memo (LifecycleClient.confine): the reopened run stays its owner's.
-    ...(state.owner !== undefined && { memo: { owner: state.owner } }),
+    // The owner's client checks the memo (LifecycleClient.confine): the reopened run stays its owner's, and
+    // names its provider as the client's starts do.
+    memo: { ...(state.owner !== undefined && { owner: state.owner }), provider },
+    typedSearchAttributes: [{ key: PaymentProviderKey, value: provider }],
     staticSummary: lifecycleSummary(state.authorizationId, state.orderId),
   });
 }

@@ -17,7 +17,7 @@ import { deliveryHeadersFromConfig, providerFromConfig } from '../providers/regi
 import { temporalTarget } from '../temporal-env';
 import { deliveryScreening, subscribedWebhookId } from '../webhooks/delivery-screening';
 import { webhookListenerUrl } from '../webhooks/listener-url';
-import { stripeVerificationStarter, stripeWebhookSecretsFromEnv } from '../webhooks/stripe-intake-config';
+import { stripeVerificationStarter } from '../webhooks/stripe-intake-config';
 import { VerificationStarter } from '../webhooks/verification-starter';
 import { apiLimits } from './limits';
 import { serveMetrics } from './metrics';
@@ -32,8 +32,6 @@ async function main() {
     ...productionSettingsOf.api,
     ...(looksUpSubscription ? (['PAYMENTS_BASE_URL', 'PAYMENTS_CLIENT_SECRET'] as const) : []),
   ]);
-  // Stripe's intake (POST /webhooks/stripe) is served when its endpoint secrets are set; malformed ones stop here.
-  const stripeSecrets = stripeWebhookSecretsFromEnv(process.env);
   const logger = createLogger(config, 'api');
   const temporal = temporalTarget(config);
   // Keys first: a production API without PAYLOAD_CODEC_KEYS stops before it connects.
@@ -84,11 +82,12 @@ async function main() {
         }),
       }),
     },
-    ...(stripeSecrets && {
+    // Stripe's intake (POST /webhooks/stripe) when PAYMENTS_PROVIDER names Stripe, with its endpoint's secrets.
+    ...(config.PAYMENTS_PROVIDER.includes('stripe') && {
       stripeWebhooks: {
         verifications: stripeVerificationStarter(client, config.TEMPORAL_TASK_QUEUE),
         bodyLimitBytes: config.WEBHOOK_BODY_LIMIT_BYTES,
-        secrets: stripeSecrets,
+        secrets: config.STRIPE_WEBHOOK_SECRETS,
       },
     }),
     limits: apiLimits(config),

@@ -1,6 +1,7 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { WorkflowIdReusePolicy } from '@temporalio/common';
 import type { WebhookDelivery } from '../providers/webhook-delivery';
+import type { ProviderName } from '../provider-names';
 import type { webhookVerification } from '../workflows/webhooks/verification';
 import {
   webhookVerificationWorkflowId,
@@ -14,6 +15,8 @@ export interface VerificationStarterOptions {
   mode: WebhookVerifyMode;
   /** WEBHOOK_ID; without it the worker looks up the listener's subscription. */
   webhookId?: string;
+  /** Whose deliveries these are; absent: PayPal's (the run's input then names none, as it always did). */
+  provider?: ProviderName;
   /** How long a start may take before the delivery is answered 503 (the provider then delivers again). */
   startTimeoutMs?: number;
 }
@@ -38,7 +41,7 @@ export class VerificationStarter {
     delivery: WebhookDelivery<string>,
     receivedAt: Date,
   ): Promise<StartedVerification> {
-    const { client, taskQueue, mode, webhookId, startTimeoutMs = 5_000 } = this.options;
+    const { client, taskQueue, mode, webhookId, provider, startTimeoutMs = 5_000 } = this.options;
     const workflowId = webhookVerificationWorkflowId(transmissionId);
     const deadline = Date.now() + startTimeoutMs;
     try {
@@ -46,7 +49,15 @@ export class VerificationStarter {
         client.workflow.start<typeof webhookVerification>(webhookVerificationWorkflowType, {
           workflowId,
           taskQueue,
-          args: [{ delivery, receivedAt: receivedAt.toISOString(), mode, ...(webhookId && { webhookId }) }],
+          args: [
+            {
+              delivery,
+              receivedAt: receivedAt.toISOString(),
+              mode,
+              ...(webhookId && { webhookId }),
+              ...(provider && { provider }),
+            },
+          ],
           // A completed run (a verified delivery) is never repeated: a replayed signature, even on another body
           // with the same CRC-32, is a duplicate. One that failed (a rejected delivery, a bug, a termination)
           // may be redone, so a refused verification never blocks the genuine delivery.

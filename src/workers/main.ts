@@ -56,7 +56,8 @@ async function main() {
       : { workflowsPath: require.resolve('../workflows') }),
     activities: {
       ...createActivities({
-        // Webhook subscriptions and verification stay with the first provider (PayPal's when configured).
+        // Webhook subscriptions stay with the first provider (PayPal's when configured); each delivery's run
+        // is checked by its own provider's webhook calls (createProviderWebhookActivities).
         provider: providers.find((provider) => provider.name === 'paypal') ?? providers[0]!,
         providers,
         characters: charactersClientFromConfig(config),

@@ -1,9 +1,14 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { AxiosInstance } from 'axios';
 import type { Client } from '@temporalio/client';
+import { defaultPayloadConverter } from '@temporalio/common';
 import Stripe from 'stripe';
-import { createPaymentsActivities } from '../../src/activities/payments';
-import { createWebhookActivities } from '../../src/activities/webhooks';
+import { createActivities } from '../../src/activities';
+import { createProviderActivities } from '../../src/activities/payments';
+import { charactersClientFromConfig } from '../../src/characters/client';
+import { loadConfig } from '../../src/config';
+import { createProvider } from '../../src/providers/registry';
+import { createProviderWebhookActivities, createWebhookActivities } from '../../src/activities/webhooks';
 import { LifecycleClient } from '../../src/client/lifecycle-client';
 import { stripeEndpoint } from '../../src/providers/stripe/client';
 import { stripeProvider } from '../../src/providers/stripe/provider';
@@ -21,7 +26,7 @@ import { webhookVerificationWorkflowId } from '../../src/workflows/webhooks/defi
 import { eventually } from '../helpers/eventually';
 import { startTestApi } from '../helpers/lifecycle-stack';
 import { startWebhookListener, type WebhookListener } from '../helpers/sandbox-fixtures';
-import { connectClient, runTestWorker, uniqueTaskQueue } from '../helpers/temporal';
+import { connectClient, runTestWorker, testCodec, uniqueTaskQueue } from '../helpers/temporal';
 import { verificationResult as finishedVerification } from '../helpers/webhook-stack';
 
 // Stripe's deliveries over real HTTP: the sandbox in Stripe mode signs each event with the endpoint's secrets
@@ -58,7 +63,12 @@ beforeAll(async () => {
   client = temporal.client;
   const worker = await runTestWorker({
     taskQueue,
-    activities: { ...createPaymentsActivities(provider), ...createWebhookActivities({ provider }) },
+    // Stripe's calls under Stripe's names (stripe.…), as a worker with PAYMENTS_PROVIDER=stripe hosts them.
+    activities: {
+      ...createProviderActivities(provider),
+      ...createWebhookActivities({ provider }),
+      ...createProviderWebhookActivities({ provider }),
+    },
   });
   const started = await startTestApi({
     lifecycles: new LifecycleClient(client, taskQueue),
@@ -429,6 +439,76 @@ describe('the verification run', () => {
       ['unrouted', 'SUCCESS'],
       ['rejected', 'FAILURE'],
     ]);
+  });
+});
+
+describe('a worker without Stripe', () => {
+  it("leaves a Stripe delivery's run waiting, unchecked, until a worker with Stripe takes it", async () => {
+    const queue = uniqueTaskQueue('stripe-webhooks-paypal-only');
+    const config = loadConfig({});
+    // A worker with PAYMENTS_PROVIDER=paypal: PayPal's calls alone (its provider is never reached here).
+    const paypal = createProvider({
+      baseUrl: 'http://127.0.0.1:9',
+      credentials: { accessToken: 'unused' },
+      timeoutMs: 300,
+    });
+    const paypalOnly = await runTestWorker({
+      taskQueue: queue,
+      activities: createActivities({
+        provider: paypal,
+        providers: [paypal],
+        characters: charactersClientFromConfig(config),
+        webhooks: {},
+      }),
+    });
+    const body = eventBody('payment_intent.canceled', strayIntent());
+    const eventId = (JSON.parse(body) as { id: string }).id;
+    const delivery = {
+      headers: { 'Stripe-Signature': stripeSignatureHeader(body, [NEW_SECRET], now()) },
+      body,
+    };
+    await stripeVerificationStarter(client, queue).start(eventId, delivery, new Date());
+    const handle = client.workflow.getHandle(webhookVerificationWorkflowId(eventId));
+    try {
+      const failure = await eventually(
+        async () =>
+          (await handle.fetchHistory()).events?.find((event) => event.workflowTaskFailedEventAttributes)
+            ?.workflowTaskFailedEventAttributes?.failure,
+        Boolean,
+        { what: 'the PayPal worker to refuse the workflow task' },
+      );
+      // The failure's message travels encrypted, as every payload does (encodeCommonAttributes).
+      const [attributes] = await testCodec.decode([failure!.encodedAttributes!]);
+      const failedTask = defaultPayloadConverter.fromPayload<{ message: string }>(attributes!).message;
+      expect(failedTask).toMatch(/stripe\.verifyWebhookSignatureLocally.* not registered/);
+      expect((await handle.describe()).status.name).toBe('RUNNING');
+    } finally {
+      await paypalOnly.stop();
+    }
+    const stripeProviderOnly = stripeProvider({
+      apiKey: 'sk_test_sandbox',
+      ...stripeEndpoint(sandbox.url),
+      timeoutMs: 2000,
+      webhookSecrets: [OLD_SECRET, NEW_SECRET],
+    });
+    const stripeOnly = await runTestWorker({
+      taskQueue: queue,
+      activities: createActivities({
+        provider: stripeProviderOnly,
+        providers: [stripeProviderOnly],
+        characters: charactersClientFromConfig(config),
+        webhooks: {},
+      }),
+    });
+    try {
+      expect(await finishedVerification(client, eventId)).toMatchObject({
+        outcome: 'unrouted',
+        verification: 'SUCCESS',
+        webhookId: STRIPE_ENDPOINT_WEBHOOK_ID,
+      });
+    } finally {
+      await stripeOnly.stop();
+    }
   });
 });
 

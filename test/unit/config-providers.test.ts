@@ -1,7 +1,8 @@
-import { loadConfig, productionSettingsOf } from '../../src/config';
+import { ConfigError, loadConfig, productionSettingsOf } from '../../src/config';
 import { providerOfStart } from '../../src/provider-names';
 
 const worker = productionSettingsOf.worker;
+const api = productionSettingsOf.api;
 
 /** A production worker's settings, PayPal's and the rest, without Stripe's. */
 const production = {
@@ -12,7 +13,10 @@ const production = {
   WEBHOOK_CERT_HOSTS: 'api.paypal.com',
   PAYLOAD_CODEC_KEYS: `prod:${Buffer.alloc(32, 7).toString('base64')}`,
 };
-const stripe = { STRIPE_API_KEY: 'sk_live_0123456789', STRIPE_WEBHOOK_SECRETS: 'whsec_old,whsec_new' };
+/** Signing secrets as long as Stripe issues them: whsec_ and 32 characters. */
+const oldSecret = `whsec_${'0ld'.repeat(11)}`;
+const newSecret = `whsec_${'N3w'.repeat(11)}`;
+const stripe = { STRIPE_API_KEY: 'sk_live_0123456789', STRIPE_WEBHOOK_SECRETS: `${oldSecret},${newSecret}` };
 
 describe('PAYMENTS_PROVIDER and the Stripe settings', () => {
   it('run PayPal alone by default, and Stripe on the sandbox key against api.stripe.com', () => {
@@ -32,9 +36,8 @@ describe('PAYMENTS_PROVIDER and the Stripe settings', () => {
 
   it("refuses a production worker on Stripe without the account's live key and signing secrets", () => {
     const onStripe = { ...production, PAYMENTS_PROVIDER: 'paypal,stripe' };
-    expect(() => loadConfig(onStripe, worker)).toThrow(
-      /STRIPE_API_KEY: required[\s\S]*STRIPE_WEBHOOK_SECRETS: required/,
-    );
+    expect(() => loadConfig(onStripe, worker)).toThrow(/STRIPE_API_KEY: required/);
+    expect(() => loadConfig(onStripe, worker)).toThrow(/STRIPE_WEBHOOK_SECRETS: required/);
     expect(() => loadConfig({ ...onStripe, ...stripe, STRIPE_API_KEY: 'sk_test_123' }, worker)).toThrow(
       /STRIPE_API_KEY: not a live key/,
     );
@@ -42,8 +45,8 @@ describe('PAYMENTS_PROVIDER and the Stripe settings', () => {
       loadConfig({ ...onStripe, ...stripe, STRIPE_BASE_URL: 'http://stripe.test' }, worker),
     ).toThrow(/STRIPE_BASE_URL: https only/);
     expect(loadConfig({ ...onStripe, ...stripe }, worker).STRIPE_WEBHOOK_SECRETS).toEqual([
-      'whsec_old',
-      'whsec_new',
+      oldSecret,
+      newSecret,
     ]);
   });
 
@@ -58,6 +61,52 @@ describe('PAYMENTS_PROVIDER and the Stripe settings', () => {
     expect(() => loadConfig({ ...production, PAYMENTS_CLIENT_SECRET: '' }, worker)).toThrow(
       /PAYMENTS_CLIENT_SECRET: required/,
     );
+  });
+});
+
+describe('STRIPE_WEBHOOK_SECRETS', () => {
+  it('is a comma-separated list of endpoint secrets, the sandbox one by default', () => {
+    expect(loadConfig({ STRIPE_WEBHOOK_SECRETS: ' whsec_old , whsec_new ' }).STRIPE_WEBHOOK_SECRETS).toEqual([
+      'whsec_old',
+      'whsec_new',
+    ]);
+    expect(loadConfig({}).STRIPE_WEBHOOK_SECRETS).toEqual(['whsec_sandbox']);
+  });
+
+  it('refuses an entry that is not a whsec_ secret, naming the variable but not the value', () => {
+    const refusal = () => loadConfig({ STRIPE_WEBHOOK_SECRETS: 'whsec_a,sk_test_oops' });
+    expect(refusal).toThrow(ConfigError);
+    expect(refusal).toThrow(/STRIPE_WEBHOOK_SECRETS\.1: an endpoint signing secret, whsec_/);
+    expect(refusal).not.toThrow(/sk_test_oops/);
+    expect(() => loadConfig({ STRIPE_WEBHOOK_SECRETS: ' , ' })).toThrow(
+      /STRIPE_WEBHOOK_SECRETS: at least one/,
+    );
+  });
+
+  it.each([
+    ['worker', worker],
+    ['API', api],
+  ])('in production, the %s on Stripe refuses secrets shorter than Stripe issues', (_process, uses) => {
+    const env = {
+      ...production,
+      API_KEYS: 'k'.repeat(32),
+      PAYMENTS_PROVIDER: 'paypal,stripe',
+      ...stripe,
+    };
+    expect(() => loadConfig({ ...env, STRIPE_WEBHOOK_SECRETS: `${newSecret},whsec_short` }, uses)).toThrow(
+      /STRIPE_WEBHOOK_SECRETS: 1 of 2 secrets are shorter than Stripe issues \(whsec_ and at least 24 more/,
+    );
+    expect(() => loadConfig({ ...env, STRIPE_WEBHOOK_SECRETS: 'whsec_sandbox' }, uses)).toThrow(
+      /STRIPE_WEBHOOK_SECRETS: required when PAYMENTS_PROVIDER names stripe/,
+    );
+    expect(() => loadConfig({ ...env, STRIPE_WEBHOOK_SECRETS: '' }, uses)).toThrow(
+      /STRIPE_WEBHOOK_SECRETS: required/,
+    );
+    expect(loadConfig(env, uses).STRIPE_WEBHOOK_SECRETS).toEqual([oldSecret, newSecret]);
+    // Without Stripe the secrets are not read: the sandbox default stands.
+    expect(
+      loadConfig({ ...env, PAYMENTS_PROVIDER: 'paypal', STRIPE_WEBHOOK_SECRETS: '' }, uses),
+    ).toBeTruthy();
   });
 });
 

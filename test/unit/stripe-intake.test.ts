@@ -1,7 +1,6 @@
 import { stripeProvider } from '../../src/providers/stripe/provider';
 import { stripeSignatureHeader, verifyStripeSignature } from '../../src/providers/stripe/webhook-signature';
 import { readStripeSignatureHeader, signedByEndpoint } from '../../src/webhooks/stripe-signature';
-import { stripeWebhookSecretsFromEnv } from '../../src/webhooks/stripe-intake-config';
 
 const hex = (digit: string) => digit.repeat(64);
 
@@ -60,34 +59,5 @@ describe("the Stripe provider's verification in the run", () => {
     expect((await provider.verifyDelivery(delivery, '', 'local')).verification_status).toBe('SUCCESS');
     const other = stripeProvider({ apiKey: 'sk_test_x', webhookSecrets: ['whsec_b'] });
     expect((await other.verifyDelivery(delivery, '', 'local')).verification_status).toBe('FAILURE');
-  });
-});
-
-describe('STRIPE_WEBHOOK_SECRETS', () => {
-  it('is a comma-separated list of endpoint secrets; unset or blank serves no Stripe intake', () => {
-    expect(stripeWebhookSecretsFromEnv({ STRIPE_WEBHOOK_SECRETS: ' whsec_old , whsec_new ' })).toEqual([
-      'whsec_old',
-      'whsec_new',
-    ]);
-    expect(stripeWebhookSecretsFromEnv({})).toBeUndefined();
-    expect(stripeWebhookSecretsFromEnv({ STRIPE_WEBHOOK_SECRETS: ' ' })).toBeUndefined();
-  });
-
-  it('stops start-up, naming the variable, on an entry that is not a whsec_ secret', () => {
-    expect(() => stripeWebhookSecretsFromEnv({ STRIPE_WEBHOOK_SECRETS: 'whsec_a,sk_test_oops' })).toThrow(
-      /^STRIPE_WEBHOOK_SECRETS: 1 of 2 entries are not endpoint signing secrets/,
-    );
-    expect(() => stripeWebhookSecretsFromEnv({ STRIPE_WEBHOOK_SECRETS: 'whsec_a,,whsec_b' })).toThrow(
-      /STRIPE_WEBHOOK_SECRETS/,
-    );
-  });
-
-  it('in production, refuses a secret shorter than Stripe issues, such as the sandbox default', () => {
-    const production = { NODE_ENV: 'production' as const };
-    expect(() =>
-      stripeWebhookSecretsFromEnv({ ...production, STRIPE_WEBHOOK_SECRETS: 'whsec_sandbox' }),
-    ).toThrow(/STRIPE_WEBHOOK_SECRETS: .*at least 24 more characters/);
-    const issued = `whsec_${'Ab3'.repeat(11)}`;
-    expect(stripeWebhookSecretsFromEnv({ ...production, STRIPE_WEBHOOK_SECRETS: issued })).toEqual([issued]);
   });
 });

@@ -1,6 +1,7 @@
 import type { WebhookDelivery } from '../../providers/webhook-delivery';
 import type { ParsedPaymentEvent, PaymentEvent, SignatureCheck } from '../../providers/events';
 import type { DeliveryVerifyMode } from '../../providers/port';
+import type { ProviderName } from '../../provider-names';
 
 export type { ParsedPaymentEvent, SignatureCheck };
 
@@ -33,6 +34,11 @@ export type WebhookVerificationInput = {
   mode: WebhookVerifyMode;
   /** The subscription's webhook id when configured (WEBHOOK_ID); otherwise the worker looks it up. */
   webhookId?: string;
+  /**
+   * Whose delivery this is: its provider's webhook activities check, parse and link it (providerActivityName).
+   * Absent means PayPal, as on every run started before providers had names.
+   */
+  provider?: ProviderName;
 };
 
 export type PaymentEventDelivered = {

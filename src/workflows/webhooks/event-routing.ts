@@ -1,5 +1,7 @@
 import { patched, proxyLocalActivities } from '@temporalio/workflow';
 import type { WebhookActivities } from '../../activities/webhooks';
+import type { ProviderName } from '../../provider-names';
+import { ofProvider } from '../lifecycle/activity-options';
 import { lifecycleWorkflowId, type PaymentEvent } from '../lifecycle/definitions';
 import type { PaymentEventRouted } from './definitions';
 
@@ -23,11 +25,14 @@ const ROUTED_BY_CAPTURE_LINK = 'route-by-capture-link';
  * reversal names only its capture: the provider's capture names its authorization, which leads to the
  * lifecycle as above, reopened when it has closed (refunds and chargebacks come weeks later). The lifecycle
  * skips an event id it has already seen, so a second transmission of the same event (or a retried signal)
- * changes nothing.
+ * changes nothing. The capture's link is asked of the event's provider (absent: PayPal).
  */
-export async function routePaymentEvent(event: PaymentEvent): Promise<PaymentEventRouted> {
+export async function routePaymentEvent(
+  event: PaymentEvent,
+  provider?: ProviderName,
+): Promise<PaymentEventRouted> {
   if (event.authorizationId === undefined) {
-    return patched(ROUTED_BY_CAPTURE_LINK) ? routeByCaptureLink(event) : routeByCaptureList(event);
+    return patched(ROUTED_BY_CAPTURE_LINK) ? routeByCaptureLink(event, provider) : routeByCaptureList(event);
   }
   const routed = await routeToRunning(event.authorizationId, event);
   return (
@@ -54,9 +59,12 @@ async function routeToRunning(
  * reopened. A capture the provider does not link to an authorization is looked up in CaptureIds, which
  * lifecycles started before this routing list.
  */
-async function routeByCaptureLink(event: PaymentEvent): Promise<PaymentEventRouted> {
+async function routeByCaptureLink(
+  event: PaymentEvent,
+  provider: ProviderName | undefined,
+): Promise<PaymentEventRouted> {
   const authorizationId = event.captureId
-    ? await lifecycleEventCalls.authorizationOfCapture(event.captureId)
+    ? await ofProvider(lifecycleEventCalls, provider).authorizationOfCapture(event.captureId)
     : null;
   if (!authorizationId) return routeByCaptureList(event);
   const running = await routeToRunning(authorizationId, event);

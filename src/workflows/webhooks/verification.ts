@@ -8,6 +8,8 @@ import {
 } from '@temporalio/workflow';
 import type { WebhookActivities } from '../../activities/webhooks';
 import type { WebhookDelivery } from '../../providers/webhook-delivery';
+import type { ProviderName } from '../../provider-names';
+import { ofProvider } from '../lifecycle/activity-options';
 import { PaymentEventRoutingKey, WebhookVerificationKey } from '../search-attributes';
 import {
   WEBHOOK_DELIVERY_REJECTED,
@@ -47,6 +49,8 @@ export async function webhookVerification(
   input: WebhookVerificationInput,
 ): Promise<WebhookVerificationResult> {
   const { delivery, receivedAt } = input;
+  // The delivery's provider checks, parses and links it; a worker without that provider leaves the run waiting.
+  const providerCalls = ofProvider(redeliveryCalls, input.provider);
   const rejected = (reason: string, id?: string): WebhookVerificationResult => {
     upsertSearchAttributes([{ key: WebhookVerificationKey, value: 'FAILURE' }]);
     log.warn('webhook delivery rejected', { reason });
@@ -75,17 +79,17 @@ export async function webhookVerification(
     return true;
   };
 
-  let webhookId = input.webhookId ?? (await redeliveryCalls.subscribedWebhookId());
+  let webhookId = input.webhookId ?? (await providerCalls.subscribedWebhookId());
   while (!webhookId) {
     const reason = 'no webhook subscription for this listener to verify against';
     if (!(await waitForSettings(reason))) return rejected(reason);
-    webhookId = await redeliveryCalls.subscribedWebhookId();
+    webhookId = await providerCalls.subscribedWebhookId();
   }
 
   let check: SignatureCheck | undefined;
   while (!check) {
     try {
-      check = await verifySignature(input.mode, { delivery, webhookId });
+      check = await verifySignature(input.mode, { delivery, webhookId }, input.provider);
     } catch (error) {
       // Only a refusal ends the retries: the provider (or our own check) says this delivery cannot be verified.
       const refusal = refusalOf(error);
@@ -104,10 +108,10 @@ export async function webhookVerification(
     return { ...verified, outcome: 'unrouted', eventId, eventType, reason };
   };
 
-  const parsed = await redeliveryCalls.parsePaymentEvent(delivery.body);
+  const parsed = await providerCalls.parsePaymentEvent(delivery.body);
   if (!parsed.routable) return unrouted(parsed.reason, parsed.eventId, parsed.eventType);
   const { event } = parsed;
-  const routed = await routePaymentEvent(event);
+  const routed = await routePaymentEvent(event, input.provider);
   if (!routed.routed) return unrouted(routed.reason, event.id, event.eventType);
   markVerified('DELIVERED');
   const { routed: _, ...delivered } = routed;
@@ -121,10 +125,10 @@ export async function webhookVerification(
 function verifySignature(
   mode: WebhookVerifyMode,
   input: { delivery: WebhookDelivery<string>; webhookId: string },
+  provider: ProviderName | undefined,
 ): Promise<SignatureCheck> {
-  return mode === 'local'
-    ? redeliveryCalls.verifyWebhookSignatureLocally(input)
-    : redeliveryCalls.verifyWebhookSignature(input);
+  const calls = ofProvider(redeliveryCalls, provider);
+  return mode === 'local' ? calls.verifyWebhookSignatureLocally(input) : calls.verifyWebhookSignature(input);
 }
 
 /** One search-attribute change per genuine delivery, made with the run's last commands. */
