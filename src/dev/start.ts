@@ -7,6 +7,7 @@ import { ServiceStartup, announced } from './service-startup';
 import { resolveTemporalCli } from './temporal-cli';
 import { ORDERS_NAMESPACE } from '../nexus/endpoint';
 import { temporalTarget, type TemporalConnectionOptions } from '../temporal-env';
+import { STRIPE_WEBHOOK_ROUTE } from '../webhooks/listener-url';
 import { subscribeListener } from '../webhooks/subscribe-listener';
 
 /**
@@ -113,6 +114,7 @@ async function main() {
       TEMPORAL_NAMESPACE: namespace,
     });
 
+    if (embeddedStripe) await subscribeStripeSandbox(env.STRIPE_BASE_URL!, config.API_PORT);
     if (config.PAYMENTS_PROVIDER.includes('stripe')) printStripeStart(env.STRIPE_BASE_URL, config.API_PORT);
     console.log('The local stack is up. Ctrl-C stops it.');
     supervisor.watch(startup.processes());
@@ -120,6 +122,18 @@ async function main() {
     console.error(error instanceof Error ? error.message : error);
     await supervisor.stopAll(1);
   }
+}
+
+/** The embedded Stripe sandbox delivers every event to the API's Stripe intake (a real account: its dashboard). */
+async function subscribeStripeSandbox(stripeUrl: string, apiPort: number): Promise<void> {
+  const url = `http://127.0.0.1:${apiPort}${STRIPE_WEBHOOK_ROUTE}`;
+  const response = await fetch(`${stripeUrl}/sandbox/webhooks`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ url, event_types: [{ name: '*' }] }),
+  });
+  if (!response.ok) throw new Error(`the Stripe sandbox refused the webhook ${url}: ${response.status}`);
+  console.log(announced('Stripe webhooks', `${url} (every event of the Stripe sandbox)`));
 }
 
 /** How to start a Stripe lifecycle on this stack: a held PaymentIntent, then its lifecycle by its `pi_…` id. */
