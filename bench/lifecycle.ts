@@ -50,6 +50,7 @@ const HOT_EVENTS = Number(process.env.BENCH_HOT_EVENTS ?? 1000);
 const HOT_CAPTURES = Number(process.env.BENCH_HOT_CAPTURES ?? 50);
 const API_KEY = 'bench-key';
 const PROVIDERS = benchProviders(process.env.BENCH_PROVIDER);
+const PROVIDER_CHUNKS = Number(process.env.BENCH_PROVIDER_CHUNKS ?? 4);
 const STRIPE_API_KEY = 'sk_test_sandbox';
 
 const noopActivities: Pick<PaymentsActivities, 'checkpoint' | 'getAuthorization' | 'captureAuthorization'> = {
@@ -227,23 +228,25 @@ async function main() {
   };
 
   /**
-   * Each provider's lifecycles through the API and its direct captures, in halves ordered A B B A, so that
-   * neither provider meets only the start of a run or only its end on a busy machine.
+   * Each provider's lifecycles through the API and its direct captures, in BENCH_PROVIDER_CHUNKS parts each
+   * (default 4) ordered A B B A A B B A…, so that a load beside the bench that comes and goes meets both.
    */
   const perProvider = async (count: number, concurrency: number, directCount: number) => {
-    const halves = [...PROVIDERS, ...[...PROVIDERS].reverse()];
+    const pair = [...PROVIDERS, ...[...PROVIDERS].reverse()];
+    const order = Array.from({ length: Math.ceil(PROVIDER_CHUNKS / 2) }, () => pair).flat();
+    const chunks = order.length / PROVIDERS.length;
     const measured = new Map<
       BenchProvider,
       { ms: number; count: number; captureMs: number[]; direct: number[] }
     >();
-    for (const provider of halves) {
-      const half = Math.ceil(count / 2);
-      const real = await throughApi(half, concurrency, authorizeAt[provider]);
-      const direct = await directCaptures(Math.ceil(directCount / 2), concurrency, provider);
+    for (const provider of order) {
+      const part = Math.ceil(count / chunks);
+      const real = await throughApi(part, concurrency, authorizeAt[provider]);
+      const direct = await directCaptures(Math.ceil(directCount / chunks), concurrency, provider);
       const sofar = measured.get(provider) ?? { ms: 0, count: 0, captureMs: [], direct: [] };
       measured.set(provider, {
-        ms: sofar.ms + (half / real.perSecond) * 1000,
-        count: sofar.count + half,
+        ms: sofar.ms + (part / real.perSecond) * 1000,
+        count: sofar.count + part,
         captureMs: [...sofar.captureMs, ...real.captureMs],
         direct: [...sofar.direct, ...direct],
       });
