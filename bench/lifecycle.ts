@@ -233,7 +233,11 @@ async function main() {
    */
   const perProvider = async (count: number, concurrency: number, directCount: number) => {
     const pair = [...PROVIDERS, ...[...PROVIDERS].reverse()];
-    const order = Array.from({ length: Math.ceil(PROVIDER_CHUNKS / 2) }, () => pair).flat();
+    // A single provider runs in one part: there is nothing to interleave.
+    const order =
+      PROVIDERS.length === 1
+        ? PROVIDERS
+        : Array.from({ length: Math.ceil(PROVIDER_CHUNKS / 2) }, () => pair).flat();
     const chunks = order.length / PROVIDERS.length;
     const measured = new Map<
       BenchProvider,
