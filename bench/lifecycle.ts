@@ -16,6 +16,8 @@ import { findFreePort } from '../src/dev/ports';
 import { resolveTemporalCli } from '../src/dev/temporal-cli';
 import type { PaymentsActivities } from '../src/activities/payments';
 import { createProvider } from '../src/providers/registry';
+import { stripeEndpoint } from '../src/providers/stripe/client';
+import { stripeProvider } from '../src/providers/stripe/provider';
 import type { Authorization, PaymentCapture } from '../src/providers/resources';
 import { startSandbox } from '../src/sandbox/server';
 import { WORKER_V8_FLAGS } from '../src/workers/v8-limits';
@@ -30,10 +32,13 @@ import { benchEncryption } from './codec';
 import { startNexusCaller } from './nexus';
 import { rssOf } from './process-memory';
 import { percentile, runBounded, summary, timed } from './stats';
+import { benchProviders, type BenchProvider } from './providers';
 
 // `npm run bench:lifecycle`: lifecycles (start → capture → completed) through the API against the dev server
 // and the sandbox, beside the same workflow on no-op activities, a direct sandbox capture and captures through
-// Nexus from an order workflow in another namespace (examples/orders). Loopback only.
+// Nexus from an order workflow in another namespace (examples/orders). Loopback only. BENCH_PROVIDER
+// (paypal, stripe or both) picks the providers of the rows per size, measured in the same run; the other parts
+// run on PayPal.
 
 const SIZES = (process.env.BENCH_SIZES ?? '100,1000').split(',').map(Number);
 // Four in flight saturate a 2-core machine (dev server, worker, API, sandbox); more only adds queueing.
@@ -44,6 +49,9 @@ const HOT_EVENTS = Number(process.env.BENCH_HOT_EVENTS ?? 1000);
 // Keyed captures of 0.01 through the API on the hot lifecycle while its events arrive, one at a time.
 const HOT_CAPTURES = Number(process.env.BENCH_HOT_CAPTURES ?? 50);
 const API_KEY = 'bench-key';
+const PROVIDERS = benchProviders(process.env.BENCH_PROVIDER);
+const PROVIDER_CHUNKS = Number(process.env.BENCH_PROVIDER_CHUNKS ?? 4);
+const STRIPE_API_KEY = 'sk_test_sandbox';
 
 const noopActivities: Pick<PaymentsActivities, 'checkpoint' | 'getAuthorization' | 'captureAuthorization'> = {
   checkpoint: async () => undefined,
@@ -61,6 +69,35 @@ const noopActivities: Pick<PaymentsActivities, 'checkpoint' | 'getAuthorization'
   }),
 };
 
+interface ProviderRow {
+  provider: BenchProvider;
+  perSecond: number;
+  captureMs: number[];
+  direct: number[];
+}
+
+/** Rows carry their provider's name unless PayPal alone is measured (the default, whose rows read as ever). */
+const NAMED_ROWS = PROVIDERS.join() !== 'paypal';
+
+/** A row's label, padded to the figures' column. */
+function labelOf(label: string, provider?: BenchProvider): string {
+  const named = provider && NAMED_ROWS ? `${label} (${provider})` : label;
+  return `${named}:`.padEnd(NAMED_ROWS ? 34 : 24);
+}
+
+/** Stripe's figures over PayPal's, when both were measured in the same run. */
+function printStripeToPaypal(rows: ProviderRow[]): void {
+  const paypal = rows.find((row) => row.provider === 'paypal');
+  const stripe = rows.find((row) => row.provider === 'stripe');
+  if (!paypal || !stripe) return;
+  const latency = (q: number) =>
+    (percentile(stripe.captureMs, q) / percentile(paypal.captureMs, q)).toFixed(2);
+  console.log(
+    `  ${labelOf('Stripe/PayPal')}lifecycles/s ${(stripe.perSecond / paypal.perSecond).toFixed(2)}x, ` +
+      `capture via the API p50 ${latency(50)}x, p99 ${latency(99)}x (target: within 1.1x)`,
+  );
+}
+
 async function main() {
   Runtime.install({ logger: new DefaultLogger('ERROR') });
   const cli = await resolveTemporalCli();
@@ -71,6 +108,9 @@ async function main() {
     moreNamespaces: ['orders'],
   });
   const sandbox = await startSandbox({ port: 0, logger: false });
+  const stripeSandbox = PROVIDERS.includes('stripe')
+    ? await startSandbox({ port: 0, logger: false, mode: 'stripe' })
+    : undefined;
   const connection = await Connection.connect({ address: server.address });
   const encryption = benchEncryption();
   const client = new Client({ connection, dataConverter: encryption.dataConverter });
@@ -82,6 +122,7 @@ async function main() {
     // No late-event window: each lifecycle completes as soon as it is captured, as it is timed to.
     defaults: { reauthorizeAfter: '3 days', expiryPolicy: 'void', lateEventWindow: '0 seconds' },
     logger: false,
+    providers: ['paypal', 'stripe'],
     // Every request comes from 127.0.0.1: far more than the default rate limit per source.
     limits: {
       ...defaultApiLimits,
@@ -99,6 +140,14 @@ async function main() {
     baseUrl: sandbox.url,
     credentials: { clientId: 'sandbox-client', clientSecret: 'sandbox-secret' },
   });
+  const stripePayments =
+    stripeSandbox &&
+    stripeProvider({
+      apiKey: STRIPE_API_KEY,
+      ...stripeEndpoint(stripeSandbox.url),
+      timeoutMs: 10_000,
+      webhookSecrets: ['whsec_sandbox'],
+    });
   // The real worker process on a prebuilt bundle, so its memory can be read on its own.
   const bundlePath = join(mkdtempSync(join(tmpdir(), 'bench-')), 'workflow-bundle.js');
   await writeWorkflowBundle(bundlePath);
@@ -108,6 +157,8 @@ async function main() {
       TEMPORAL_ADDRESS: server.address,
       TEMPORAL_TASK_QUEUE: taskQueue,
       PAYMENTS_BASE_URL: sandbox.url,
+      // One worker for both providers, as a service configured with both runs.
+      ...(stripeSandbox && { PAYMENTS_PROVIDER: 'paypal,stripe', STRIPE_BASE_URL: stripeSandbox.url }),
       WORKER_METRICS_PORT: String(await findFreePort()),
       NODE_OPTIONS: WORKER_V8_FLAGS.join(' '),
       ...encryption.env,
@@ -152,8 +203,18 @@ async function main() {
       })
     ).data.id;
 
-  const throughApi = async (count: number, concurrency = CONCURRENCY) => {
-    const ids = await Promise.all(Array.from({ length: count }, createAuthorization));
+  /** A Stripe PaymentIntent of 10.00 held for capture, as the payer's checkout leaves it. */
+  const createIntent = async () =>
+    (
+      await axios.post<{ id: string }>(`${stripeSandbox?.url}/sandbox/payment_intents`, {
+        amount: 1000,
+        currency: 'usd',
+      })
+    ).data.id;
+  const authorizeAt = { paypal: createAuthorization, stripe: createIntent } as const;
+
+  const throughApi = async (count: number, concurrency = CONCURRENCY, authorize = createAuthorization) => {
+    const ids = await Promise.all(Array.from({ length: count }, authorize));
     const captureMs: number[] = [];
     const { ms } = await timed(() =>
       runBounded(count, concurrency, async (i) => {
@@ -169,6 +230,40 @@ async function main() {
     return { perSecond: (count / ms) * 1000, captureMs };
   };
 
+  /**
+   * Each provider's lifecycles through the API and its direct captures, in BENCH_PROVIDER_CHUNKS parts each
+   * (default 4) ordered A B B A A B B A…, so that a load beside the bench that comes and goes meets both.
+   */
+  const perProvider = async (count: number, concurrency: number, directCount: number) => {
+    const pair = [...PROVIDERS, ...[...PROVIDERS].reverse()];
+    // A single provider runs in one part: there is nothing to interleave.
+    const order =
+      PROVIDERS.length === 1
+        ? PROVIDERS
+        : Array.from({ length: Math.ceil(PROVIDER_CHUNKS / 2) }, () => pair).flat();
+    const chunks = order.length / PROVIDERS.length;
+    const measured = new Map<
+      BenchProvider,
+      { ms: number; count: number; captureMs: number[]; direct: number[] }
+    >();
+    for (const provider of order) {
+      const part = Math.ceil(count / chunks);
+      const real = await throughApi(part, concurrency, authorizeAt[provider]);
+      const direct = await directCaptures(Math.ceil(directCount / chunks), concurrency, provider);
+      const sofar = measured.get(provider) ?? { ms: 0, count: 0, captureMs: [], direct: [] };
+      measured.set(provider, {
+        ms: sofar.ms + (part / real.perSecond) * 1000,
+        count: sofar.count + part,
+        captureMs: [...sofar.captureMs, ...real.captureMs],
+        direct: [...sofar.direct, ...direct],
+      });
+    }
+    return PROVIDERS.map((provider): ProviderRow => {
+      const { ms, count: done, captureMs, direct } = measured.get(provider)!;
+      return { provider, perSecond: (done / ms) * 1000, captureMs, direct };
+    });
+  };
+
   const noopShape = async (count: number, round: number) => {
     const { ms } = await timed(() =>
       runBounded(count, CONCURRENCY, async (i) => {
@@ -181,13 +276,18 @@ async function main() {
     return (count / ms) * 1000;
   };
 
-  const directCaptures = async (count: number, concurrency = CONCURRENCY) => {
-    const ids = await Promise.all(Array.from({ length: count }, createAuthorization));
+  const directCaptures = async (
+    count: number,
+    concurrency = CONCURRENCY,
+    provider: 'paypal' | 'stripe' = 'paypal',
+  ) => {
+    const ids = await Promise.all(Array.from({ length: count }, authorizeAt[provider]));
+    const port = provider === 'stripe' && stripePayments ? stripePayments : payments;
     const samples: number[] = [];
     await runBounded(count, concurrency, async (i) => {
       const id = ids[i] as string;
       const capture = () =>
-        payments.captureAuthorization({
+        port.captureAuthorization({
           authorizationId: id,
           amount: { currency_code: 'USD', value: '10.00' },
           finalCapture: true,
@@ -369,26 +469,29 @@ async function main() {
   console.log(`  ratio to the floor:     ${(events.lifecycle / events.floor).toFixed(1)}x`);
   // BENCH_EVENTS_ONLY=1 stops after the history events.
   if (!process.env.BENCH_EVENTS_ONLY) {
-    await throughApi(10);
+    for (const provider of PROVIDERS) await throughApi(10, CONCURRENCY, authorizeAt[provider]);
     await noopShape(10, 0);
     for (const [round, size] of SIZES.entries()) {
       console.log(`\nN = ${size}`);
-      const real = await throughApi(size);
+      const rows = await perProvider(size, CONCURRENCY, Math.min(size, 200));
       const noop = await noopShape(size, round + 1);
-      const direct = await directCaptures(Math.min(size, 200));
       const nexus = await nexusCaller.captures(
         await Promise.all(Array.from({ length: Math.min(size, 200) }, createAuthorization)),
         CONCURRENCY,
       );
-      console.log(`  through the API:        ${real.perSecond.toFixed(1)} lifecycles/s`);
-      console.log(`  no-op activities:       ${noop.toFixed(1)} lifecycles/s`);
-      console.log(`  ratio:                  ${(real.perSecond / noop).toFixed(2)}x (target >= 0.8x)`);
-      console.log(`  capture via the API:    ${summary(real.captureMs)}`);
-      console.log(`  capture via Nexus:      ${summary(nexus)} (from the caller's history)`);
-      console.log(`  direct sandbox capture: ${summary(direct)}`);
-      console.log(
-        `  capture p99 overhead:   ${(percentile(real.captureMs, 99) - percentile(direct, 99)).toFixed(1)} ms (target <= 100 ms)`,
-      );
+      for (const row of rows) {
+        const of = (label: string) => labelOf(label, row.provider);
+        console.log(`  ${of('through the API')}${row.perSecond.toFixed(1)} lifecycles/s`);
+        console.log(`  ${of('ratio to no-op')}${(row.perSecond / noop).toFixed(2)}x (target >= 0.8x)`);
+        console.log(`  ${of('capture via the API')}${summary(row.captureMs)}`);
+        console.log(`  ${of('direct sandbox capture')}${summary(row.direct)}`);
+        console.log(
+          `  ${of('capture p99 overhead')}${(percentile(row.captureMs, 99) - percentile(row.direct, 99)).toFixed(1)} ms (target <= 100 ms)`,
+        );
+      }
+      console.log(`  ${labelOf('no-op activities')}${noop.toFixed(1)} lifecycles/s`);
+      console.log(`  ${labelOf('capture via Nexus')}${summary(nexus)} (from the caller's history, PayPal)`);
+      printStripeToPaypal(rows);
     }
 
     await latencyFloor(Math.min(FLOOR_COUNT, Math.max(...SIZES)));
@@ -399,18 +502,23 @@ async function main() {
     await hotLifecycle(HOT_EVENTS, 'beside a load', () => throughApi(4));
 
     console.log('\nOne lifecycle at a time (capture latency without queueing), N = 50');
-    const alone = await throughApi(50, 1);
-    const directAlone = await directCaptures(50, 1);
+    const alone = await perProvider(50, 1, 50);
     const nexusAlone = await nexusCaller.captures(
       await Promise.all(Array.from({ length: 25 }, createAuthorization)),
       1,
     );
-    console.log(`  capture via the API:    ${summary(alone.captureMs)}`);
-    console.log(`  capture via Nexus:      ${summary(nexusAlone)} (25 orders, 2 captures each)`);
-    console.log(`  direct sandbox capture: ${summary(directAlone)}`);
+    for (const row of alone) {
+      const of = (label: string) => labelOf(label, row.provider);
+      console.log(`  ${of('capture via the API')}${summary(row.captureMs)}`);
+      console.log(`  ${of('direct sandbox capture')}${summary(row.direct)}`);
+      console.log(
+        `  ${of('capture p99 overhead')}${(percentile(row.captureMs, 99) - percentile(row.direct, 99)).toFixed(1)} ms (target <= 100 ms)`,
+      );
+    }
     console.log(
-      `  capture p99 overhead:   ${(percentile(alone.captureMs, 99) - percentile(directAlone, 99)).toFixed(1)} ms (target <= 100 ms)`,
+      `  ${labelOf('capture via Nexus')}${summary(nexusAlone)} (25 orders, 2 captures each, PayPal)`,
     );
+    printStripeToPaypal(alone);
 
     // A fresh worker, so its peak memory is that of the open lifecycles, not of the throughput rounds.
     await worker.stop();
@@ -434,6 +542,7 @@ async function main() {
   await app.close();
   await connection.close();
   await sandbox.close();
+  await stripeSandbox?.close();
   await server.stop();
 }
 
