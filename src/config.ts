@@ -185,6 +185,11 @@ export const configSchema = z.object({
   /** A request (headers and body) must arrive within this; its headers within API_HEADERS_TIMEOUT_MS. */
   API_REQUEST_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   API_HEADERS_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  /**
+   * How long a lifecycle command (start, capture, void, reauthorize, refund) waits for its answer; then 504 with
+   * Retry-After while the command goes on. Below the 30 s most HTTP clients give up at.
+   */
+  API_ANSWER_WAIT_MS: z.coerce.number().int().positive().default(25_000),
 
   // Payload encryption (src/codec) and the codec server on the API
   /** `keyId:base64-32-byte-key`, comma-separated: the first encrypts, all decrypt. Required in production. */

@@ -29,9 +29,10 @@ export const apiErrorStatus = {
   PROVIDER_UNAVAILABLE: 503,
   TEMPORAL_UNAVAILABLE: 503,
   LIFECYCLE_RUN_ENDED: 503,
+  ANSWER_PENDING: 504,
 } as const;
 
-/** Every 503 says, in `Retry-After`, when a retry (with the same Idempotency-Key) can help: in seconds. */
+/** Every 503 and 504 says, in `Retry-After`, when a retry (with the same Idempotency-Key) can help: in seconds. */
 export const RETRY_AFTER_SECONDS = 1;
 
 export type ApiErrorCode = keyof typeof apiErrorStatus;
@@ -51,7 +52,7 @@ export class ApiError extends Error {
 
   /** The `Retry-After` header's value in seconds, for an answer a retry can change. */
   get retryAfterSeconds(): number | undefined {
-    return this.status === 503 ? RETRY_AFTER_SECONDS : undefined;
+    return this.status === 503 || this.status === 504 ? RETRY_AFTER_SECONDS : undefined;
   }
 
   toBody() {

@@ -6,6 +6,7 @@ import type { LifecycleClient } from '../client/lifecycle-client';
 import type { LifecycleInput } from '../workflows/lifecycle/definitions';
 import { providerOfStart, unconfiguredProvider, type ProviderName } from '../provider-names';
 import { callerOf, identifyCaller, requireScope } from './api-keys';
+import { answerWithin } from './answer-wait';
 import { ApiError } from './errors';
 import { authorizationSchema, paymentCaptureSchema, refundSchema } from '../providers/resources';
 import {
@@ -31,6 +32,8 @@ export interface LifecycleRoutesOptions {
   /** What a start request leaves out. */
   defaults: Required<Pick<LifecycleInput, 'reauthorizeAfter' | 'expiryPolicy' | 'lateEventWindow'>> &
     Pick<LifecycleInput, 'idempotencyKeyRetention' | 'timerCallTimeout'>;
+  /** A command's answer within this, else 504 (see answerWithin). */
+  answerWaitMs: number;
 }
 
 const security = [{ apiKey: [] }];
@@ -44,6 +47,7 @@ const errors = {
   415: errorBody,
   422: errorBody,
   503: errorBody,
+  504: errorBody,
 };
 
 /** `curl -X POST` sends no body and no content type: for a command, that is a command without options. */
@@ -93,6 +97,7 @@ const writes = requireScope('lifecycles:write');
  */
 export const lifecycleRoutes: FastifyPluginAsyncZod<LifecycleRoutesOptions> = async (app, options) => {
   const { defaults } = options;
+  const answered = <T>(answer: Promise<T>) => answerWithin(options.answerWaitMs, answer);
   const lifecyclesOf = (request: FastifyRequest) => {
     const caller = callerOf(request);
     return options.lifecycles.forOwner(caller.id, { admin: caller.scopes.includes('admin') });
@@ -118,7 +123,7 @@ export const lifecycleRoutes: FastifyPluginAsyncZod<LifecycleRoutesOptions> = as
       const refusal =
         options.providers && unconfiguredProvider(providerOfStart(request.body), options.providers);
       if (refusal) throw new ApiError('VALIDATION_FAILED', refusal);
-      const started = await lifecyclesOf(request).start({ ...defaults, ...request.body });
+      const started = await answered(lifecyclesOf(request).start({ ...defaults, ...request.body }));
       const { created, ...answer } = started;
       return reply.code(created ? 201 : 200).send(answer);
     },
@@ -150,7 +155,8 @@ export const lifecycleRoutes: FastifyPluginAsyncZod<LifecycleRoutesOptions> = as
       preValidation: absentBodyIsEmpty,
       schema: commandSchema(captureBody.default({}), paymentCaptureSchema, idempotencyHeaders),
     },
-    async (request) => lifecyclesOf(request).capture(request.params.authorizationId, keyedRequest(request)),
+    async (request) =>
+      answered(lifecyclesOf(request).capture(request.params.authorizationId, keyedRequest(request))),
   );
 
   app.post(
@@ -160,7 +166,8 @@ export const lifecycleRoutes: FastifyPluginAsyncZod<LifecycleRoutesOptions> = as
       preValidation: absentBodyIsEmpty,
       schema: commandSchema(voidBody, authorizationSchema.nullable(), voidHeaders),
     },
-    async (request) => lifecyclesOf(request).void(request.params.authorizationId, keyedRequest(request)),
+    async (request) =>
+      answered(lifecyclesOf(request).void(request.params.authorizationId, keyedRequest(request))),
   );
 
   app.post(
@@ -171,7 +178,7 @@ export const lifecycleRoutes: FastifyPluginAsyncZod<LifecycleRoutesOptions> = as
       schema: commandSchema(reauthorizeBody.default({}), authorizationSchema, idempotencyHeaders),
     },
     async (request) =>
-      lifecyclesOf(request).reauthorize(request.params.authorizationId, keyedRequest(request)),
+      answered(lifecyclesOf(request).reauthorize(request.params.authorizationId, keyedRequest(request))),
   );
 
   app.post(
@@ -185,10 +192,12 @@ export const lifecycleRoutes: FastifyPluginAsyncZod<LifecycleRoutesOptions> = as
       },
     },
     async (request) =>
-      lifecyclesOf(request).refund(
-        request.params.authorizationId,
-        request.params.captureId,
-        keyedRequest(request),
+      answered(
+        lifecyclesOf(request).refund(
+          request.params.authorizationId,
+          request.params.captureId,
+          keyedRequest(request),
+        ),
       ),
   );
 };

@@ -13,6 +13,8 @@ export interface ApiLimits {
   requestTimeoutMs: number;
   /** The request's headers must arrive within this (at most `requestTimeoutMs`). */
   headersTimeoutMs: number;
+  /** A lifecycle command's answer within this, else 504 with Retry-After (the command goes on). */
+  answerWaitMs: number;
 }
 
 export function apiLimits(config: Config): ApiLimits {
@@ -23,6 +25,7 @@ export function apiLimits(config: Config): ApiLimits {
     webhookRateLimitMax: config.WEBHOOK_RATE_LIMIT_MAX,
     requestTimeoutMs: config.API_REQUEST_TIMEOUT_MS,
     headersTimeoutMs: config.API_HEADERS_TIMEOUT_MS,
+    answerWaitMs: config.API_ANSWER_WAIT_MS,
   };
 }
 

@@ -122,6 +122,7 @@ export async function buildApi(options: ApiOptions) {
     lifecycles: options.lifecycles,
     callers: options.callers,
     defaults: options.defaults,
+    answerWaitMs: limits.answerWaitMs,
     ...(options.providers && { providers: options.providers }),
   });
   if (options.webhooks) await app.register(webhookRoutes, options.webhooks);

@@ -90,7 +90,7 @@ export async function createSandboxAuthorization(
 }
 
 /** The suites send many requests from 127.0.0.1: the rate limit is raised; a test that shows it sets its own. */
-const testApiLimits: ApiLimits = {
+export const testApiLimits: ApiLimits = {
   ...defaultApiLimits,
   rateLimitMax: 1_000_000,
   callerRateLimitMax: 1_000_000,

@@ -1,3 +1,4 @@
+import { defaultApiLimits } from '../../src/api/limits';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { AxiosInstance } from 'axios';
 import type { Client } from '@temporalio/client';
@@ -567,6 +568,7 @@ describe("the Stripe intake's budget", () => {
         secrets: [NEW_SECRET],
       },
       limits: {
+        ...defaultApiLimits,
         rateLimitMax: 100,
         rateLimitWindowMs: 60_000,
         callerRateLimitMax: 100,
