@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { STRIPE_WEBHOOK_ROUTE } from '../webhooks/listener-url';
 import {
   readStripeSignatureHeader,
@@ -8,9 +7,8 @@ import {
   STRIPE_SIGNATURE_TOLERANCE_SECONDS,
 } from '../webhooks/stripe-signature';
 import type { VerificationStarter } from '../webhooks/verification-starter';
-import { deliveryText } from './delivery-body';
+import { acceptDelivery, deliveryRouteOptions, deliveryText, takeRawBodies } from './delivery-intake';
 import { ApiError } from './errors';
-import { errorBody } from './schemas';
 
 export interface StripeWebhookRoutesOptions {
   /** Starts the run of an event id; build it with stripeVerificationStarter (it names the endpoint). */
@@ -22,7 +20,6 @@ export interface StripeWebhookRoutesOptions {
   toleranceSeconds?: number;
 }
 
-const acceptedBody = z.object({ workflowId: z.string(), status: z.enum(['accepted', 'duplicate']) });
 // Stripe's event ids: evt_ and letters or digits.
 const eventIdPattern = /^evt_[A-Za-z0-9]{1,124}$/;
 const signatureKey = STRIPE_SIGNATURE_HEADER.toLowerCase();
@@ -39,20 +36,11 @@ export const stripeWebhookRoutes: FastifyPluginAsyncZod<StripeWebhookRoutesOptio
 ) => {
   if (options.secrets.length === 0) throw new Error('the Stripe webhook intake needs an endpoint secret');
   const toleranceSeconds = options.toleranceSeconds ?? STRIPE_SIGNATURE_TOLERANCE_SECONDS;
-  // Scoped to this plugin: every content type arrives as the raw bytes, never parsed and re-serialized.
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+  takeRawBodies(app);
 
   app.post(
     STRIPE_WEBHOOK_ROUTE,
-    {
-      bodyLimit: options.bodyLimitBytes,
-      schema: {
-        tags: ['webhooks'],
-        summary: 'Receive a Stripe webhook delivery',
-        response: { 202: acceptedBody, 400: errorBody, 409: errorBody, 413: errorBody, 503: errorBody },
-      },
-    },
+    deliveryRouteOptions('Receive a Stripe webhook delivery', options.bodyLimitBytes),
     async (request, reply) => {
       const receivedAt = new Date();
       const body = deliveryText(request.body);
@@ -76,18 +64,12 @@ export const stripeWebhookRoutes: FastifyPluginAsyncZod<StripeWebhookRoutesOptio
         );
       }
       const eventId = eventIdOf(body);
-      const delivery = { headers: { [STRIPE_SIGNATURE_HEADER]: header }, body };
-      const started = await options.verifications.start(eventId, delivery, receivedAt);
-      if (started.stillVerifying) {
-        reply.header('retry-after', '60');
-        throw new ApiError(
-          'WEBHOOK_TRANSMISSION_VERIFYING',
-          `event ${eventId} is still being verified: deliver it again later`,
-        );
-      }
-      return reply
-        .code(202)
-        .send({ workflowId: started.workflowId, status: started.duplicate ? 'duplicate' : 'accepted' });
+      return acceptDelivery(reply, options.verifications, {
+        id: eventId,
+        what: 'event',
+        received: { headers: { [STRIPE_SIGNATURE_HEADER]: header }, body },
+        receivedAt,
+      });
     },
   );
 };

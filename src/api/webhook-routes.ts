@@ -1,13 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { DeliveryHeaderNames } from '../providers/port';
 import { WEBHOOK_ROUTE } from '../webhooks/listener-url';
 import type { DeliveryScreening } from '../webhooks/delivery-screening';
 import type { VerificationStarter } from '../webhooks/verification-starter';
-import { deliveryText } from './delivery-body';
+import { acceptDelivery, deliveryRouteOptions, deliveryText, takeRawBodies } from './delivery-intake';
 import { ApiError } from './errors';
 import { defaultTransmissionToleranceMs } from './limits';
-import { errorBody } from './schemas';
 
 export interface WebhookRoutesOptions {
   verifications: VerificationStarter;
@@ -23,7 +21,6 @@ export interface WebhookRoutesOptions {
   screening?: DeliveryScreening;
 }
 
-const acceptedBody = z.object({ workflowId: z.string(), status: z.enum(['accepted', 'duplicate']) });
 // Provider transmission ids are UUIDs; anything printable and short is accepted as a workflow id suffix.
 const transmissionIdPattern = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -39,20 +36,11 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRoutesOptions> = async 
     name,
     key: name.toLowerCase(),
   }));
-  // Scoped to this plugin: every content type arrives as the raw bytes, never parsed and re-serialized.
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+  takeRawBodies(app);
 
   app.post(
     WEBHOOK_ROUTE,
-    {
-      bodyLimit: options.bodyLimitBytes,
-      schema: {
-        tags: ['webhooks'],
-        summary: 'Receive a payments provider webhook delivery',
-        response: { 202: acceptedBody, 400: errorBody, 409: errorBody, 413: errorBody, 503: errorBody },
-      },
-    },
+    deliveryRouteOptions('Receive a payments provider webhook delivery', options.bodyLimitBytes),
     async (request, reply) => {
       const receivedAt = new Date();
       const body = deliveryText(request.body);
@@ -83,17 +71,12 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRoutesOptions> = async 
         options.transmissionToleranceMs ?? defaultTransmissionToleranceMs,
       );
       await screen(options.screening, { headers, body });
-      const started = await options.verifications.start(transmissionId, { headers, body }, receivedAt);
-      if (started.stillVerifying) {
-        reply.header('retry-after', '60');
-        throw new ApiError(
-          'WEBHOOK_TRANSMISSION_VERIFYING',
-          `transmission ${transmissionId} is still being verified: deliver it again later`,
-        );
-      }
-      return reply
-        .code(202)
-        .send({ workflowId: started.workflowId, status: started.duplicate ? 'duplicate' : 'accepted' });
+      return acceptDelivery(reply, options.verifications, {
+        id: transmissionId,
+        what: 'transmission',
+        received: { headers, body },
+        receivedAt,
+      });
     },
   );
 };
