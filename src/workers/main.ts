@@ -17,6 +17,8 @@ import { providerFromConfig } from '../providers/registry';
 import { workerPrometheusExporter } from './prometheus';
 import { webhookListenerUrl } from '../webhooks/listener-url';
 import { temporalTarget } from '../temporal-env';
+import { workerDeploymentOptions } from './deployment-version';
+import { WorkerDeployment, makeCurrentIfFirst } from './worker-deployment';
 
 /**
  * The worker process: hosts every workflow and activity on the task queue. SIGINT/SIGTERM start a graceful
@@ -39,6 +41,7 @@ async function main() {
   });
 
   const temporal = temporalTarget(config);
+  const deployment = workerDeploymentOptions(config);
   const connection = await NativeConnection.connect(temporal.connection);
   const worker = await Worker.create({
     connection,
@@ -70,6 +73,7 @@ async function main() {
     ],
     maxCachedWorkflows: config.WORKER_MAX_CACHED_WORKFLOWS,
     shutdownGraceTime: '10 seconds',
+    ...(deployment && { workerDeploymentOptions: deployment }),
   });
   log.info(
     {
@@ -77,12 +81,23 @@ async function main() {
       namespace: temporal.namespace,
       taskQueue: config.TEMPORAL_TASK_QUEUE,
       metrics: `http://localhost:${config.WORKER_METRICS_PORT}/metrics`,
+      ...(deployment && { deploymentVersion: deployment.version }),
     },
     'worker polling',
   );
+  const stopped = new AbortController();
+  const running = worker.run();
+  if (deployment) {
+    const own = new WorkerDeployment(connection, temporal.namespace, deployment.version.deploymentName);
+    makeCurrentIfFirst(own, deployment.version, {
+      signal: stopped.signal,
+      log: (line) => log.info(line),
+    }).catch((error: unknown) => log.error({ err: error }, 'worker deployment version not made current'));
+  }
   try {
-    await worker.run();
+    await running;
   } finally {
+    stopped.abort();
     await connection.close();
     log.info('worker stopped');
   }
