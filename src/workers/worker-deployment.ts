@@ -131,7 +131,9 @@ export async function makeCurrentIfFirst(
       try {
         // The conflict token loses the race to another worker of the same first deploy, harmlessly.
         await deployment.makeCurrent(version.buildId, routing.conflictToken);
-        options.log?.(`${version.deploymentName}.${version.buildId} is the deployment's first current version`);
+        options.log?.(
+          `${version.deploymentName}.${version.buildId} is the deployment's first current version`,
+        );
         return;
       } catch (error) {
         lastError = error;
