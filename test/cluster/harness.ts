@@ -53,6 +53,8 @@ export async function startClusterHarness(
     tls?: boolean;
     /** Temporal's authorizer (`npm run cluster -- --authorizer`, implies `tls`); the client holds the tooling token. */
     authorizer?: boolean;
+    /** The server's dynamic config file instead of deploy/temporal-dynamic-config.yaml. */
+    dynamicConfigFile?: string;
   } = {},
 ): Promise<ClusterHarness> {
   mkdirSync(DATA_DIR, { recursive: true });
@@ -74,6 +76,7 @@ export async function startClusterHarness(
     characters: false,
     tls: options.tls,
     authorizer: options.authorizer,
+    dynamicConfigFile: options.dynamicConfigFile,
     paymentsBaseUrl: sandbox.url,
     // The suite sends every request from 127.0.0.1: far more than the default rate limit per source.
     appEnv: {

@@ -39,7 +39,7 @@ export const DEFAULT_CLUSTER_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/
 /** The cluster's own processes: two workers and two APIs, so that either of each can fail. */
 export const REPLICAS = 2;
 export const NUM_HISTORY_SHARDS = 4;
-const DYNAMIC_CONFIG_FILE = resolve(__dirname, '..', '..', '..', 'deploy', 'temporal-dynamic-config.yaml');
+export const DYNAMIC_CONFIG_FILE = resolve(__dirname, '..', '..', '..', 'deploy', 'temporal-dynamic-config.yaml');
 
 export interface ClusterPorts {
   server: ServerPorts;
@@ -128,6 +128,8 @@ export interface ClusterStackOptions {
    * tooling), and the internal frontend for the server's own calls.
    */
   authorizer?: boolean;
+  /** The server's dynamic config file; default deploy/temporal-dynamic-config.yaml. */
+  dynamicConfigFile?: string;
   /** Where the webhook subscription delivers; default API 1's route. */
   webhookListenerUrl?: string;
   /** More variables for the workers and the APIs. */
@@ -224,7 +226,7 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
       databases,
       ports: ports.server,
       numHistoryShards: NUM_HISTORY_SHARDS,
-      dynamicConfigFile: DYNAMIC_CONFIG_FILE,
+      dynamicConfigFile: options.dynamicConfigFile ?? DYNAMIC_CONFIG_FILE,
       file: join(options.dataDir, 'temporal-server.yaml'),
       tls: certificates,
       authorizer: issuer && { jwksUrl: issuer.jwksUrl },
