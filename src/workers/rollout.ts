@@ -65,7 +65,8 @@ export async function rollOut(deployment: WorkerDeployment, options: RolloutOpti
         `${options.pollersTimeoutMs / 1000} s: start them first`,
     );
   }
-  progress(`${version} polls ${polled.join(', ')}`);
+  // One entry per task queue type (workflow, activity, Nexus).
+  progress(`${version} polls ${[...new Set(polled)].join(', ')}`);
 
   const before = await deployment.routing();
   const previousBuildId = before?.currentBuildId;
