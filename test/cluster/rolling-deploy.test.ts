@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import type { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
-import { DYNAMIC_CONFIG_FILE } from '../../src/dev/cluster/stack';
 import { workerEnv } from '../../src/dev/cluster/service-processes';
 import { findFreePort } from '../../src/dev/ports';
 import { ServiceStartup } from '../../src/dev/service-startup';
@@ -37,6 +36,7 @@ const DEPLOYMENT = 'payments-worker';
 const TASK_QUEUE = 'payment-authorizations';
 const SLEEPING = Number(process.env.CLUSTER_TEST_LIFECYCLES ?? 6);
 const DATA_DIR = join(__dirname, '..', '..', '.data', 'cluster-rolling-deploy');
+const DYNAMIC_CONFIG_FILE = join(__dirname, '..', '..', 'deploy', 'temporal-dynamic-config.yaml');
 // Long enough that the timers sleep through the rollout's ramp; the drain then takes seconds, not minutes.
 const REAUTHORIZE_AFTER = '90 seconds';
 const lifecycleOptions = { reauthorizeAfter: REAUTHORIZE_AFTER, lateEventWindow: '5 seconds' };
@@ -193,7 +193,12 @@ it('rolls v2 out while lifecycles sleep on v1: each completes on v2, none fails 
     const state = await completedState(cluster.client, id);
     expect(state.status).toBe('CAPTURED');
     expect(state.reauthorizations).toHaveLength(1);
-    expect(await providerCaptures(cluster.provider, id)).toHaveLength(1);
+    // The capture went to the reauthorized authorization, once; the lifecycle's books agree.
+    expect(state.currentAuthorizationId).not.toBe(id);
+    const captures = await providerCaptures(cluster.provider, state.currentAuthorizationId);
+    expect(captures).toHaveLength(1);
+    expect(state.captures).toHaveLength(1);
+    expect(captures[0]?.amount.value).toBe(state.capturedAmount);
     const description = await cluster.client.workflow.getHandle(lifecycleWorkflowId(id)).describe();
     expect(description.memo?.[CLOSED_BY_MEMO]).toBe('lifecycle-v2');
   }

@@ -39,7 +39,7 @@ export const DEFAULT_CLUSTER_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/
 /** The cluster's own processes: two workers and two APIs, so that either of each can fail. */
 export const REPLICAS = 2;
 export const NUM_HISTORY_SHARDS = 4;
-export const DYNAMIC_CONFIG_FILE = resolve(__dirname, '..', '..', '..', 'deploy', 'temporal-dynamic-config.yaml');
+const DYNAMIC_CONFIG_FILE = resolve(__dirname, '..', '..', '..', 'deploy', 'temporal-dynamic-config.yaml');
 
 export interface ClusterPorts {
   server: ServerPorts;
