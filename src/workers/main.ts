@@ -89,10 +89,11 @@ async function main() {
   const running = worker.run();
   if (deployment) {
     const own = new WorkerDeployment(connection, temporal.namespace, deployment.version.deploymentName);
-    makeCurrentIfFirst(own, deployment.version, {
+    void makeCurrentIfFirst(own, deployment.version, {
       signal: stopped.signal,
       log: (line) => log.info(line),
-    }).catch((error: unknown) => log.error({ err: error }, 'worker deployment version not made current'));
+      waiting: (why) => log.warn({ why }, 'the worker deployment has no current version yet'),
+    });
   }
   try {
     await running;

@@ -115,34 +115,41 @@ function isNotFound(error: unknown): boolean {
 /**
  * A worker's first deploy: while its deployment has no current version yet, its own version becomes current
  * (a deployment with a current version changes only through `npm run deploy:rollout`). It waits for the
- * version to be registered, which happens when its first poll reaches the server.
+ * version to be registered, which happens when its first poll reaches the server, and keeps trying until the
+ * deployment has a current version or `signal` aborts, telling `waiting` why every `reportEveryMs`.
  */
 export async function makeCurrentIfFirst(
   deployment: WorkerDeployment,
   version: WorkerDeploymentVersion,
-  options: { signal?: AbortSignal; log?: (line: string) => void; timeoutMs?: number } = {},
+  options: {
+    signal?: AbortSignal;
+    log?: (line: string) => void;
+    waiting?: (why: string) => void;
+    reportEveryMs?: number;
+  } = {},
 ): Promise<void> {
-  const deadline = Date.now() + (options.timeoutMs ?? 120_000);
-  let lastError: unknown = 'the version has not polled yet';
-  while (!options.signal?.aborted && Date.now() < deadline) {
-    const routing = await deployment.routing();
-    if (routing?.currentBuildId) return;
-    if (routing && (await deployment.polledTaskQueues(version.buildId)).length > 0) {
-      try {
+  const reportEvery = options.reportEveryMs ?? 30_000;
+  let reportAt = Date.now() + reportEvery;
+  let why = 'the version has not polled yet';
+  while (!options.signal?.aborted) {
+    try {
+      const routing = await deployment.routing();
+      if (routing?.currentBuildId) return;
+      if (routing && (await deployment.polledTaskQueues(version.buildId)).length > 0) {
         // The conflict token loses the race to another worker of the same first deploy, harmlessly.
         await deployment.makeCurrent(version.buildId, routing.conflictToken);
         options.log?.(
           `${version.deploymentName}.${version.buildId} is the deployment's first current version`,
         );
         return;
-      } catch (error) {
-        lastError = error;
       }
+    } catch (error) {
+      why = error instanceof Error ? error.message : String(error);
+    }
+    if (Date.now() >= reportAt) {
+      options.waiting?.(why);
+      reportAt = Date.now() + reportEvery;
     }
     await sleep(500);
   }
-  if (options.signal?.aborted) return;
-  throw new Error(
-    `${version.deploymentName}.${version.buildId} could not become the first current version: ${String(lastError)}`,
-  );
 }

@@ -198,7 +198,7 @@ it('rolls v2 out while lifecycles sleep on v1: each completes on v2, none fails 
     const captures = await providerCaptures(cluster.provider, state.currentAuthorizationId);
     expect(captures).toHaveLength(1);
     expect(state.captures).toHaveLength(1);
-    expect(captures[0]?.amount.value).toBe(state.capturedAmount);
+    expect(captures[0]?.amount?.value).toBe(state.capturedAmount);
     const description = await cluster.client.workflow.getHandle(lifecycleWorkflowId(id)).describe();
     expect(description.memo?.[CLOSED_BY_MEMO]).toBe('lifecycle-v2');
   }
