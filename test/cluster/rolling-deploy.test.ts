@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync, appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@temporalio/client';
@@ -32,7 +33,8 @@ import {
 // drains and stops. Every lifecycle then reauthorizes and captures on v2, which replays v1's history: none
 // fails a workflow task, and every history replays on v2's code.
 
-const DEPLOYMENT = 'payments-worker';
+// A deployment of its own per run: the databases outlive a run, and with them the deployment's routing.
+const DEPLOYMENT = `payments-worker-${randomUUID().slice(0, 8)}`;
 const TASK_QUEUE = 'payment-authorizations';
 const SLEEPING = Number(process.env.CLUSTER_TEST_LIFECYCLES ?? 6);
 const DATA_DIR = join(__dirname, '..', '..', '.data', 'cluster-rolling-deploy');
