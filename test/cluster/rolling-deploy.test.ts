@@ -14,6 +14,7 @@ import { WorkerDeployment } from '../../src/workers/worker-deployment';
 import { lifecycleWorkflowId, type LifecycleState } from '../../src/workflows/lifecycle/definitions';
 import { writeLifecycleV2Bundle } from '../fixtures/lifecycle-v2/bundle';
 import { CLOSED_BY_MEMO } from '../fixtures/lifecycle-v2/interceptors';
+import { eventually } from '../helpers/eventually';
 import { TEST_CODEC_KEYS_ENV, TEST_ENDPOINT_KEYS_ENV, testDataConverter } from '../helpers/temporal';
 import {
   capture,
@@ -212,6 +213,7 @@ it('rolls v2 out while lifecycles sleep on v1: each completes on v2, none fails 
     const events = history.events ?? [];
     expect({ id, failedTasks: failedTasks(events) }).toEqual({ id, failedTasks: [] });
     const builds = taskBuildIds(events);
+    log(`${id}: workflow tasks on ${builds.join(' ')}`);
     if (id === closedOnV1) {
       expect(new Set(builds)).toEqual(new Set(['v1']));
       expect(hasV2Change(events)).toBe(false);
@@ -225,6 +227,18 @@ it('rolls v2 out while lifecycles sleep on v1: each completes on v2, none fails 
   for (const { id, history } of histories.filter(({ id }) => sleeping.includes(id))) {
     expect({ id, first: taskBuildIds(history.events ?? [])[0] }).toEqual({ id, first: 'v1' });
   }
+
+  // What the Web UI filters on (docs/deploying.md): each lifecycle's version and behaviour in visibility.
+  const lifecyclesOn = (buildId: string) =>
+    cluster.client.workflow.count(
+      `WorkflowType = "authorizationLifecycle" AND TemporalWorkerDeploymentVersion = "${DEPLOYMENT}:${buildId}"` +
+        ` AND TemporalWorkflowVersioningBehavior = "AutoUpgrade"`,
+    );
+  await eventually(
+    async () => [(await lifecyclesOn('v1')).count, (await lifecyclesOn('v2')).count],
+    ([v1, v2]) => v1 === 1 && v2 === lifecycles.length,
+    { timeoutMs: 60_000, intervalMs: 1_000, what: 'visibility to show 1 lifecycle on v1, the rest on v2' },
+  );
 
   const replayed = Worker.runReplayHistories(
     {
