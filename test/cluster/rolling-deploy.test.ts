@@ -179,10 +179,25 @@ it('rolls v2 out while lifecycles sleep on v1: each completes on v2, none fails 
       log(line);
     },
   });
-  // Traffic during the ramp: these start on v1 or v2, as the ramp routes them.
+  // Traffic through the rollout: lifecycles that sleep, and lifecycles started and captured at once, each on
+  // whichever version the ramp routes it to; their webhook verifications are pinned, so v1 drains only once
+  // its own have ended.
+  let rolling = true;
+  const quick: string[] = [];
+  const traffic = (async () => {
+    while (rolling) {
+      const id = await createAuthorization(cluster.provider);
+      await startLifecycle(api1!, id, { lateEventWindow: '0 seconds' });
+      await capture(api2!, id, `capture-${id}`);
+      quick.push(id);
+    }
+  })();
   await sleep(2_000);
   const startedDuringRamp = await startSleepingLifecycles(2);
-  const result = await rollout;
+  const result = await rollout.finally(() => (rolling = false));
+  await traffic;
+  log(`${quick.length} lifecycles started and captured during the rollout`);
+  expect(quick.length).toBeGreaterThan(0);
   expect(result).toEqual({ previousBuildId: 'v1', drained: true });
   expect(progress).toContain(`${DEPLOYMENT}.v1 is drained: its workers may stop`);
   await cluster.stack.stopWorker(0);
@@ -206,8 +221,16 @@ it('rolls v2 out while lifecycles sleep on v1: each completes on v2, none fails 
     expect(description.memo?.[CLOSED_BY_MEMO]).toBe('lifecycle-v2');
   }
 
+  for (const id of quick) {
+    expect((await completedState(cluster.client, id)).status).toBe('CAPTURED');
+    expect(await providerCaptures(cluster.provider, id)).toHaveLength(1);
+  }
+
   const histories = await Promise.all(
-    [...lifecycles, closedOnV1].map(async (id) => ({ id, history: await historyOf(cluster.client, id) })),
+    [...lifecycles, ...quick, closedOnV1].map(async (id) => ({
+      id,
+      history: await historyOf(cluster.client, id),
+    })),
   );
   for (const { id, history } of histories) {
     const events = history.events ?? [];
@@ -217,6 +240,9 @@ it('rolls v2 out while lifecycles sleep on v1: each completes on v2, none fails 
     if (id === closedOnV1) {
       expect(new Set(builds)).toEqual(new Set(['v1']));
       expect(hasV2Change(events)).toBe(false);
+    } else if (quick.includes(id)) {
+      // v2's change where v2 closed it, not where v1 did.
+      expect(hasV2Change(events)).toBe(builds.at(-1) === 'v2');
     } else {
       // Whatever version started it, the lifecycle closed on v2, with v2's change.
       expect(builds.at(-1)).toBe('v2');
@@ -234,10 +260,18 @@ it('rolls v2 out while lifecycles sleep on v1: each completes on v2, none fails 
       `WorkflowType = "authorizationLifecycle" AND TemporalWorkerDeploymentVersion = "${DEPLOYMENT}:${buildId}"` +
         ` AND TemporalWorkflowVersioningBehavior = "AutoUpgrade"`,
     );
+  const closedOn = (buildId: string) =>
+    histories.filter(({ history }) => taskBuildIds(history.events ?? []).at(-1) === buildId).length;
+  const expected = [closedOn('v1'), closedOn('v2')];
+  expect(expected[0]! + expected[1]!).toBe(histories.length);
   await eventually(
     async () => [(await lifecyclesOn('v1')).count, (await lifecyclesOn('v2')).count],
-    ([v1, v2]) => v1 === 1 && v2 === lifecycles.length,
-    { timeoutMs: 60_000, intervalMs: 1_000, what: 'visibility to show 1 lifecycle on v1, the rest on v2' },
+    (counts) => counts[0] === expected[0] && counts[1] === expected[1],
+    {
+      timeoutMs: 60_000,
+      intervalMs: 1_000,
+      what: `visibility to show ${expected.join(' on v1 and ')} on v2`,
+    },
   );
 
   const replayed = Worker.runReplayHistories(
