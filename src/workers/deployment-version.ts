@@ -42,13 +42,15 @@ export function buildIdOf(config: DeploymentConfig): string {
 
 /**
  * The worker's Worker Deployment version, with WORKER_VERSIONING on. Workflow types declare their own
- * versioning behaviour (src/workflows/index.ts); PINNED is the default for any that would not.
+ * versioning behaviour (src/workflows/index.ts). AUTO_UPGRADE is the default for a run that declares none: one
+ * whose first task was unversioned, met when versioning is turned on under running lifecycles; pinned, each
+ * would hold the first version it met for days.
  */
 export function workerDeploymentOptions(config: DeploymentConfig): WorkerDeploymentOptions | undefined {
   if (!workerVersioningOn(config)) return undefined;
   return {
     useWorkerVersioning: true,
     version: { deploymentName: config.TEMPORAL_DEPLOYMENT_NAME, buildId: buildIdOf(config) },
-    defaultVersioningBehavior: 'PINNED',
+    defaultVersioningBehavior: 'AUTO_UPGRADE',
   };
 }

@@ -274,6 +274,18 @@ it('rolls v2 out while lifecycles sleep on v1: each completes on v2, none fails 
     },
   );
 
+  // Each workflow type's declared behaviour (src/workflows/index.ts): the webhook verifications are pinned.
+  const verifications = (behaviour: string) =>
+    cluster.client.workflow.count(
+      `WorkflowType = "webhookVerification" AND TemporalWorkerDeployment = "${DEPLOYMENT}"` +
+        ` AND TemporalWorkflowVersioningBehavior = "${behaviour}"`,
+    );
+  await eventually(
+    async () => [(await verifications('Pinned')).count, (await verifications('AutoUpgrade')).count],
+    ([pinned, autoUpgrade]) => pinned! >= quick.length && autoUpgrade === 0,
+    { timeoutMs: 60_000, intervalMs: 1_000, what: 'every webhook verification pinned' },
+  );
+
   const replayed = Worker.runReplayHistories(
     {
       workflowBundle: { codePath: join(DATA_DIR, 'workflow-bundle-v2.js') },

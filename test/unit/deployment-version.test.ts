@@ -16,7 +16,7 @@ describe('the worker as a Worker Deployment version', () => {
     expect(workerDeploymentOptions(loadConfig({ WORKER_VERSIONING: 'false' }))).toBeUndefined();
   });
 
-  it('names the deployment and the build, PINNED for workflows that declare nothing', () => {
+  it('names the deployment and the build, AUTO_UPGRADE for runs that declare nothing', () => {
     expect(
       workerDeploymentOptions(
         loadConfig({
@@ -28,7 +28,7 @@ describe('the worker as a Worker Deployment version', () => {
     ).toEqual({
       useWorkerVersioning: true,
       version: { deploymentName: 'payments', buildId: 'b-7' },
-      defaultVersioningBehavior: 'PINNED',
+      defaultVersioningBehavior: 'AUTO_UPGRADE',
     });
     expect(
       workerDeploymentOptions(loadConfig({ WORKER_VERSIONING: 'true', TEMPORAL_BUILD_ID: 'x' })),
