@@ -8,12 +8,13 @@ import { webhookVerification } from './webhooks/verification';
 import { ensureWebhookSubscription, removeWebhookSubscription } from './webhooks/subscription';
 
 /**
- * Declares the behaviour only where the run's task is versioned: an unversioned worker (`npm start`, the
- * tests) must name none, or the server refuses its task completions. A versioned worker replaying a run whose
- * first task was unversioned falls back to its default, AUTO_UPGRADE (src/workers/deployment-version.ts).
+ * Declares the behaviour only where the run's task is versioned (a deployment name: an unversioned worker's
+ * version has a build id only): an unversioned worker (`npm start`, the tests) must name none, or the server
+ * refuses its task completions. A versioned worker replaying a run whose first task was unversioned falls
+ * back to its default, AUTO_UPGRADE (src/workers/deployment-version.ts).
  */
 const versioned = (versioningBehavior: 'PINNED' | 'AUTO_UPGRADE') => () =>
-  workflowInfo().currentDeploymentVersion ? { versioningBehavior } : {};
+  workflowInfo().currentDeploymentVersion?.deploymentName ? { versioningBehavior } : {};
 
 // Runs that outlive any deploy (a lifecycle sleeps about 3 days on its reauthorization timer, an outcome wait
 // up to its authorization's expiry) move to the current version at their next workflow task: every change to
