@@ -90,6 +90,21 @@ export const configSchema = z.object({
   WORKER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(0).default(100),
   /** A prebuilt workflow bundle (`npm run workflow:bundle`); unset = the worker bundles at start. */
   WORKFLOW_BUNDLE_PATH: z.string().min(1).optional(),
+  /**
+   * The worker runs as a version of a Worker Deployment (docs/deploying.md): off by default, as the test suites
+   * run unversioned workers beside the process on one task queue.
+   */
+  WORKER_VERSIONING: z.enum(['true', 'false', '1', '0']).default('0'),
+  /** The Worker Deployment this worker is a version of. */
+  TEMPORAL_DEPLOYMENT_NAME: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,255}$/, 'letters, digits, _ and - only')
+    .default('payments-worker'),
+  /** The version's build id; unset = the workflow bundle's content hash, else the git commit. */
+  TEMPORAL_BUILD_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,255}$/, 'letters, digits, _ and - only')
+    .optional(),
 
   // Payments provider (interfaces A and B); no base URL means the embedded sandbox
   PAYMENTS_BASE_URL: optionalUrl,

@@ -27,11 +27,14 @@ export interface DevServer {
   stop(): Promise<void>;
 }
 
-// Update-with-start needs multi-operation; the rest are defaults of recent servers, stated for clarity.
+// Update-with-start needs multi-operation; the rest are defaults of recent servers, stated for clarity: among
+// them Worker Deployments (versioning v3) and the versioning of workflow tasks (docs/deploying.md).
 const dynamicConfig = [
   'frontend.enableExecuteMultiOperation=true',
   'frontend.enableUpdateWorkflowExecution=true',
   'frontend.enableUpdateWorkflowExecutionAsyncAccepted=true',
+  'system.enableDeploymentVersions=true',
+  'frontend.workerVersioningWorkflowAPIs=true',
 ];
 
 // The CLI spells the types in CamelCase.

@@ -17,6 +17,8 @@ import { providersFromConfig } from '../providers/registry';
 import { workerPrometheusExporter } from './prometheus';
 import { webhookListenerUrl } from '../webhooks/listener-url';
 import { temporalTarget } from '../temporal-env';
+import { workerDeploymentOptions } from './deployment-version';
+import { WorkerDeployment, makeCurrentIfFirst } from './worker-deployment';
 
 /**
  * The worker process: hosts every workflow and activity on the task queue. SIGINT/SIGTERM start a graceful
@@ -45,6 +47,7 @@ async function main() {
     log,
   );
   const temporal = temporalTarget(config);
+  const deployment = workerDeploymentOptions(config);
   const connection = await NativeConnection.connect(temporal.connection);
   const worker = await Worker.create({
     connection,
@@ -76,6 +79,7 @@ async function main() {
     ],
     maxCachedWorkflows: config.WORKER_MAX_CACHED_WORKFLOWS,
     shutdownGraceTime: '10 seconds',
+    ...(deployment && { workerDeploymentOptions: deployment }),
   });
   log.info(
     {
@@ -84,12 +88,24 @@ async function main() {
       taskQueue: config.TEMPORAL_TASK_QUEUE,
       providers: config.PAYMENTS_PROVIDER,
       metrics: `http://localhost:${config.WORKER_METRICS_PORT}/metrics`,
+      ...(deployment && { deploymentVersion: deployment.version }),
     },
     'worker polling',
   );
+  const stopped = new AbortController();
+  const running = worker.run();
+  if (deployment) {
+    const own = new WorkerDeployment(connection, temporal.namespace, deployment.version.deploymentName);
+    void makeCurrentIfFirst(own, deployment.version, {
+      signal: stopped.signal,
+      log: (line) => log.info(line),
+      waiting: (why) => log.warn({ why }, 'the worker deployment has no current version yet'),
+    });
+  }
   try {
-    await worker.run();
+    await running;
   } finally {
+    stopped.abort();
     await connection.close();
     log.info('worker stopped');
   }

@@ -10,9 +10,12 @@ import { FAILURE_CONVERTER_PATH } from '../codec/data-converter';
 export async function writeWorkflowBundle(
   path: string,
   workflowsPath = require.resolve('../workflows'),
+  /** Workflow interceptor modules bundled with the code (a test's changed version, e.g.). */
+  interceptorModules: string[] = [],
 ): Promise<void> {
   const { code } = await bundleWorkflowCode({
     workflowsPath,
+    workflowInterceptorModules: interceptorModules,
     // Workflow failures encode their messages like the rest of the service (src/codec/failure-converter.ts).
     failureConverterPath: FAILURE_CONVERTER_PATH,
     logger: { trace() {}, debug() {}, info() {}, log() {}, warn: console.warn, error: console.error },

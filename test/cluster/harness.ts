@@ -59,6 +59,8 @@ export async function startClusterHarness(
     oidc?: { codecOperators?: readonly string[] };
     /** Toxiproxy on the links between hosts (`npm run cluster -- --links`): `cluster.stack.links`. */
     links?: boolean;
+    /** The server's dynamic config file instead of deploy/temporal-dynamic-config.yaml. */
+    dynamicConfigFile?: string;
   } = {},
 ): Promise<ClusterHarness> {
   mkdirSync(DATA_DIR, { recursive: true });
@@ -82,6 +84,7 @@ export async function startClusterHarness(
     tls: options.tls,
     authorizer: options.authorizer,
     links: options.links,
+    dynamicConfigFile: options.dynamicConfigFile,
     paymentsBaseUrl: sandbox.url,
     // The suite sends every request from 127.0.0.1: far more than the default rate limit per source.
     appEnv: {

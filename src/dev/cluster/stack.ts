@@ -151,6 +151,8 @@ export interface ClusterStackOptions {
    * `apiPort`: Toxiproxy's API (default a free port).
    */
   links?: boolean | { apiPort?: number };
+  /** The server's dynamic config file; default deploy/temporal-dynamic-config.yaml. */
+  dynamicConfigFile?: string;
   /** Where the webhook subscription delivers; default API 1's route. */
   webhookListenerUrl?: string;
   /** More variables for the workers and the APIs. */
@@ -271,7 +273,7 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
       databases,
       ports: ports.server,
       numHistoryShards: NUM_HISTORY_SHARDS,
-      dynamicConfigFile: DYNAMIC_CONFIG_FILE,
+      dynamicConfigFile: options.dynamicConfigFile ?? DYNAMIC_CONFIG_FILE,
       file: join(options.dataDir, 'temporal-server.yaml'),
       tls: certificates,
       authorizer: issuer && { jwksUrl: issuer.jwksUrl, operatorsJwksUrl: login?.jwksUrl },
