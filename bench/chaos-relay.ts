@@ -2,11 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import axios from 'axios';
+import { SANDBOX_STRIPE_WEBHOOK_SECRET } from '../src/config';
+import type { ParsedPaymentEvent } from '../src/providers/events';
 import type { TransmissionHeaderNames } from '../src/providers/paypal/dialects';
-import { signedDeliveryHeaders } from '../src/providers/paypal/webhook-signature';
-import type { SigningCertificate } from '../src/sandbox/paypal/certificate';
-import { WEBHOOK_ROUTE } from '../src/webhooks/listener-url';
 import { parsePaymentEvent } from '../src/providers/paypal/payment-event';
+import { signedDeliveryHeaders } from '../src/providers/paypal/webhook-signature';
+import { parseStripeEvent } from '../src/providers/stripe/payment-event';
+import { STRIPE_SIGNATURE_HEADER, stripeSignatureHeader } from '../src/providers/stripe/webhook-signature';
+import type { SigningCertificate } from '../src/sandbox/paypal/certificate';
+import { STRIPE_WEBHOOK_ROUTE, WEBHOOK_ROUTE } from '../src/webhooks/listener-url';
 
 /** A capture event the provider delivered, and whether the relay sent it a second time. */
 export interface RelayedEvent {
@@ -27,6 +31,57 @@ export interface DeliveryRelay {
   close(): Promise<void>;
 }
 
+/** How the relay reads and signs one provider's deliveries. */
+export interface RelayedProvider {
+  /** Where the APIs take this provider's deliveries. */
+  route: string;
+  /** The provider's own type of the event a capture emits, as its delivery log names it. */
+  captureEventType: string;
+  parse(body: string): ParsedPaymentEvent;
+  /** The signature headers of a new transmission of `body`, as the provider would sign it. */
+  sign(body: string): Record<string, string>;
+}
+
+/** PayPal's deliveries: a transmission signed with the sandbox's certificate, in the dialect's headers. */
+export function paypalRelaying(options: {
+  signing: SigningCertificate;
+  certificateUrl: string;
+  webhookId: () => string;
+  headerNames: TransmissionHeaderNames;
+}): RelayedProvider {
+  return {
+    route: WEBHOOK_ROUTE,
+    captureEventType: 'PAYMENT.CAPTURE.COMPLETED',
+    parse: parsePaymentEvent,
+    sign: (body) =>
+      signedDeliveryHeaders({
+        transmissionId: randomUUID(),
+        transmissionTime: new Date().toISOString(),
+        webhookId: options.webhookId(),
+        body,
+        certUrl: options.certificateUrl,
+        privateKeyPem: options.signing.privateKeyPem,
+        headerNames: options.headerNames,
+      }),
+  };
+}
+
+/** Stripe's deliveries: Stripe-Signature over the body at the current time, with the sandbox's secret. */
+export function stripeRelaying(): RelayedProvider {
+  return {
+    route: STRIPE_WEBHOOK_ROUTE,
+    captureEventType: 'charge.captured',
+    parse: parseStripeEvent,
+    sign: (body) => ({
+      [STRIPE_SIGNATURE_HEADER]: stripeSignatureHeader(
+        body,
+        [SANDBOX_STRIPE_WEBHOOK_SECRET],
+        Math.floor(Date.now() / 1000),
+      ),
+    }),
+  };
+}
+
 /**
  * The provider's webhook listener for the chaos bench: forwards each delivery byte for byte to the APIs in
  * turn (answering the provider with the API's status, so the provider retries what was refused), and for a
@@ -34,19 +89,17 @@ export interface DeliveryRelay {
  */
 export async function startDeliveryRelay(options: {
   apiUrls: () => string[];
-  signing: SigningCertificate;
-  certificateUrl: string;
-  webhookId: () => string;
+  provider: RelayedProvider;
   duplicateRate: number;
-  headerNames: TransmissionHeaderNames;
 }): Promise<DeliveryRelay> {
+  const { provider } = options;
   const events = new Map<string, RelayedEvent>();
   const pending = new Set<Promise<void>>();
   let next = 0;
   let unaccepted = 0;
 
   const post = (apiUrl: string, body: Buffer | string, headers: Record<string, string>) =>
-    axios.post(`${apiUrl}${WEBHOOK_ROUTE}`, body, {
+    axios.post(`${apiUrl}${provider.route}`, body, {
       headers,
       transformRequest: (data: unknown) => data,
       validateStatus: () => true,
@@ -56,18 +109,7 @@ export async function startDeliveryRelay(options: {
   const duplicate = async (body: string, apiUrl: string) => {
     const deadline = Date.now() + 120_000;
     while (Date.now() < deadline) {
-      const headers = {
-        'content-type': 'application/json',
-        ...signedDeliveryHeaders({
-          transmissionId: randomUUID(),
-          transmissionTime: new Date().toISOString(),
-          webhookId: options.webhookId(),
-          body,
-          certUrl: options.certificateUrl,
-          privateKeyPem: options.signing.privateKeyPem,
-          headerNames: options.headerNames,
-        }),
-      };
+      const headers = { 'content-type': 'application/json', ...provider.sign(body) };
       const response = await post(apiUrl, body, headers).catch(() => undefined);
       if (response?.status === 202) return;
       await new Promise((resolve) => setTimeout(resolve, 1_000));
@@ -82,7 +124,7 @@ export async function startDeliveryRelay(options: {
       const body = Buffer.concat(chunks);
       const apis = options.apiUrls();
       const target = next++ % apis.length;
-      const parsed = parsePaymentEvent(body.toString('utf8'));
+      const parsed = provider.parse(body.toString('utf8'));
       if (
         parsed.routable &&
         parsed.event.eventType.startsWith('PAYMENT.CAPTURE.') &&
@@ -111,7 +153,7 @@ export async function startDeliveryRelay(options: {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}${WEBHOOK_ROUTE}`,
+    url: `http://127.0.0.1:${port}${provider.route}`,
     events,
     duplicatesUnaccepted: () => unaccepted,
     settled: async () => {

@@ -14,15 +14,24 @@ import { toMinorUnits } from '../src/currency-decimals';
 import { resolveTemporalCli } from '../src/dev/temporal-cli';
 import { createProvider } from '../src/providers/registry';
 import { paymentsDialect, type PaymentsDialectName } from '../src/providers/paypal/dialects';
-import type { Authorization, PaymentCapture } from '../src/providers/resources';
+import type { PaymentCapture } from '../src/providers/resources';
 import { createSigningCertificate } from '../src/sandbox/paypal/certificate';
 import { startSandbox, type Sandbox } from '../src/sandbox/server';
 import { lifecycleWorkflowId, type LifecycleState } from '../src/workflows/lifecycle/definitions';
-import { startDeliveryRelay, type DeliveryRelay } from './chaos-relay';
+import {
+  paypalRelaying,
+  startDeliveryRelay,
+  stripeRelaying,
+  type DeliveryRelay,
+  type RelayedProvider,
+} from './chaos-relay';
+import { providerSandboxes, subscribeToStripeSandbox, type ProviderSandbox } from './provider-sandboxes';
+import { benchProviders, type BenchProvider } from './providers';
 import { percentile, runBounded, timed } from './stats';
 
 // `npm run bench:chaos`: lifecycles through two APIs while the provider faults, workers are killed and the
 // history service restarts; the same on the dev server beside it. Loopback only; bounded in count and time.
+// BENCH_PROVIDER (paypal, stripe or both) picks the provider the lifecycles run on, one column per target each.
 
 const LIFECYCLES = Number(process.env.BENCH_LIFECYCLES ?? 1000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
@@ -30,12 +39,16 @@ const FAULT_RATE = Number(process.env.BENCH_FAULT_RATE ?? 0.2);
 const KILL_EVERY_MS = Number(process.env.BENCH_KILL_EVERY_S ?? 20) * 1000;
 const DUPLICATE_RATE = Number(process.env.BENCH_DUPLICATE_RATE ?? 0.1);
 const TARGETS = (process.env.BENCH_TARGETS ?? 'cluster,dev').split(',');
+const PROVIDERS = benchProviders(process.env.BENCH_PROVIDER);
+// Columns and lines name their provider unless PayPal alone is measured (the default, whose output reads as ever).
+const NAMED = PROVIDERS.join() !== 'paypal';
+const named = (text: string, provider: BenchProvider) => (NAMED ? `${text} (${provider})` : text);
 // `1`: the cluster runs with Toxiproxy on its links, and a third round cuts each link during load, then heals it.
 const PARTITIONS = process.env.BENCH_PARTITIONS === '1';
 const CUT_MS = Number(process.env.BENCH_CUT_S ?? 20) * 1000;
 // Load between two cuts, so that each cut meets calls in flight.
 const BETWEEN_CUTS_MS = 5_000;
-// `paypal`: the sandbox answers by PayPal's contract and the service speaks the paypal dialect.
+// `paypal`: PayPal's sandbox answers by PayPal's contract and the service speaks the paypal dialect.
 const MODE: PaymentsDialectName = process.env.BENCH_SANDBOX_MODE === 'paypal' ? 'paypal' : 'spec';
 // The bench's client and the processes it starts encrypt payloads with one key of this run.
 const encryption = benchEncryption();
@@ -97,7 +110,24 @@ interface Round {
 
 const output = (name: string, line: string) => appendFileSync(PROCESS_LOG, `[${name}] ${line}\n`);
 
-async function clusterTarget(sandbox: Sandbox, listenerUrl: string): Promise<Target> {
+/** One provider's side of a run: its sandbox, how it is driven and relayed, what the service is told of it. */
+interface ProviderRun {
+  provider: BenchProvider;
+  sandbox: Sandbox;
+  driver: ProviderSandbox;
+  relaying: RelayedProvider;
+}
+
+const serviceEnv = (run: ProviderRun) => ({
+  API_KEYS: API_KEY,
+  PAYMENTS_DIALECT: MODE,
+  ...BENCH_RATE_LIMIT,
+  ...encryption.env,
+  ...run.driver.serviceEnv(run.sandbox.url),
+});
+
+async function clusterTarget(run: ProviderRun, listenerUrl: string): Promise<Target> {
+  const { sandbox } = run;
   const stack = await startClusterStack({
     config: loadConfig({ TEMPORAL_TASK_QUEUE: 'payment-authorizations' }),
     ports: await freeClusterPorts(),
@@ -109,7 +139,7 @@ async function clusterTarget(sandbox: Sandbox, listenerUrl: string): Promise<Tar
     paymentsBaseUrl: sandbox.url,
     webhookListenerUrl: listenerUrl,
     links: PARTITIONS,
-    appEnv: { API_KEYS: API_KEY, PAYMENTS_DIALECT: MODE, ...BENCH_RATE_LIMIT, ...encryption.env },
+    appEnv: serviceEnv(run),
     output,
     progress: (line) => log(`  [cluster] ${line}`),
   });
@@ -127,7 +157,8 @@ async function clusterTarget(sandbox: Sandbox, listenerUrl: string): Promise<Tar
   };
 }
 
-async function devTarget(sandbox: Sandbox, listenerUrl: string): Promise<Target> {
+async function devTarget(run: ProviderRun, listenerUrl: string): Promise<Target> {
+  const { sandbox } = run;
   const cli = await resolveTemporalCli();
   const port = await findFreePort();
   const dbFile = join(mkdtempSync(join(tmpdir(), 'bench-chaos-')), 'temporal.sqlite');
@@ -145,7 +176,7 @@ async function devTarget(sandbox: Sandbox, listenerUrl: string): Promise<Target>
     apiMetricsPorts: [await findFreePort(), await findFreePort()],
     workerMetricsPorts: [await findFreePort(), await findFreePort()],
     bundlePath: join(DATA_DIR, 'dev', 'workflow-bundle.js'),
-    appEnv: { API_KEYS: API_KEY, PAYMENTS_DIALECT: MODE, ...BENCH_RATE_LIMIT, ...encryption.env },
+    appEnv: serviceEnv(run),
     output,
     progress: (line) => log(`  [dev] ${line}`),
   });
@@ -227,11 +258,12 @@ function minorUnits(value: string | undefined): bigint {
 
 async function runRound(
   target: Target,
-  sandbox: Sandbox,
+  run: ProviderRun,
   relay: DeliveryRelay,
   client: Client,
   kind: RoundKind,
 ): Promise<Round> {
+  const { sandbox, driver } = run;
   const chaos = kind === 'chaos';
   const answers: CallerAnswers = { retryable: 0, notRetryable: 0, noAnswer: 0 };
   const calls: Call[] = [];
@@ -253,10 +285,7 @@ async function runRound(
   );
   const ids: string[] = [];
   await runBounded(LIFECYCLES, 16, async () => {
-    const created = await provider.post<Authorization>('/sandbox/authorizations', {
-      amount: { currency_code: 'USD', value: '10.00' },
-    });
-    ids.push(created.data.id);
+    ids.push(await driver.authorize(sandbox.url, '10.00'));
   });
   const eventsBefore = new Set(relay.events.keys());
 
@@ -360,16 +389,21 @@ async function runRound(
   await Promise.race([sandbox.deliveriesSettled(), bound(SETTLE_MS)]);
   await relay.settled();
 
+  // Each capture the provider made emits one capture event: a second capture shows there too, also where
+  // the provider's books show one charge per authorization (Stripe's single-capture intents).
+  const captureEventsOf = new Map<string, number>();
+  for (const event of relay.events.values()) {
+    if (event.eventType !== 'PAYMENT.CAPTURE.COMPLETED') continue;
+    captureEventsOf.set(event.authorizationId, (captureEventsOf.get(event.authorizationId) ?? 0) + 1);
+  }
   let doubleCaptures = 0;
   let totalsMismatched = 0;
   await runBounded(ids.length, 16, async (i) => {
-    const held = await provider.get<{ captures: PaymentCapture[] }>(
-      `/sandbox/authorizations/${ids[i]}/captures`,
-    );
-    doubleCaptures += Math.max(0, held.data.captures.length - 1);
-    const state = states.get(ids[i] as string);
-    const heldTotal = held.data.captures.reduce((sum, one) => sum + minorUnits(one.amount?.value), 0n);
-    if (state && minorUnits(state.capturedAmount) !== heldTotal) totalsMismatched += 1;
+    const id = ids[i] as string;
+    const held = await driver.captured(sandbox.url, id);
+    doubleCaptures += Math.max(0, held.captureIds.length - 1, (captureEventsOf.get(id) ?? 0) - 1);
+    const state = states.get(id);
+    if (state && minorUnits(state.capturedAmount) !== minorUnits(held.total)) totalsMismatched += 1;
   });
   const ours = new Set(ids);
   const captureEvents = [...relay.events.values()].filter(
@@ -378,7 +412,7 @@ async function runRound(
   // An event the provider emitted for our captures that never reached the relay is lost as well.
   const emitted = sandbox
     .deliveries()
-    .filter((delivery) => delivery.eventType === 'PAYMENT.CAPTURE.COMPLETED');
+    .filter((delivery) => delivery.eventType === run.relaying.captureEventType);
   const givenUp = emitted.filter((delivery) => !relay.events.has(delivery.eventId) && delivery.gaveUp);
   for (const delivery of givenUp) {
     log(
@@ -429,54 +463,80 @@ interface TargetRounds {
   partitions?: Round;
 }
 
-async function benchTarget(name: string): Promise<TargetRounds> {
+/** One provider's sandbox and how the relay signs its deliveries; PayPal's names its webhook once subscribed. */
+async function startProvider(
+  provider: BenchProvider,
+): Promise<{ sandbox: Sandbox; relaying: RelayedProvider; setWebhookId: (id: string) => void }> {
+  const deliveryRetry = { attempts: 12, initialDelayMs: 500, maxDelayMs: 10_000 };
+  if (provider === 'stripe') {
+    const sandbox = await startSandbox({ port: 0, mode: 'stripe', logger: false, deliveryRetry });
+    return { sandbox, relaying: stripeRelaying(), setWebhookId: () => undefined };
+  }
   const signing = await createSigningCertificate(new Date());
   const sandbox = await startSandbox({
     port: 0,
     mode: MODE,
     logger: false,
     signingCertificate: signing,
-    deliveryRetry: { attempts: 12, initialDelayMs: 500, maxDelayMs: 10_000 },
+    deliveryRetry,
   });
-  // The relay is the listener the target's processes are configured with, so it starts first.
-  const current: { target?: Target } = {};
   let webhookId = '';
-  const relay = await startDeliveryRelay({
-    apiUrls: () => current.target?.app.apiUrls ?? [],
+  const relaying = paypalRelaying({
     signing,
     certificateUrl: sandbox.certificateUrl,
     webhookId: () => webhookId,
-    duplicateRate: DUPLICATE_RATE,
     headerNames: paymentsDialect(MODE).transmissionHeaders,
   });
-  log(`\n${name}: starting (process output in ${PROCESS_LOG})`);
-  const target =
-    name === 'cluster' ? await clusterTarget(sandbox, relay.url) : await devTarget(sandbox, relay.url);
-  current.target = target;
+  return { sandbox, relaying, setWebhookId: (id) => (webhookId = id) };
+}
+
+/** Subscribes the relay (through its link, with the links) to the provider's deliveries; PayPal's by the worker. */
+async function subscribeRelay(run: ProviderRun, subscribedUrl: string): Promise<string> {
+  if (run.provider === 'stripe') {
+    await subscribeToStripeSandbox(run.sandbox.url, subscribedUrl);
+    return '';
+  }
   const payments = createProvider({
-    baseUrl: sandbox.url,
+    baseUrl: run.sandbox.url,
     dialect: MODE,
     credentials: { clientId: 'sandbox-client', clientSecret: 'sandbox-secret' },
   });
   const subscriptions = payments.subscriptions;
   if (!subscriptions) throw new Error(`${payments.name} has no webhook subscriptions to read`);
+  const webhookId =
+    (await subscriptions.listWebhooks()).webhooks.find((webhook) => webhook.url === subscribedUrl)?.id ?? '';
+  if (!webhookId) throw new Error(`no webhook subscription for ${subscribedUrl}`);
+  return webhookId;
+}
+
+async function benchTarget(name: string, provider: BenchProvider): Promise<TargetRounds> {
+  const { sandbox, relaying, setWebhookId } = await startProvider(provider);
+  const run: ProviderRun = { provider, sandbox, driver: providerSandboxes[provider], relaying };
+  // The relay is the listener the target's processes are configured with, so it starts first.
+  const current: { target?: Target } = {};
+  const relay = await startDeliveryRelay({
+    apiUrls: () => current.target?.app.apiUrls ?? [],
+    provider: relaying,
+    duplicateRate: DUPLICATE_RATE,
+  });
+  log(`\n${named(name, provider)}: starting (process output in ${PROCESS_LOG})`);
+  const target = name === 'cluster' ? await clusterTarget(run, relay.url) : await devTarget(run, relay.url);
+  current.target = target;
   // With the links, the provider delivers to the relay through its link: the subscription names the link.
   const subscribedUrl = target.links
     ? throughLink(relay.url, target.links.address('provider-webhooks'))
     : relay.url;
-  webhookId =
-    (await subscriptions.listWebhooks()).webhooks.find((webhook) => webhook.url === subscribedUrl)?.id ?? '';
-  if (!webhookId) throw new Error(`no webhook subscription for ${subscribedUrl}`);
+  setWebhookId(await subscribeRelay(run, subscribedUrl));
   const connection = await Connection.connect({ address: target.temporalAddress });
   const client = new Client({ connection, dataConverter: encryption.dataConverter });
   try {
     log(`  ${LIFECYCLES} lifecycles, no faults…`);
-    const clean = await runRound(target, sandbox, relay, client, 'clean');
+    const clean = await runRound(target, run, relay, client, 'clean');
     log(`  ${LIFECYCLES} lifecycles with chaos…`);
-    const chaos = await runRound(target, sandbox, relay, client, 'chaos');
+    const chaos = await runRound(target, run, relay, client, 'chaos');
     if (!target.links) return { clean, chaos };
     log(`  ${LIFECYCLES} lifecycles, each link cut for ${CUT_MS / 1000} s in turn…`);
-    const partitions = await runRound(target, sandbox, relay, client, 'partitions');
+    const partitions = await runRound(target, run, relay, client, 'partitions');
     return { clean, chaos, partitions };
   } finally {
     await connection.close();
@@ -546,9 +606,10 @@ function printTable(results: Array<[string, TargetRounds]>): void {
     ],
     ...(PARTITIONS ? partitionRows() : []),
   ];
-  log(`\n${''.padEnd(46)}${results.map(([name]) => name.padEnd(16)).join('')}`);
+  const width = Math.max(16, ...results.map(([name]) => name.length + 2));
+  log(`\n${''.padEnd(46)}${results.map(([name]) => name.padEnd(width)).join('')}`);
   for (const [label, value] of rows)
-    log(`${label.padEnd(46)}${results.map(([, r]) => value(r).padEnd(16)).join('')}`);
+    log(`${label.padEnd(46)}${results.map(([, r]) => value(r).padEnd(width)).join('')}`);
 }
 
 async function main() {
@@ -558,7 +619,7 @@ async function main() {
     `Chaos benchmark: ${LIFECYCLES} lifecycles per round, ${CONCURRENCY} in flight, ${FAULT_RATE * 100}% of ` +
       `provider calls faulted (500, 429 + Retry-After, stall, commit-then-drop), a worker killed every ` +
       `${KILL_EVERY_MS / 1000} s, the history service restarted once, ${DUPLICATE_RATE * 100}% of capture ` +
-      `webhooks delivered twice (a second signed transmission)`,
+      `webhooks delivered twice (a second signed transmission)${NAMED ? `; providers: ${PROVIDERS.join(', ')}` : ''}`,
   );
   if (PARTITIONS) {
     log(
@@ -568,8 +629,11 @@ async function main() {
   }
   const results: Array<[string, TargetRounds]> = [];
   for (const name of TARGETS) {
-    results.push([name === 'dev' ? 'dev server' : name, await benchTarget(name)]);
-    printTable(results);
+    for (const provider of PROVIDERS) {
+      const column = named(name === 'dev' ? 'dev server' : name, provider);
+      results.push([column, await benchTarget(name, provider)]);
+      printTable(results);
+    }
   }
   const broken = (round: Round) =>
     round.doubleCaptures +

@@ -1,7 +1,9 @@
 import type { Client } from '@temporalio/client';
+import { paypalSandbox, stripeSandbox, subscribeToStripeSandbox } from '../../bench/provider-sandboxes';
 import { createPaymentsActivities, createProviderActivities } from '../../src/activities/payments';
 import { createWebhookActivities } from '../../src/activities/webhooks';
 import type { ApiOptions } from '../../src/api/server';
+import { SANDBOX_STRIPE_API_KEY, SANDBOX_STRIPE_WEBHOOK_SECRET } from '../../src/config';
 import type { ProviderName } from '../../src/provider-names';
 import { specDialect } from '../../src/providers/paypal/dialects';
 import type { PaymentsProvider } from '../../src/providers/port';
@@ -14,8 +16,6 @@ import { stripeVerificationStarter } from '../../src/webhooks/stripe-intake-conf
 import { VerificationStarter } from '../../src/webhooks/verification-starter';
 import { sandboxProvider } from './lifecycle-stack';
 
-const STRIPE_API_KEY = 'sk_test_sandbox';
-const STRIPE_WEBHOOK_SECRET = 'whsec_sandbox';
 const WEBHOOK_BODY_LIMIT_BYTES = 64 * 1024;
 
 /**
@@ -45,45 +45,11 @@ export interface ProviderFixture {
   captured(sandbox: Sandbox, authorizationId: string): Promise<{ captureIds: string[]; total: string }>;
 }
 
-async function json<T>(response: Promise<Response>): Promise<T> {
-  const answer = await response;
-  const body = (await answer.json()) as T;
-  if (!answer.ok) throw new Error(`sandbox answered ${answer.status}: ${JSON.stringify(body)}`);
-  return body;
-}
-
-function post<T>(url: string, body: unknown): Promise<T> {
-  return json<T>(
-    fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    }),
-  );
-}
-
-/** Cents as a two-decimal string, without floats. */
-function fromCents(cents: number): string {
-  const text = String(cents).padStart(3, '0');
-  return `${text.slice(0, -2)}.${text.slice(-2)}`;
-}
-
-/** Two-decimal USD as cents, without floats. */
-function toCents(value: string): number {
-  const [units = '0', fraction = ''] = value.split('.');
-  return Number(units) * 100 + Number(fraction.padEnd(2, '0').slice(0, 2));
-}
-
 export const paypalFixture: ProviderFixture = {
   name: 'paypal',
   startSandbox: (options = {}) => startSandbox({ port: 0, logger: false, ...options }),
-  async authorize(sandbox, value) {
-    const authorization = await post<{ id: string }>(`${sandbox.url}/sandbox/authorizations`, {
-      amount: { currency_code: 'USD', value },
-    });
-    return authorization.id;
-  },
-  workerEnv: () => ({}),
+  authorize: (sandbox, value) => paypalSandbox.authorize(sandbox.url, value),
+  workerEnv: (sandbox) => paypalSandbox.serviceEnv(sandbox.url),
   provider: (sandbox) => sandboxProvider(sandbox, undefined, undefined, ['localhost', '127.0.0.1']),
   activities(sandbox, listenerUrl) {
     const provider = this.provider(sandbox);
@@ -99,33 +65,21 @@ export const paypalFixture: ProviderFixture = {
   webhookRoute: WEBHOOK_ROUTE,
   subscribe: (_sandbox, client, taskQueue, listenerUrl) =>
     ensureSubscription(client, taskQueue, { listenerUrl }).then(() => undefined),
-  async captured(sandbox, authorizationId) {
-    const { captures } = await json<{ captures: Array<{ id: string; amount: { value: string } }> }>(
-      fetch(`${sandbox.url}/sandbox/authorizations/${authorizationId}/captures`),
-    );
-    const cents = captures.reduce((sum, capture) => sum + toCents(capture.amount.value), 0);
-    return { captureIds: captures.map((capture) => capture.id), total: fromCents(cents) };
-  },
+  captured: (sandbox, authorizationId) => paypalSandbox.captured(sandbox.url, authorizationId),
 };
 
 export const stripeFixture: ProviderFixture = {
   name: 'stripe',
   startSandbox: (options = {}) => startSandbox({ port: 0, logger: false, ...options, mode: 'stripe' }),
-  async authorize(sandbox, value) {
-    const intent = await post<{ id: string }>(`${sandbox.url}/sandbox/payment_intents`, {
-      amount: toCents(value),
-      currency: 'usd',
-    });
-    return intent.id;
-  },
-  workerEnv: (sandbox) => ({ PAYMENTS_PROVIDER: 'stripe', STRIPE_BASE_URL: sandbox.url }),
+  authorize: (sandbox, value) => stripeSandbox.authorize(sandbox.url, value),
+  workerEnv: (sandbox) => stripeSandbox.serviceEnv(sandbox.url),
   provider: (sandbox) =>
     stripeProvider({
-      apiKey: STRIPE_API_KEY,
+      apiKey: SANDBOX_STRIPE_API_KEY,
       ...stripeEndpoint(sandbox.url),
       timeoutMs: 2000,
       multicapture: false,
-      webhookSecrets: [STRIPE_WEBHOOK_SECRET],
+      webhookSecrets: [SANDBOX_STRIPE_WEBHOOK_SECRET],
     }),
   activities(sandbox) {
     const provider = this.provider(sandbox);
@@ -135,28 +89,13 @@ export const stripeFixture: ProviderFixture = {
     stripeWebhooks: {
       verifications: stripeVerificationStarter(client, taskQueue),
       bodyLimitBytes: WEBHOOK_BODY_LIMIT_BYTES,
-      secrets: [STRIPE_WEBHOOK_SECRET],
+      secrets: [SANDBOX_STRIPE_WEBHOOK_SECRET],
     },
   }),
   webhookRoute: STRIPE_WEBHOOK_ROUTE,
-  // Stripe's webhook endpoints are not managed through the port: the sandbox's control API subscribes.
   subscribe: (sandbox, _client, _taskQueue, listenerUrl) =>
-    post(`${sandbox.url}/sandbox/webhooks`, { url: listenerUrl, event_types: [{ name: '*' }] }).then(
-      () => undefined,
-    ),
-  async captured(sandbox, authorizationId) {
-    const intent = await json<{ amount_received: number; latest_charge: string | { id: string } | null }>(
-      fetch(`${sandbox.url}/v1/payment_intents/${authorizationId}`, {
-        headers: { authorization: `Bearer ${STRIPE_API_KEY}` },
-      }),
-    );
-    const charge = typeof intent.latest_charge === 'string' ? intent.latest_charge : intent.latest_charge?.id;
-    // A single-capture intent captures at most once, into its charge: the charge's id is the capture's.
-    return {
-      captureIds: intent.amount_received > 0 && charge ? [charge] : [],
-      total: fromCents(intent.amount_received),
-    };
-  },
+    subscribeToStripeSandbox(sandbox.url, listenerUrl),
+  captured: (sandbox, authorizationId) => stripeSandbox.captured(sandbox.url, authorizationId),
 };
 
 export const providerFixtures: ProviderFixture[] = [paypalFixture, stripeFixture];

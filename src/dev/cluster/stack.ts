@@ -390,6 +390,12 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
       ? throughLink(listenerUrl, await links.add('provider-webhooks', hostPort(listenerUrl)))
       : listenerUrl;
     const linkEnv = links && (await linkedProcessEnv(links, { temporalAddress, paymentsBaseUrl }));
+    // Stripe's calls go through the provider's link too when Stripe is the provider it leads to.
+    const stripeBaseUrl = options.appEnv?.STRIPE_BASE_URL;
+    const stripeThroughLink =
+      links && stripeBaseUrl && hostPort(stripeBaseUrl) === hostPort(paymentsBaseUrl)
+        ? throughLink(stripeBaseUrl, links.address('activities-provider'))
+        : undefined;
     if (links) progress(announced('Links (Toxiproxy)', linksAnnouncement(links)));
     const wiring: ServiceWiring = {
       temporalAddress,
@@ -411,6 +417,7 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
         ...token(name, name === 'tooling' ? ['temporal-system:admin'] : [`${namespace}:write`]),
         ...(login && name.startsWith('api-') && apiLoginEnv(login, uiUrl ? [uiUrl] : [])),
         ...linkEnv?.(name),
+        ...(stripeThroughLink && name.startsWith('worker-') && { STRIPE_BASE_URL: stripeThroughLink }),
       }),
       output: options.output,
       progress,
