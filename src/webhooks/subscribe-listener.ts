@@ -8,6 +8,8 @@ import { manageSubscriptionFromConfig } from './ensure-subscription';
  * and the rest of the stack keeps running.
  */
 export async function subscribeListener(config: Config): Promise<void> {
+  // Only PayPal's subscriptions are managed through the provider's API; Stripe's endpoint is set in its dashboard.
+  if (!config.PAYMENTS_PROVIDER.includes('paypal')) return;
   try {
     const result = await manageSubscriptionFromConfig(config);
     if (!('eventTypes' in result)) return;
