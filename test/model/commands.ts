@@ -17,6 +17,7 @@ import {
   type MoneyReal,
 } from './model';
 import { settle } from './quiet';
+import type { LifecycleState } from '../../src/workflows/lifecycle/definitions';
 
 // The model's commands: what a merchant's order system, the merchant's dashboard, the payer's bank, the
 // provider's webhook delivery and the operator's deploys do to one lifecycle. Each command acts on the real
@@ -81,6 +82,19 @@ async function keyed(
   if (answer.status >= 500) model.informed = false;
 }
 
+/**
+ * The lifecycle's id of one of the provider's captures: the same (PayPal), or `<charge>-<n>` for each capture
+ * into a charge several captures share (Stripe's multicapture); the provider's id when the lifecycle has none.
+ */
+async function lifecycleCaptureId(real: MoneyReal, providerId: string, index: number): Promise<string> {
+  const response = await real.stack.api.get<LifecycleState>(`/v1/lifecycles/${real.authorizationId}`);
+  if (response.status !== 200) return providerId;
+  const own = response.data.captures
+    .map((capture) => capture.id)
+    .filter((id) => id.startsWith(`${providerId}-`));
+  return own[index % Math.max(own.length, 1)] ?? providerId;
+}
+
 const amountText = (amount: string | undefined) => (amount === undefined ? 'rest' : amount);
 const lostText = (lose: boolean) => (lose ? ', answer lost' : '');
 
@@ -116,9 +130,10 @@ export class Refund implements MoneyCommand {
     const captures = (await ledgerOf(real)).captures.filter(holdsMoney);
     const capture = captures[this.captureIndex % Math.max(captures.length, 1)];
     if (!capture) return;
+    const captureId = await lifecycleCaptureId(real, capture.id, this.captureIndex);
     const key = nextName(model, 'k');
     const body = { ...(this.amount && { amount: this.amount }), invoiceId: `inv-${key}` };
-    const path = `/v1/lifecycles/${real.authorizationId}/captures/${capture.id}/refund`;
+    const path = `/v1/lifecycles/${real.authorizationId}/captures/${captureId}/refund`;
     await keyed(model, real, { operation: 'refund', path, key, body }, this.lose);
   }
   toString = () => `Refund(capture #${this.captureIndex}, ${amountText(this.amount)}${lostText(this.lose)})`;
