@@ -18,7 +18,8 @@ interface ChargeWire {
 
 interface IntentWire {
   id: string;
-  status: 'requires_capture' | 'succeeded' | 'canceled' | string;
+  /** requires_capture, succeeded or canceled. */
+  status: string;
   amount: number;
   amount_received: number;
   currency: string;
