@@ -361,8 +361,8 @@ export class Checked implements MoneyCommand {
     await this.command.run(model, real);
     const ledger = await ledgerOf(real);
     const violations = ledgerViolations(ledger);
-    // The sandbox, like PayPal, takes captures up to 115 %: the service must keep to the authorized amount
-    // whenever it knew of every capture before asking for one.
+    // PayPal's sandbox takes captures up to 115 % (Stripe's refuses past the amount): the service must keep to
+    // the authorized amount whenever it knew of every capture before asking for one.
     const made = ledger.captures.filter((capture) => !model.captureIds.has(capture.id));
     model.captureIds = new Set(ledger.captures.map((capture) => capture.id));
     if (informed && made.some(byService) && capturedMinor(ledger) > ledger.authorizedMinor) {
