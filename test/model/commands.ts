@@ -4,7 +4,6 @@ import {
   capturedMinor,
   holdsMoney,
   ledgerViolations,
-  readLedger,
   type ProviderCapture,
   type ProviderLedger,
 } from './provider-ledger';
@@ -18,19 +17,11 @@ import {
   type MoneyReal,
 } from './model';
 import { settle } from './quiet';
+import type { LifecycleState } from '../../src/workflows/lifecycle/definitions';
 
 // The model's commands: what a merchant's order system, the merchant's dashboard, the payer's bank, the
 // provider's webhook delivery and the operator's deploys do to one lifecycle. Each command acts on the real
 // service and checks what it answered; `Checked` checks the provider's books after every step.
-
-/** The provider's refusals of a move beyond what is left, which PayPal's 115 % or other books could grant. */
-const overMoveIssues = [
-  'MAX_CAPTURE_AMOUNT_EXCEEDED',
-  'AUTHORIZATION_ALREADY_CAPTURED',
-  'REFUND_AMOUNT_EXCEEDED',
-  'CAPTURE_FULLY_REFUNDED',
-  'REFUND_NOT_PERMITTED_DUE_TO_CHARGEBACK',
-];
 
 function nextName(model: MoneyModel, prefix: string): string {
   model.sequence += 1;
@@ -38,7 +29,7 @@ function nextName(model: MoneyModel, prefix: string): string {
 }
 
 async function ledgerOf(real: MoneyReal): Promise<ProviderLedger> {
-  return readLedger(real.stack.provider, real.authorizationId);
+  return real.stack.ledger(real.authorizationId);
 }
 
 async function send(real: MoneyReal, request: KeyedRequest, lose: boolean): Promise<Answer> {
@@ -56,9 +47,11 @@ async function send(real: MoneyReal, request: KeyedRequest, lose: boolean): Prom
 }
 
 /** What every answer must satisfy, and what a key's repeated answers must. */
-function judge(model: MoneyModel, request: KeyedRequest, answer: Answer): void {
+function judge(real: MoneyReal, model: MoneyModel, request: KeyedRequest, answer: Answer): void {
   const issue = (answer.data as { error?: { details?: { issue?: string } } }).error?.details?.issue;
-  if (model.informed && answer.status === 422 && issue && overMoveIssues.includes(issue)) {
+  // The provider's refusal of a move beyond what is left, which PayPal's 115 % or other books could grant.
+  const overMove = issue !== undefined && real.stack.books.overMoveIssues.includes(issue);
+  if (model.informed && answer.status === 422 && overMove) {
     violation(
       `${request.operation} under key ${request.key} ${JSON.stringify(request.body)} reached the provider beyond ` +
         `what remains (${issue}): the lifecycle knew and let it through`,
@@ -84,9 +77,22 @@ async function keyed(
   if (lose) model.informed = false;
   if (!model.keyed.includes(request)) model.keyed.push(request);
   const answer = await send(real, request, lose);
-  judge(model, request, answer);
+  judge(real, model, request, answer);
   // "Retry later": the request may still act, and the lifecycle hear of it only by webhook.
   if (answer.status >= 500) model.informed = false;
+}
+
+/**
+ * The lifecycle's id of one of the provider's captures: the same (PayPal), or `<charge>-<n>` for each capture
+ * into a charge several captures share (Stripe's multicapture); the provider's id when the lifecycle has none.
+ */
+async function lifecycleCaptureId(real: MoneyReal, providerId: string, index: number): Promise<string> {
+  const response = await real.stack.api.get<LifecycleState>(`/v1/lifecycles/${real.authorizationId}`);
+  if (response.status !== 200) return providerId;
+  const own = response.data.captures
+    .map((capture) => capture.id)
+    .filter((id) => id.startsWith(`${providerId}-`));
+  return own[index % Math.max(own.length, 1)] ?? providerId;
 }
 
 const amountText = (amount: string | undefined) => (amount === undefined ? 'rest' : amount);
@@ -124,9 +130,10 @@ export class Refund implements MoneyCommand {
     const captures = (await ledgerOf(real)).captures.filter(holdsMoney);
     const capture = captures[this.captureIndex % Math.max(captures.length, 1)];
     if (!capture) return;
+    const captureId = await lifecycleCaptureId(real, capture.id, this.captureIndex);
     const key = nextName(model, 'k');
     const body = { ...(this.amount && { amount: this.amount }), invoiceId: `inv-${key}` };
-    const path = `/v1/lifecycles/${real.authorizationId}/captures/${capture.id}/refund`;
+    const path = `/v1/lifecycles/${real.authorizationId}/captures/${captureId}/refund`;
     await keyed(model, real, { operation: 'refund', path, key, body }, this.lose);
   }
   toString = () => `Refund(capture #${this.captureIndex}, ${amountText(this.amount)}${lostText(this.lose)})`;
@@ -220,14 +227,12 @@ export class DashboardCapture implements MoneyCommand {
     model.informed = false;
     const current = (await ledgerOf(real)).chain.at(-1)?.id ?? real.authorizationId;
     const name = nextName(model, 'dash');
-    await real.stack.provider.post(
-      `/v2/payments/authorizations/${current}/capture`,
-      {
-        amount: { currency_code: 'USD', value: this.amount },
-        final_capture: this.finalCapture,
-        invoice_id: name,
-      },
-      { headers: { 'paypal-request-id': name } },
+    await real.stack.books.dashboardCapture(
+      real.stack.provider,
+      current,
+      this.amount,
+      this.finalCapture,
+      name,
     );
   }
   toString = () => `DashboardCapture(${this.amount}${this.finalCapture ? ', final' : ''})`;
@@ -246,11 +251,7 @@ export class DashboardRefund implements MoneyCommand {
     if (!capture) return;
     model.informed = false;
     const name = nextName(model, 'dash');
-    await real.stack.provider.post(
-      `/v2/payments/captures/${capture.id}/refund`,
-      { ...(this.amount && { amount: { currency_code: 'USD', value: this.amount } }), invoice_id: name },
-      { headers: { 'paypal-request-id': name } },
-    );
+    await real.stack.books.dashboardRefund(real.stack.provider, capture.id, this.amount, name);
   }
   toString = () => `DashboardRefund(capture #${this.captureIndex}, ${amountText(this.amount)})`;
 }
@@ -263,12 +264,10 @@ export class Chargeback implements MoneyCommand {
     const captures = (await ledgerOf(real)).captures.filter(holdsMoney);
     const capture = captures[this.captureIndex % Math.max(captures.length, 1)];
     if (!capture) return;
-    const response = await real.stack.provider.post<{ id: string }>(
-      `/sandbox/captures/${capture.id}/reverse`,
-    );
-    if (response.status === 201) {
+    const reversal = await real.stack.books.chargeback(real.stack.provider, capture.id);
+    if (reversal !== undefined) {
       model.informed = false;
-      model.reversals.add(response.data.id);
+      model.reversals.add(reversal);
     }
   }
   toString = () => `Chargeback(capture #${this.captureIndex})`;
@@ -331,7 +330,7 @@ export class CaptureWhileWorkerDown implements MoneyCommand {
     const answers = [send(real, request, false), send(real, request, false)];
     await sleep(WORKER_DOWN_MS);
     await real.stack.startWorker();
-    for (const answer of await Promise.all(answers)) judge(model, request, answer);
+    for (const answer of await Promise.all(answers)) judge(real, model, request, answer);
   }
   toString = () => `CaptureWhileWorkerDown(${amountText(this.amount)}, sent twice)`;
 }
@@ -362,8 +361,8 @@ export class Checked implements MoneyCommand {
     await this.command.run(model, real);
     const ledger = await ledgerOf(real);
     const violations = ledgerViolations(ledger);
-    // The sandbox, like PayPal, takes captures up to 115 %: the service must keep to the authorized amount
-    // whenever it knew of every capture before asking for one.
+    // PayPal's sandbox takes captures up to 115 % (Stripe's refuses past the amount): the service must keep to
+    // the authorized amount whenever it knew of every capture before asking for one.
     const made = ledger.captures.filter((capture) => !model.captureIds.has(capture.id));
     model.captureIds = new Set(ledger.captures.map((capture) => capture.id));
     if (informed && made.some(byService) && capturedMinor(ledger) > ledger.authorizedMinor) {

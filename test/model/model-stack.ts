@@ -1,17 +1,12 @@
 import axios, { type AxiosInstance } from 'axios';
-import { createPaymentsActivities } from '../../src/activities/payments';
-import { createWebhookActivities } from '../../src/activities/webhooks';
 import { LifecycleClient } from '../../src/client/lifecycle-client';
 import { HELD_DELIVERIES_PATH } from '../../src/sandbox/held-deliveries';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server';
-import { VerificationStarter } from '../../src/webhooks/verification-starter';
-import { WEBHOOK_ROUTE } from '../../src/webhooks/listener-url';
-import { sandboxProvider, startTestApi } from '../helpers/lifecycle-stack';
+import type { Sandbox } from '../../src/sandbox/server';
+import { startTestApi } from '../helpers/lifecycle-stack';
 import { connectClient, runTestWorker, uniqueTaskQueue } from '../helpers/temporal';
 import { verificationResult } from '../helpers/webhook-stack';
-
-/** The bearer token of the merchant's dashboard: captures and refunds made at the provider, not through the service. */
-const DASHBOARD_TOKEN = 'model-dashboard-token';
+import type { ModelProvider } from './model-provider';
+import type { ProviderLedger } from './provider-ledger';
 
 export interface Release {
   order?: 'oldest' | 'newest';
@@ -20,7 +15,9 @@ export interface Release {
 }
 
 export interface Released {
+  eventId: string;
   eventType: string;
+  /** PayPal's transmission id; Stripe sends none, its deliveries are known by the event id. */
   transmissionId?: string;
   statuses: number[];
 }
@@ -32,8 +29,12 @@ export interface Released {
  */
 export interface ModelStack {
   api: AxiosInstance;
+  /** The provider the run is on: its books, its dashboard and its bank. */
+  books: ModelProvider;
   /** The sandbox as the merchant's dashboard and the control API reach it. */
   provider: AxiosInstance;
+  /** The provider's books of the lifecycle started on `authorizationId`. */
+  ledger(authorizationId: string): Promise<ProviderLedger>;
   /** How many transmissions the sandbox holds. */
   heldCount(): Promise<number>;
   /** Releases held transmissions to the service's listener. */
@@ -45,11 +46,11 @@ export interface ModelStack {
   close(): Promise<void>;
 }
 
-export async function startModelStack(): Promise<ModelStack> {
-  const sandbox: Sandbox = await startSandbox({ port: 0, logger: false, staticTokens: [DASHBOARD_TOKEN] });
+export async function startModelStack(books: ModelProvider): Promise<ModelStack> {
+  const sandbox: Sandbox = await books.startSandbox(books.dashboardToken);
   const provider = axios.create({
     baseURL: sandbox.url,
-    headers: { authorization: `Bearer ${DASHBOARD_TOKEN}` },
+    headers: { authorization: `Bearer ${books.dashboardToken}` },
     validateStatus: () => true,
   });
   const subscription = await provider.post<{ id: string }>('/sandbox/webhooks', {
@@ -58,36 +59,22 @@ export async function startModelStack(): Promise<ModelStack> {
   });
   if (subscription.status !== 201) throw new Error(`no subscription: ${JSON.stringify(subscription.data)}`);
 
-  const port = sandboxProvider(sandbox, undefined, 'spec', [new URL(sandbox.url).origin]);
   const taskQueue = uniqueTaskQueue('model');
   const { client, close: closeClient } = await connectClient();
   const { app, url, http } = await startTestApi({
     lifecycles: new LifecycleClient(client, taskQueue),
-    webhooks: {
-      verifications: new VerificationStarter({
-        client,
-        taskQueue,
-        mode: 'api',
-        webhookId: subscription.data.id,
-      }),
-      bodyLimitBytes: 64 * 1024,
-      headerNames: port.deliveryHeaders,
-    },
+    ...books.intake(sandbox, client, taskQueue, subscription.data.id),
   });
-  const listenerUrl = `${url}${WEBHOOK_ROUTE}`;
-  const workerOptions = {
-    taskQueue,
-    activities: {
-      ...createPaymentsActivities(port),
-      ...createWebhookActivities({ provider: port, listenerUrl }),
-    },
-  };
+  const listenerUrl = `${url}${books.webhookRoute}`;
+  const workerOptions = { taskQueue, activities: books.activities(sandbox, listenerUrl) };
   let worker: { stop(): Promise<void> } | undefined = await runTestWorker(workerOptions);
   const accepted: string[] = [];
 
   return {
     api: http,
+    books,
     provider,
+    ledger: (authorizationId) => books.readLedger(provider, http, authorizationId),
     async heldCount() {
       return (await provider.get<{ held: unknown[] }>(HELD_DELIVERIES_PATH)).data.held.length;
     },
@@ -97,9 +84,9 @@ export async function startModelStack(): Promise<ModelStack> {
         ...release,
       });
       if (response.status !== 200) throw new Error(`release refused: ${JSON.stringify(response.data)}`);
-      for (const { transmissionId, statuses } of response.data.released) {
-        if (transmissionId && statuses.some((status) => status >= 200 && status < 300))
-          accepted.push(transmissionId);
+      for (const { transmissionId, eventId, statuses } of response.data.released) {
+        const run = transmissionId ?? eventId;
+        if (run && statuses.some((status) => status >= 200 && status < 300)) accepted.push(run);
       }
       return response.data.released;
     },

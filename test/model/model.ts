@@ -58,5 +58,5 @@ export function violation(message: string): never {
 export function refusedDeliveries(released: Released[]): string[] {
   return released
     .filter(({ statuses }) => statuses.some((status) => status !== 409 && (status < 200 || status >= 300)))
-    .map(({ eventType, statuses }) => `${eventType} answered ${statuses.join(', ')}`);
+    .map(({ eventType, eventId, statuses }) => `${eventType || eventId} answered ${statuses.join(', ')}`);
 }

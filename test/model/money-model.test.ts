@@ -19,14 +19,18 @@ import {
 } from './commands';
 import type { MoneyCommand, MoneyModel, MoneyReal } from './model';
 import { LongSequences } from './long-sequences';
+import type { ModelProvider } from './model-provider';
 import { startModelStack, type ModelStack } from './model-stack';
+import { paypalModel } from './paypal-model';
 import { settle } from './quiet';
 import { modelSettings } from './settings';
+import { stripeModel } from './stripe-model';
 
 // Money moves once on every path: generated sequences of what order systems, the dashboard, the payer's bank,
 // webhook delivery and deploys do to a lifecycle, against the real API, worker and sandbox (docs/testing.md).
 
 const settings = modelSettings(process.env);
+const books: ModelProvider = { paypal: paypalModel, stripe: stripeModel }[settings.provider];
 
 const captureAmount = fc.constantFrom(undefined, '5.00', '30.00', '60.00', '100.00', '115.00');
 const refundAmount = fc.constantFrom(undefined, '5.00', '20.00', '100.00');
@@ -79,7 +83,7 @@ describe('money moves once (model-based)', () => {
   let stack: ModelStack;
 
   beforeAll(async () => {
-    stack = await startModelStack();
+    stack = await startModelStack(books);
   });
   afterAll(async () => {
     await stack?.close();
@@ -87,20 +91,16 @@ describe('money moves once (model-based)', () => {
 
   async function startLifecycle(
     preCaptured: string | undefined,
+    multicapture: boolean,
   ): Promise<{ model: MoneyModel; real: MoneyReal }> {
-    const authorization = await stack.provider.post<{ id: string }>('/sandbox/authorizations', {
-      amount: { currency_code: 'USD', value: '100.00' },
-    });
-    const authorizationId = authorization.data.id;
+    const authorizationId = await books.authorize(stack.provider, multicapture);
     if (preCaptured) {
-      await stack.provider.post(
-        `/v2/payments/authorizations/${authorizationId}/capture`,
-        {
-          amount: { currency_code: 'USD', value: preCaptured },
-          final_capture: false,
-          invoice_id: 'before-start',
-        },
-        { headers: { 'paypal-request-id': `before-start-${authorizationId}` } },
+      await books.dashboardCapture(
+        stack.provider,
+        authorizationId,
+        preCaptured,
+        false,
+        `before-start-${authorizationId}`,
       );
     }
     // A refusal to adopt (a 409 naming why) is the service's to give: the run goes on without a lifecycle.
@@ -124,6 +124,8 @@ describe('money moves once (model-based)', () => {
       await fc.assert(
         fc.asyncProperty(
           capturedBeforeStart,
+          // Whether the authorization allows several captures (Stripe's intents; PayPal's always do).
+          settings.provider === 'stripe' ? fc.boolean() : fc.constant(true),
           // Between MODEL_STEPS and a tenth more commands, so that a run takes MODEL_STEPS steps although a
           // retry with nothing to retry is skipped.
           new LongSequences(
@@ -134,8 +136,8 @@ describe('money moves once (model-based)', () => {
             }),
             settings.steps,
           ),
-          async (preCaptured, commands) => {
-            const setup = await startLifecycle(preCaptured);
+          async (preCaptured, multicapture, commands) => {
+            const setup = await startLifecycle(preCaptured, multicapture);
             await fc.asyncModelRun(() => setup, commands);
             await settle(setup.real, setup.model);
           },
@@ -150,7 +152,7 @@ describe('money moves once (model-based)', () => {
         },
       );
       console.log(
-        `money model: ${settings.runs} runs, ${stepsRun.count} steps, no violation (MODEL_SEED=${seed})`,
+        `money model on ${settings.provider}: ${settings.runs} runs, ${stepsRun.count} steps, no violation (MODEL_SEED=${seed})`,
       );
     },
     settings.timeLimitMs + 60_000,

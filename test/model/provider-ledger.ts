@@ -1,8 +1,8 @@
 import type { AxiosInstance } from 'axios';
 import { toMinorUnits } from '../../src/currency-decimals';
 
-// The provider's books for one lifecycle, read through the sandbox (its interface and its control API), and
-// the money invariants checked against them after every step.
+// The provider's books for one lifecycle in a provider-neutral shape (PayPal's reading is here, Stripe's in
+// stripe-ledger.ts), and the money invariants checked against them after every step.
 
 export const CURRENCY = 'USD';
 
@@ -24,7 +24,12 @@ export interface ProviderCapture {
 
 export interface ProviderLedger {
   authorizedMinor: bigint;
-  /** The original authorization, then its reauthorization when there is one. */
+  /** What the provider lets captures reach: PayPal 115 % of the authorized amount, Stripe the amount itself. */
+  allowedMinor: bigint;
+  /**
+   * The original authorization, then its reauthorization when there is one. Statuses in PayPal's words
+   * (CREATED, CAPTURED, VOIDED); an authorization a reauthorization replaced is REPLACED.
+   */
   chain: Array<{ id: string; status: string }>;
   captures: ProviderCapture[];
 }
@@ -47,7 +52,10 @@ async function read<T>(provider: AxiosInstance, path: string): Promise<T> {
   return response.data;
 }
 
-export async function readLedger(provider: AxiosInstance, authorizationId: string): Promise<ProviderLedger> {
+export async function readPayPalLedger(
+  provider: AxiosInstance,
+  authorizationId: string,
+): Promise<ProviderLedger> {
   type AuthorizationWire = {
     id: string;
     status: string;
@@ -94,6 +102,7 @@ export async function readLedger(provider: AxiosInstance, authorizationId: strin
   }
   return {
     authorizedMinor: minorOf(original.amount),
+    allowedMinor: (minorOf(original.amount) * 115n) / 100n,
     chain: chain.map(({ id, status }) => ({ id, status })),
     captures,
   };
@@ -112,21 +121,16 @@ export function refundedMinor(capture: ProviderCapture): bigint {
   return capture.refunds.reduce((sum, refund) => sum + refund.minor, 0n);
 }
 
-/** PayPal captures up to 115 % of the authorized amount. */
-export function allowedCaptureMinor(ledger: ProviderLedger): bigint {
-  return (ledger.authorizedMinor * 115n) / 100n;
-}
-
 /**
- * The invariants of the provider's books: captured ≤ what PayPal allows, refunded ≤ captured per capture, and
+ * The invariants of the provider's books: captured ≤ what the provider allows, refunded ≤ captured per capture, and
  * one money move per operation: every request carries an invoice id of its own (retries of a key send the
  * same), so two captures or two refunds under one invoice id are one operation acting twice.
  */
 export function ledgerViolations(ledger: ProviderLedger): string[] {
   const violations: string[] = [];
   const captured = capturedMinor(ledger);
-  if (captured > allowedCaptureMinor(ledger)) {
-    violations.push(`captured ${captured} minor units, more than the ${allowedCaptureMinor(ledger)} allowed`);
+  if (captured > ledger.allowedMinor) {
+    violations.push(`captured ${captured} minor units, more than the ${ledger.allowedMinor} allowed`);
   }
   for (const capture of ledger.captures) {
     if (refundedMinor(capture) > capture.minor) {

@@ -7,7 +7,6 @@ import {
   CURRENCY,
   capturedMinor,
   expectedStatus,
-  readLedger,
   refundedMinor,
   type ProviderLedger,
 } from './provider-ledger';
@@ -67,7 +66,7 @@ export async function settle(
   const { reversals } = model;
   const deadline = Date.now() + QUIET_TIMEOUT_MS;
   for (;;) {
-    const expected = providerBooks(await readLedger(real.stack.provider, real.authorizationId), reversals);
+    const expected = providerBooks(await real.stack.ledger(real.authorizationId), reversals);
     const response = await real.stack.api.get<LifecycleState>(`/v1/lifecycles/${real.authorizationId}`);
     const actual = response.status === 200 ? lifecycleBooks(response.data) : { answer: response.status };
     if (isDeepStrictEqual(actual, expected)) return;

@@ -1,5 +1,9 @@
+import type { ProviderName } from '../../src/provider-names';
+
 /** How much the model suite runs: `npm test` keeps the defaults, `npm run test:model` takes the environment's. */
 export interface ModelSettings {
+  /** The provider the lifecycles run on (PROVIDER): paypal by default, or stripe. */
+  provider: ProviderName;
   runs: number;
   steps: number;
   /**
@@ -30,7 +34,11 @@ export function modelSettings(env: NodeJS.ProcessEnv): ModelSettings {
   const seed = env.MODEL_SEED ? whole(env, 'MODEL_SEED', 0) : undefined;
   const runs = whole(env, 'MODEL_RUNS', 10);
   const steps = whole(env, 'MODEL_STEPS', 20);
+  const provider = env.PROVIDER || 'paypal';
+  if (provider !== 'paypal' && provider !== 'stripe')
+    throw new Error(`PROVIDER: "${provider}" is not paypal or stripe`);
   return {
+    provider,
     runs,
     steps,
     ...(seed !== undefined && { seed }),

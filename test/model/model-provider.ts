@@ -1,0 +1,56 @@
+import type { AxiosInstance } from 'axios';
+import type { Client } from '@temporalio/client';
+import type { ApiOptions } from '../../src/api/server';
+import type { ProviderName } from '../../src/provider-names';
+import type { Sandbox } from '../../src/sandbox/server';
+import type { ProviderLedger } from './provider-ledger';
+
+/**
+ * What the money model needs of one provider: its sandbox and the service's wiring to it, its books in the
+ * model's shape, and what the merchant's dashboard and the payer's bank do there. The model, its commands and
+ * its invariants are the same for every provider (PROVIDER picks one).
+ */
+export interface ModelProvider {
+  name: ProviderName;
+  /** The sandbox in this provider's mode; `dashboardToken` is accepted as the merchant's own credential. */
+  startSandbox(dashboardToken: string): Promise<Sandbox>;
+  /** The bearer token the merchant's dashboard calls the provider's API with. */
+  dashboardToken: string;
+  /** The API's intake of this provider's deliveries; `webhookId` is the sandbox's held-deliveries webhook. */
+  intake(
+    sandbox: Sandbox,
+    client: Client,
+    taskQueue: string,
+    webhookId: string,
+  ): Pick<ApiOptions, 'webhooks' | 'stripeWebhooks'>;
+  /** Where the API takes this provider's deliveries. */
+  webhookRoute: string;
+  /** The worker's activities for this provider's lifecycles and its webhook verifications. */
+  activities(sandbox: Sandbox, listenerUrl: string): Record<string, unknown>;
+  /**
+   * A payment held at the sandbox for 100.00 USD; `multicapture` asks for several captures where the provider
+   * makes it a property of the authorization (Stripe); PayPal always allows them.
+   */
+  authorize(provider: AxiosInstance, multicapture: boolean): Promise<string>;
+  /** The provider's books of the lifecycle started on `authorizationId`; `api` reads the lifecycle's chain. */
+  readLedger(provider: AxiosInstance, api: AxiosInstance, authorizationId: string): Promise<ProviderLedger>;
+  /** The provider's refusals of a move beyond what is left (the `issue` the API reports). */
+  overMoveIssues: readonly string[];
+  /** The merchant captures at the provider, under `name` as its request id and invoice id. */
+  dashboardCapture(
+    provider: AxiosInstance,
+    authorizationId: string,
+    amount: string,
+    finalCapture: boolean,
+    name: string,
+  ): Promise<void>;
+  /** The merchant refunds at the provider. */
+  dashboardRefund(
+    provider: AxiosInstance,
+    captureId: string,
+    amount: string | undefined,
+    name: string,
+  ): Promise<void>;
+  /** The payer's bank reverses what is left of a capture: the ledger's id of the reversal, if one was made. */
+  chargeback(provider: AxiosInstance, captureId: string): Promise<string | undefined>;
+}

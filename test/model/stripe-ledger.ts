@@ -1,0 +1,107 @@
+import type { AxiosInstance } from 'axios';
+import type { LifecycleState } from '../../src/workflows/lifecycle/definitions';
+import type { ProviderCapture, ProviderLedger } from './provider-ledger';
+
+// Stripe's books for one lifecycle, in the model's shape. The chain is the intents: the original, then each
+// reauthorization's new intent (it names the old in metadata.reauthorizes; the lifecycle records it). Each
+// intent has one charge, the capture: what it captured is the intent's amount_received (all its captures,
+// multicapture included), what was refunded the charge's amount_refunded, and a dispute withdraws what was
+// left when it opened (no refund is possible after).
+
+interface ChargeWire {
+  id: string;
+  amount_captured: number;
+  amount_refunded: number;
+  disputed: boolean;
+  currency: string;
+}
+
+interface IntentWire {
+  id: string;
+  /** requires_capture, succeeded or canceled. */
+  status: string;
+  amount: number;
+  amount_received: number;
+  currency: string;
+  metadata: Record<string, string>;
+  latest_charge: ChargeWire;
+}
+
+/** The ledger's ids for a charge's refunds (summed: the sandbox lists no refunds by charge) and its dispute. */
+export const refundsOf = (chargeId: string) => `refunds-of-${chargeId}`;
+export const disputeOf = (chargeId: string) => `dispute-of-${chargeId}`;
+
+async function readIntent(provider: AxiosInstance, id: string): Promise<IntentWire> {
+  const response = await provider.get<IntentWire>(`/v1/payment_intents/${id}`, {
+    params: { 'expand[0]': 'latest_charge' },
+  });
+  if (response.status !== 200)
+    throw new Error(`GET intent ${id}: ${response.status} ${JSON.stringify(response.data)}`);
+  if (response.data.currency !== 'usd') throw new Error(`not a USD intent: ${response.data.currency}`);
+  return response.data;
+}
+
+/** The intents the lifecycle moved to by reauthorization, oldest first. */
+async function successors(api: AxiosInstance, authorizationId: string): Promise<string[]> {
+  const response = await api.get<LifecycleState>(`/v1/lifecycles/${authorizationId}`);
+  if (response.status !== 200) return [];
+  return response.data.reauthorizations.map((record) => record.toAuthorizationId);
+}
+
+function captureOf(intent: IntentWire): ProviderCapture | undefined {
+  const charge = intent.latest_charge;
+  if (intent.amount_received === 0) return undefined;
+  const refunds = [];
+  if (charge.amount_refunded > 0)
+    refunds.push({ id: refundsOf(charge.id), minor: BigInt(charge.amount_refunded) });
+  if (charge.disputed) {
+    refunds.push({
+      id: disputeOf(charge.id),
+      minor: BigInt(charge.amount_captured - charge.amount_refunded),
+    });
+  }
+  return {
+    id: charge.id,
+    status: 'COMPLETED',
+    minor: BigInt(intent.amount_received),
+    finalCapture: intent.status !== 'requires_capture',
+    // The invoice id of its latest capture (each capture writes it into the intent's metadata).
+    invoiceId: intent.metadata.invoice_id,
+    refunds,
+  };
+}
+
+/** An intent's status in the chain's words (provider-ledger.ts). */
+function chainStatus(intent: IntentWire, replaced: boolean): string {
+  if (replaced) return 'REPLACED';
+  if (intent.status === 'canceled') return 'VOIDED';
+  if (intent.status === 'succeeded') return 'CAPTURED';
+  return 'CREATED';
+}
+
+export async function readStripeLedger(
+  provider: AxiosInstance,
+  api: AxiosInstance,
+  authorizationId: string,
+): Promise<ProviderLedger> {
+  const ids = [authorizationId, ...(await successors(api, authorizationId))];
+  const intents = await Promise.all(ids.map((id) => readIntent(provider, id)));
+  for (const [index, intent] of intents.entries()) {
+    const previous = intents[index - 1];
+    if (previous && intent.metadata.reauthorizes !== previous.id) {
+      throw new Error(`${intent.id} does not name ${previous.id} in metadata.reauthorizes`);
+    }
+  }
+  const original = intents[0];
+  if (!original) throw new Error(`no intent ${authorizationId}`);
+  return {
+    authorizedMinor: BigInt(original.amount),
+    // Stripe captures no more than the intent holds (no overcapture).
+    allowedMinor: BigInt(original.amount),
+    chain: intents.map((intent, index) => ({
+      id: intent.id,
+      status: chainStatus(intent, index < intents.length - 1 && intent.status === 'canceled'),
+    })),
+    captures: intents.flatMap((intent) => captureOf(intent) ?? []),
+  };
+}

@@ -1,0 +1,98 @@
+import type { AxiosInstance } from 'axios';
+import { createProviderActivities } from '../../src/activities/payments';
+import { createProviderWebhookActivities, createWebhookActivities } from '../../src/activities/webhooks';
+import { toMinorUnits } from '../../src/currency-decimals';
+import { stripeEndpoint } from '../../src/providers/stripe/client';
+import { stripeProvider } from '../../src/providers/stripe/provider';
+import { startSandbox } from '../../src/sandbox/server';
+import { DEFAULT_STRIPE_WEBHOOK_SECRET } from '../../src/sandbox/stripe/mode';
+import { STRIPE_WEBHOOK_ROUTE } from '../../src/webhooks/listener-url';
+import { stripeVerificationStarter } from '../../src/webhooks/stripe-intake-config';
+import type { ModelProvider } from './model-provider';
+import { CURRENCY } from './provider-ledger';
+import { disputeOf, readStripeLedger } from './stripe-ledger';
+
+const STRIPE_API_KEY = 'sk_test_model';
+/** The sandbox's Stripe mode signs its deliveries with this endpoint secret. */
+const STRIPE_WEBHOOK_SECRET = DEFAULT_STRIPE_WEBHOOK_SECRET;
+
+/** A two-decimal USD amount in cents, as Stripe's forms write it. */
+function cents(value: string): string {
+  const minor = toMinorUnits(value, CURRENCY);
+  if (minor === undefined) throw new Error(`not a ${CURRENCY} amount: ${value}`);
+  return minor.toString();
+}
+
+/** A POST to Stripe's API as the dashboard makes it: a form, under an Idempotency-Key. */
+function postForm(provider: AxiosInstance, path: string, fields: Record<string, string>, key: string) {
+  return provider.post(path, new URLSearchParams(fields), { headers: { 'idempotency-key': key } });
+}
+
+/**
+ * Stripe for the money model: the sandbox's Stripe mode, an account that uses multicapture (an intent allows
+ * several captures only when created with it), its /v1 API with a secret key as the dashboard, and disputes by
+ * the control route.
+ */
+export const stripeModel: ModelProvider = {
+  name: 'stripe',
+  dashboardToken: 'sk_test_model_dashboard',
+  startSandbox: () => startSandbox({ port: 0, logger: false, mode: 'stripe' }),
+  intake: (_sandbox, client, taskQueue) => ({
+    stripeWebhooks: {
+      verifications: stripeVerificationStarter(client, taskQueue),
+      bodyLimitBytes: 64 * 1024,
+      secrets: [STRIPE_WEBHOOK_SECRET],
+    },
+  }),
+  webhookRoute: STRIPE_WEBHOOK_ROUTE,
+  activities(sandbox) {
+    const provider = stripeProvider({
+      apiKey: STRIPE_API_KEY,
+      ...stripeEndpoint(sandbox.url),
+      timeoutMs: 2000,
+      multicapture: true,
+      webhookSecrets: [STRIPE_WEBHOOK_SECRET],
+    });
+    // Stripe's calls under Stripe's names (stripe.…), as a worker with PAYMENTS_PROVIDER=stripe hosts them.
+    return {
+      ...createProviderActivities(provider),
+      ...createWebhookActivities({ provider }),
+      ...createProviderWebhookActivities({ provider }),
+    };
+  },
+  async authorize(provider, multicapture) {
+    const intent = await provider.post<{ id: string }>('/sandbox/payment_intents', {
+      amount: 10000,
+      currency: 'usd',
+      multicapture,
+    });
+    if (intent.status !== 201) throw new Error(`no intent: ${JSON.stringify(intent.data)}`);
+    return intent.data.id;
+  },
+  readLedger: readStripeLedger,
+  overMoveIssues: ['amount_too_large', 'charge_already_refunded', 'charge_disputed'],
+  async dashboardCapture(provider, authorizationId, amount, finalCapture, name) {
+    await postForm(
+      provider,
+      `/v1/payment_intents/${authorizationId}/capture`,
+      {
+        amount_to_capture: cents(amount),
+        ...(!finalCapture && { final_capture: 'false' }),
+        'metadata[invoice_id]': name,
+      },
+      name,
+    );
+  },
+  async dashboardRefund(provider, captureId, amount, name) {
+    await postForm(
+      provider,
+      '/v1/refunds',
+      { charge: captureId, ...(amount && { amount: cents(amount) }), 'metadata[invoice_id]': name },
+      name,
+    );
+  },
+  async chargeback(provider, captureId) {
+    const response = await provider.post(`/sandbox/charges/${captureId}/dispute`);
+    return response.status === 201 ? disputeOf(captureId) : undefined;
+  },
+};
