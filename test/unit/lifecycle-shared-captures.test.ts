@@ -123,6 +123,25 @@ describe('captures that share a charge', () => {
     );
     expect(dispute.applied).toBe(false);
   });
+
+  it('apply a dispute of the charge’s only capture at once, as the lifecycle does (refunds wait only for captures not held)', () => {
+    const state = multicaptureState();
+    captured(state, '100.00');
+    const dispute = applyEvent(
+      state,
+      event({
+        eventType: 'PAYMENT.CAPTURE.REVERSED',
+        captureId: 'ch_1',
+        refundId: 'dp_1',
+        amount: usd('100.00'),
+      }),
+      'now',
+      { refundsWaitForCapture: () => true },
+    );
+    expect(dispute.applied).toBe(true);
+    expect(state.refundsAwaitingCapture ?? []).toEqual([]);
+    expect(state.refunds).toMatchObject([{ id: 'dp_1', captureId: 'ch_1-1', kind: 'reversal' }]);
+  });
 });
 
 describe('a PayPal lifecycle beside it', () => {

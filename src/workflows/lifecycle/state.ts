@@ -299,12 +299,12 @@ function decide(state: LifecycleState, event: PaymentEvent, options: EventOption
       ? captureOfSharedId(state, event.refundId, event.captureId)
       : event.captureId;
     const refund = { ...event, refundId: event.refundId, captureId };
-    const held = state.captures.some((capture) => capture.id === event.captureId);
+    const held = state.captures.some((capture) => capture.id === captureId);
     if (!held && options.refundsWaitForCapture?.()) {
       state.refundsAwaitingCapture = [...(state.refundsAwaitingCapture ?? []), refund].slice(
         -REFUNDS_AWAITING_CAPTURE,
       );
-      return `waits for capture ${event.captureId}, which this lifecycle does not hold yet`;
+      return `waits for capture ${captureId}, which this lifecycle does not hold yet`;
     }
     return decideRefund(state, refund);
   }
