@@ -118,6 +118,22 @@ export async function startTestApi(
   return { app, url, http };
 }
 
+/** A test worker hosting `activities` on a task queue of its own, and the HTTP API in front of it. */
+export async function startWorkerAndApi(name: string, activities: TestWorkerOptions['activities']) {
+  const taskQueue = uniqueTaskQueue(name);
+  const temporal = await connectClient();
+  const worker = await runTestWorker({ taskQueue, activities });
+  const started = await startTestApi({ lifecycles: new LifecycleClient(temporal.client, taskQueue) });
+  return {
+    api: started.http,
+    close: async () => {
+      await worker.stop();
+      await started.app.close();
+      await temporal.close();
+    },
+  };
+}
+
 export interface LifecycleStackOptions {
   /** The worker's payments client's time-out. */
   timeoutMs?: number;

@@ -1,10 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { Client } from '@temporalio/client';
-import { LifecycleClient } from '../../src/client/lifecycle-client';
 import type { Sandbox } from '../../src/sandbox/server';
-import { startTestApi } from '../helpers/lifecycle-stack';
+import { startWorkerAndApi } from '../helpers/lifecycle-stack';
 import { providerFixtures } from '../helpers/provider-fixtures';
-import { connectClient, runTestWorker, uniqueTaskQueue } from '../helpers/temporal';
 
 // One capture per key under the provider's faults, the same for each provider: the provider commits a capture
 // and drops its answer, answers 500, or answers 429; the lifecycle's retries send the same key, so the provider
@@ -18,22 +15,15 @@ const faults = [
 
 describe.each(providerFixtures)('a $name lifecycle', (fixture) => {
   let sandbox: Sandbox;
-  let client: Client;
   let close: () => Promise<void>;
-  let api: Awaited<ReturnType<typeof startTestApi>>['http'];
+  let api: Awaited<ReturnType<typeof startWorkerAndApi>>['api'];
 
   beforeAll(async () => {
     sandbox = await fixture.startSandbox();
-    const taskQueue = uniqueTaskQueue(`faults-${fixture.name}`);
-    const temporal = await connectClient();
-    client = temporal.client;
-    const worker = await runTestWorker({ taskQueue, activities: fixture.activities(sandbox, '') });
-    const started = await startTestApi({ lifecycles: new LifecycleClient(client, taskQueue) });
-    api = started.http;
+    const started = await startWorkerAndApi(`faults-${fixture.name}`, fixture.activities(sandbox, ''));
+    api = started.api;
     close = async () => {
-      await worker.stop();
-      await started.app.close();
-      await temporal.close();
+      await started.close();
       await sandbox.close();
     };
   });

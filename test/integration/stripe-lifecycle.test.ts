@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { AxiosInstance } from 'axios';
 import { createProviderActivities } from '../../src/activities/payments';
-import { LifecycleClient } from '../../src/client/lifecycle-client';
 import { stripeEndpoint } from '../../src/providers/stripe/client';
 import { stripeProvider } from '../../src/providers/stripe/provider';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server';
-import { startTestApi } from '../helpers/lifecycle-stack';
-import { connectClient, runTestWorker, uniqueTaskQueue } from '../helpers/temporal';
+import { startWorkerAndApi } from '../helpers/lifecycle-stack';
 
 // A lifecycle over Stripe through the port alone: the worker hosts the Stripe adapter's activities, the
 // sandbox answers as Stripe, intents without multicapture (one capture each; see stripe-lifecycle-doors for
@@ -25,15 +23,10 @@ beforeAll(async () => {
     timeoutMs: 2000,
     webhookSecrets: ['whsec_sandbox'],
   });
-  const taskQueue = uniqueTaskQueue('stripe-lifecycle');
-  const temporal = await connectClient();
-  const worker = await runTestWorker({ taskQueue, activities: createProviderActivities(provider) });
-  const started = await startTestApi({ lifecycles: new LifecycleClient(temporal.client, taskQueue) });
-  api = started.http;
+  const started = await startWorkerAndApi('stripe-lifecycle', createProviderActivities(provider));
+  api = started.api;
   close = async () => {
-    await worker.stop();
-    await started.app.close();
-    await temporal.close();
+    await started.close();
     await sandbox.close();
   };
 });
