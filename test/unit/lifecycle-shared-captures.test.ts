@@ -37,8 +37,13 @@ function captured(state: LifecycleState, value: string): string {
   return own.id;
 }
 
-function event(fields: Partial<PaymentEvent> & { eventType: string }): PaymentEvent {
-  return { id: `evt_${Math.random()}`, ...fields };
+/** Applies, as received now, a provider event of the intent's charge `ch_1`. */
+function chargeEvent(
+  state: LifecycleState,
+  fields: Partial<PaymentEvent> & { eventType: string },
+  options?: Parameters<typeof applyEvent>[3],
+) {
+  return applyEvent(state, { id: `evt_${Math.random()}`, captureId: 'ch_1', ...fields }, 'now', options);
 }
 
 describe('captures that share a charge', () => {
@@ -56,16 +61,11 @@ describe('captures that share a charge', () => {
   it("record the charge's capture event without applying it: it cannot say which capture it reports", () => {
     const state = multicaptureState();
     captured(state, '20.00');
-    const recorded = applyEvent(
-      state,
-      event({
-        eventType: 'PAYMENT.CAPTURE.COMPLETED',
-        captureId: 'ch_1',
-        authorizationId: 'pi_1',
-        amount: usd('20.00'),
-      }),
-      'now',
-    );
+    const recorded = chargeEvent(state, {
+      eventType: 'PAYMENT.CAPTURE.COMPLETED',
+      authorizationId: 'pi_1',
+      amount: usd('20.00'),
+    });
     expect(recorded.applied).toBe(false);
     expect(state.capturedAmount).toBe('20.00');
     expect(state.captures).toHaveLength(1);
@@ -74,16 +74,11 @@ describe('captures that share a charge', () => {
   it('apply a refund event to the capture its refund was sent for, or to the charge’s only capture', () => {
     const state = multicaptureState();
     captured(state, '20.00');
-    const only = applyEvent(
-      state,
-      event({
-        eventType: 'PAYMENT.CAPTURE.REFUNDED',
-        captureId: 'ch_1',
-        refundId: 're_1',
-        amount: usd('5.00'),
-      }),
-      'now',
-    );
+    const only = chargeEvent(state, {
+      eventType: 'PAYMENT.CAPTURE.REFUNDED',
+      refundId: 're_1',
+      amount: usd('5.00'),
+    });
     expect(only.applied).toBe(true);
     expect(state.refunds).toMatchObject([{ id: 're_1', captureId: 'ch_1-1' }]);
 
@@ -95,47 +90,35 @@ describe('captures that share a charge', () => {
       status: 'PENDING',
       amount: usd('10.00'),
     });
-    applyEvent(
-      state,
-      event({
-        eventType: 'PAYMENT.CAPTURE.REFUNDED',
-        captureId: 'ch_1',
-        refundId: 're_2',
-        status: 'COMPLETED',
-        amount: usd('10.00'),
-      }),
-      'now',
-    );
+    chargeEvent(state, {
+      eventType: 'PAYMENT.CAPTURE.REFUNDED',
+      refundId: 're_2',
+      status: 'COMPLETED',
+      amount: usd('10.00'),
+    });
     expect(state.refunds?.find((refund) => refund.id === 're_2')).toMatchObject({
       captureId: 'ch_1-2',
       status: 'COMPLETED',
     });
     // A dispute of the charge names no capture of the two: recorded, not applied.
-    const dispute = applyEvent(
-      state,
-      event({
-        eventType: 'PAYMENT.CAPTURE.REVERSED',
-        captureId: 'ch_1',
-        refundId: 'dp_1',
-        amount: usd('50.00'),
-      }),
-      'now',
-    );
+    const dispute = chargeEvent(state, {
+      eventType: 'PAYMENT.CAPTURE.REVERSED',
+      refundId: 'dp_1',
+      amount: usd('50.00'),
+    });
     expect(dispute.applied).toBe(false);
   });
 
   it('apply a dispute of the charge’s only capture at once, as the lifecycle does (refunds wait only for captures not held)', () => {
     const state = multicaptureState();
     captured(state, '100.00');
-    const dispute = applyEvent(
+    const dispute = chargeEvent(
       state,
-      event({
+      {
         eventType: 'PAYMENT.CAPTURE.REVERSED',
-        captureId: 'ch_1',
         refundId: 'dp_1',
         amount: usd('100.00'),
-      }),
-      'now',
+      },
       { refundsWaitForCapture: () => true },
     );
     expect(dispute.applied).toBe(true);
