@@ -294,12 +294,11 @@ const providerSettings: Record<string, ProviderName> = {
   PAYMENTS_CLIENT_SECRET: 'paypal',
 };
 
-function configuredProviders(env: Record<string, string | undefined>): string[] {
-  return (env.PAYMENTS_PROVIDER ?? DEFAULT_PROVIDER).split(',').map((name) => name.trim());
-}
-
-function missingInProduction(env: Record<string, string | undefined>, uses: readonly string[]): string[] {
-  const providers = configuredProviders(env);
+function missingInProduction(
+  env: Record<string, string | undefined>,
+  uses: readonly string[],
+  providers: readonly ProviderName[],
+): string[] {
   return Object.entries(requiredInProduction)
     .filter(([name]) => uses.includes(name) && env[name] === undefined)
     .filter(([name]) => providerSettings[name] === undefined || providers.includes(providerSettings[name]))
@@ -437,7 +436,10 @@ export function loadConfig(
       ? ['  API_KEYS: not with API_CALLERS (give the keys as callers there)']
       : []),
     ...(parsed.data.NODE_ENV === 'production'
-      ? [...missingInProduction(present, uses), ...weakInProduction(parsed.data, present, uses)]
+      ? [
+          ...missingInProduction(present, uses, parsed.data.PAYMENTS_PROVIDER),
+          ...weakInProduction(parsed.data, present, uses),
+        ]
       : []),
   ];
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
