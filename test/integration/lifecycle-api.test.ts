@@ -48,7 +48,6 @@ describe.each(providerFixtures)('a $name lifecycle through the API', (fixture) =
     expect(first.data).toMatchObject({
       workflowId: lifecycleWorkflowId(authorizationId),
       state: {
-        provider: fixture.name,
         status: 'AUTHORIZED',
         authorizedAmount: '25.00',
         remainingAmount: '25.00',
