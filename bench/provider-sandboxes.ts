@@ -32,13 +32,13 @@ export function postJson<T>(url: string, body: unknown): Promise<T> {
 }
 
 /** Cents as a two-decimal string, without floats. */
-function fromCents(cents: number): string {
+export function fromCents(cents: number): string {
   const text = String(cents).padStart(3, '0');
   return `${text.slice(0, -2)}.${text.slice(-2)}`;
 }
 
 /** Two-decimal USD as cents, without floats. */
-function toCents(value: string): number {
+export function toCents(value: string): number {
   const [units = '0', fraction = ''] = value.split('.');
   return Number(units) * 100 + Number(fraction.padEnd(2, '0').slice(0, 2));
 }

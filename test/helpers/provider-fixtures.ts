@@ -1,7 +1,14 @@
 import type { Client } from '@temporalio/client';
-import { paypalSandbox, stripeSandbox, subscribeToStripeSandbox } from '../../bench/provider-sandboxes';
+import {
+  fromCents,
+  paypalSandbox,
+  postJson,
+  stripeSandbox,
+  subscribeToStripeSandbox,
+  toCents,
+} from '../../bench/provider-sandboxes';
 import { createPaymentsActivities, createProviderActivities } from '../../src/activities/payments';
-import { createWebhookActivities } from '../../src/activities/webhooks';
+import { createProviderWebhookActivities, createWebhookActivities } from '../../src/activities/webhooks';
 import type { ApiOptions } from '../../src/api/server';
 import { SANDBOX_STRIPE_API_KEY, SANDBOX_STRIPE_WEBHOOK_SECRET } from '../../src/config';
 import type { ProviderName } from '../../src/provider-names';
@@ -27,8 +34,21 @@ export interface ProviderFixture {
   name: ProviderName;
   /** The sandbox in this provider's mode. */
   startSandbox(options?: Omit<SandboxOptions, 'mode'>): Promise<Sandbox>;
-  /** A payment authorized at the sandbox for `value` (e.g. '80.00' USD), as the payer's checkout leaves it. */
-  authorize(sandbox: Sandbox, value: string): Promise<string>;
+  /**
+   * A payment authorized at the sandbox for `value` (e.g. '80.00' USD), as the payer's checkout leaves it.
+   * `severalCaptures` asks for an authorization that takes several partial captures (PayPal's always do;
+   * on Stripe, a multicapture intent); without it a Stripe intent takes one capture.
+   */
+  authorize(sandbox: Sandbox, value: string, options?: { severalCaptures?: boolean }): Promise<string>;
+  /** The hold runs out at the provider (the sandbox's control route). */
+  expire(sandbox: Sandbox, authorizationId: string): Promise<void>;
+  /**
+   * The payer's bank disputes the capture (the lifecycle's capture id): a chargeback, which the provider
+   * delivers as an event. Answers the id the lifecycle records it under (PayPal's reversal, Stripe's dispute).
+   */
+  chargeback(sandbox: Sandbox, captureId: string): Promise<string>;
+  /** What the provider has refunded of the capture (the lifecycle's capture id), e.g. '30.00'. */
+  refunded(sandbox: Sandbox, captureId: string): Promise<string>;
   /** The environment of the service's worker process (src/workers/main.ts) calling this provider. */
   workerEnv(sandbox: Sandbox): Record<string, string>;
   /** The provider port over the sandbox, for a worker in the test's process. */
@@ -49,6 +69,17 @@ export const paypalFixture: ProviderFixture = {
   name: 'paypal',
   startSandbox: (options = {}) => startSandbox({ port: 0, logger: false, ...options }),
   authorize: (sandbox, value) => paypalSandbox.authorize(sandbox.url, value),
+  expire: (sandbox, authorizationId) =>
+    postJson(`${sandbox.url}/sandbox/authorizations/${authorizationId}/expire`, {}).then(() => undefined),
+  chargeback: (sandbox, captureId) =>
+    postJson<{ id: string }>(`${sandbox.url}/sandbox/captures/${captureId}/reverse`, {}).then(
+      (reversal) => reversal.id,
+    ),
+  async refunded(sandbox, captureId) {
+    const response = await fetch(`${sandbox.url}/sandbox/captures/${captureId}/refunds`);
+    const { refunds } = (await response.json()) as { refunds: Array<{ amount: { value: string } }> };
+    return fromCents(refunds.reduce((sum, refund) => sum + toCents(refund.amount.value), 0));
+  },
   workerEnv: (sandbox) => paypalSandbox.serviceEnv(sandbox.url),
   provider: (sandbox) => sandboxProvider(sandbox, undefined, undefined, ['localhost', '127.0.0.1']),
   activities(sandbox, listenerUrl) {
@@ -71,19 +102,43 @@ export const paypalFixture: ProviderFixture = {
 export const stripeFixture: ProviderFixture = {
   name: 'stripe',
   startSandbox: (options = {}) => startSandbox({ port: 0, logger: false, ...options, mode: 'stripe' }),
-  authorize: (sandbox, value) => stripeSandbox.authorize(sandbox.url, value),
+  authorize: (sandbox, value, options = {}) =>
+    options.severalCaptures
+      ? postJson<{ id: string }>(`${sandbox.url}/sandbox/payment_intents`, {
+          amount: toCents(value),
+          currency: 'usd',
+          multicapture: true,
+        }).then((intent) => intent.id)
+      : stripeSandbox.authorize(sandbox.url, value),
+  expire: (sandbox, authorizationId) =>
+    postJson(`${sandbox.url}/sandbox/payment_intents/${authorizationId}/expire`, {}).then(() => undefined),
+  chargeback: (sandbox, captureId) =>
+    postJson<{ id: string }>(`${sandbox.url}/sandbox/charges/${chargeOf(captureId)}/dispute`, {}).then(
+      (dispute) => dispute.id,
+    ),
+  async refunded(sandbox, captureId) {
+    const response = await fetch(`${sandbox.url}/v1/charges/${chargeOf(captureId)}`, {
+      headers: { authorization: `Bearer ${SANDBOX_STRIPE_API_KEY}` },
+    });
+    return fromCents(((await response.json()) as { amount_refunded: number }).amount_refunded);
+  },
   workerEnv: (sandbox) => stripeSandbox.serviceEnv(sandbox.url),
   provider: (sandbox) =>
     stripeProvider({
       apiKey: SANDBOX_STRIPE_API_KEY,
       ...stripeEndpoint(sandbox.url),
       timeoutMs: 2000,
-      multicapture: false,
+      // Intents with multicapture use it; the others take one capture, as on an account that asks for it.
+      multicapture: true,
       webhookSecrets: [SANDBOX_STRIPE_WEBHOOK_SECRET],
     }),
   activities(sandbox) {
     const provider = this.provider(sandbox);
-    return { ...createProviderActivities(provider), ...createWebhookActivities({ provider }) };
+    return {
+      ...createProviderActivities(provider),
+      ...createWebhookActivities({ provider }),
+      ...createProviderWebhookActivities({ provider }),
+    };
   },
   webhookIntake: (client, taskQueue) => ({
     stripeWebhooks: {
@@ -97,5 +152,10 @@ export const stripeFixture: ProviderFixture = {
     subscribeToStripeSandbox(sandbox.url, listenerUrl),
   captured: (sandbox, authorizationId) => stripeSandbox.captured(sandbox.url, authorizationId),
 };
+
+/** The charge a Stripe capture went into: the lifecycle numbers a multicapture charge's captures `<charge>-<n>`. */
+function chargeOf(captureId: string): string {
+  return captureId.replace(/-\d+$/, '');
+}
 
 export const providerFixtures: ProviderFixture[] = [paypalFixture, stripeFixture];

@@ -2,9 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { apiConnectionOptions } from '../../src/api/temporal-connection';
 import { LifecycleClient } from '../../src/client/lifecycle-client';
-import { lifecycleWorkflowId, paymentEventSignal } from '../../src/workflows/lifecycle/definitions';
-import { freshKey, sandboxPaymentsClient, startTestApi, useLifecycleStack } from '../helpers/lifecycle-stack';
+import {
+  lifecycleWorkflowId,
+  paymentEventSignal,
+  type LifecycleState,
+} from '../../src/workflows/lifecycle/definitions';
+import { freshKey, startTestApi, useLifecycleStack } from '../helpers/lifecycle-stack';
 import { eventually } from '../helpers/eventually';
+import { providerFixtures } from '../helpers/provider-fixtures';
+import { useProviderStack } from '../helpers/provider-stack';
 
 const stack = useLifecycleStack();
 
@@ -19,32 +25,40 @@ function waitForState(
   );
 }
 
-describe('starting a lifecycle', () => {
-  it('answers 201 with the state, and 200 with the same lifecycle for the same authorization', async () => {
-    const authorization = await stack.createAuthorization('25.00');
-    const first = await stack.api.post('/v1/lifecycles', {
-      authorizationId: authorization.id,
-      orderId: 'order-1',
-    });
+const key = () => ({ headers: { 'idempotency-key': randomUUID() } });
+
+// What the lifecycle guarantees whatever the provider: once per fixture (test/helpers/provider-fixtures.ts).
+describe.each(providerFixtures)('a $name lifecycle through the API', (fixture) => {
+  const stack = useProviderStack(fixture);
+  const atProvider = (authorizationId: string) => fixture.captured(stack.sandbox, authorizationId);
+
+  function waitFor(authorizationId: string, done: (state: LifecycleState) => boolean) {
+    return eventually(
+      () => stack.state(authorizationId),
+      (state) => typeof state.status === 'string' && done(state),
+      { what: `the expected state of lifecycle ${authorizationId}` },
+    );
+  }
+
+  it('starts with 201 and the state, answers 200 with the same run again, and is found by its search attributes', async () => {
+    const authorizationId = await fixture.authorize(stack.sandbox, '25.00');
+    const orderId = `order-${randomUUID()}`;
+    const first = await stack.api.post('/v1/lifecycles', { authorizationId, orderId });
     expect(first.status).toBe(201);
     expect(first.data).toMatchObject({
-      workflowId: `authorization-${authorization.id}`,
+      workflowId: lifecycleWorkflowId(authorizationId),
       state: {
         status: 'AUTHORIZED',
         authorizedAmount: '25.00',
         remainingAmount: '25.00',
-        orderId: 'order-1',
+        orderId,
       },
     });
-    const again = await stack.api.post('/v1/lifecycles', { authorizationId: authorization.id });
+    const again = await stack.api.post('/v1/lifecycles', { authorizationId });
     expect(again.status).toBe(200);
     expect(again.data.runId).toBe(first.data.runId);
-  });
 
-  it('lets an operator find the run by its search attributes', async () => {
-    const authorizationId = await stack.startLifecycle('12.00', { orderId: `order-${randomUUID()}` });
-    const state = (await stack.api.get(`/v1/lifecycles/${authorizationId}`)).data as { orderId: string };
-    const query = `OrderId = "${state.orderId}" AND PaymentStatus = "AUTHORIZED"`;
+    const query = `OrderId = "${orderId}" AND PaymentStatus = "AUTHORIZED" AND PaymentProvider = "${fixture.name}"`;
     const found = await eventually(
       async () => {
         const ids: string[] = [];
@@ -57,38 +71,37 @@ describe('starting a lifecycle', () => {
     expect(found).toEqual([lifecycleWorkflowId(authorizationId)]);
   });
 
-  it('refuses an authorization that cannot be managed with 409', async () => {
-    const authorization = await stack.createAuthorization('10.00');
-    await stack.provider.post(`/sandbox/authorizations/${authorization.id}/expire`);
-    const response = await stack.api.post('/v1/lifecycles', { authorizationId: authorization.id });
+  it('refuses an authorization whose hold has expired with 409', async () => {
+    const authorizationId = await fixture.authorize(stack.sandbox, '10.00');
+    await fixture.expire(stack.sandbox, authorizationId);
+    const response = await stack.api.post('/v1/lifecycles', { authorizationId });
     expect(response.status).toBe(409);
     expect(response.data.error.code).toBe('AUTHORIZATION_NOT_MANAGEABLE');
     expect(response.data.error.message).toContain('EXPIRED');
   });
-});
 
-describe('capture', () => {
   it('captures in full once per Idempotency-Key, ends CAPTURED and closes after its late-event window', async () => {
     const authorizationId = await stack.startLifecycle('100.00', { lateEventWindow: '3 seconds' });
-    const key = randomUUID();
+    const idempotencyKey = randomUUID();
     const captureOnce = () =>
       stack.api.post(
         `/v1/lifecycles/${authorizationId}/capture`,
         {},
-        { headers: { 'idempotency-key': key } },
+        { headers: { 'idempotency-key': idempotencyKey } },
       );
     const capture = await captureOnce();
     expect(capture.status).toBe(200);
     expect(capture.data).toMatchObject({ status: 'COMPLETED', amount: { value: '100.00' } });
 
     // Ended, the run stays open for late provider events; a retry still gets the first answer.
-    const ended = (await stack.api.get(`/v1/lifecycles/${authorizationId}`)).data;
-    expect(ended).toMatchObject({ status: 'CAPTURED', nextTimer: { kind: 'close' } });
+    expect(await stack.state(authorizationId)).toMatchObject({
+      status: 'CAPTURED',
+      nextTimer: { kind: 'close' },
+    });
     const retried = await captureOnce();
     expect(retried.status).toBe(200);
     expect(retried.data.id).toBe(capture.data.id);
-    const another = await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, {}, freshKey());
-    expect(another.status).toBe(409);
+    expect((await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, {}, key())).status).toBe(409);
 
     const result = await stack.client.workflow.getHandle(lifecycleWorkflowId(authorizationId)).result();
     expect(result).toMatchObject({ status: 'CAPTURED', capturedAmount: '100.00', remainingAmount: '0.00' });
@@ -101,11 +114,11 @@ describe('capture', () => {
     const reusedAfterClose = await stack.api.post(
       `/v1/lifecycles/${authorizationId}/capture`,
       { amount: '1.00' },
-      { headers: { 'idempotency-key': key } },
+      { headers: { 'idempotency-key': idempotencyKey } },
     );
     expect(reusedAfterClose.status).toBe(422);
     expect(reusedAfterClose.data.error.code).toBe('IDEMPOTENCY_KEY_REUSED');
-    expect(await stack.capturesAtProvider(authorizationId)).toHaveLength(1);
+    expect(await atProvider(authorizationId)).toEqual({ captureIds: [capture.data.id], total: '100.00' });
 
     // Starting it again answers the lifecycle as it ended; no second run reads the captured authorization.
     const again = await stack.api.post('/v1/lifecycles', { authorizationId });
@@ -114,15 +127,14 @@ describe('capture', () => {
   });
 
   it('captures partially, never above what remains', async () => {
-    const authorizationId = await stack.startLifecycle('100.00');
+    const authorizationId = await stack.startLifecycle('100.00', {}, { severalCaptures: true });
     const first = await stack.api.post(
       `/v1/lifecycles/${authorizationId}/capture`,
       { amount: '30.00' },
-      freshKey(),
+      key(),
     );
     expect(first.status).toBe(200);
-    const state = await stack.api.get(`/v1/lifecycles/${authorizationId}`);
-    expect(state.data).toMatchObject({
+    expect(await stack.state(authorizationId)).toMatchObject({
       status: 'PARTIALLY_CAPTURED',
       capturedAmount: '30.00',
       remainingAmount: '70.00',
@@ -131,7 +143,7 @@ describe('capture', () => {
     const tooMuch = await stack.api.post(
       `/v1/lifecycles/${authorizationId}/capture`,
       { amount: '70.01' },
-      freshKey(),
+      key(),
     );
     expect(tooMuch.status).toBe(409);
     expect(tooMuch.data.error.message).toMatch(/amount: 70.01 USD is more than the 70.00 that remains/);
@@ -139,33 +151,109 @@ describe('capture', () => {
     const rest = await stack.api.post(
       `/v1/lifecycles/${authorizationId}/capture`,
       { amount: '70.00' },
-      freshKey(),
+      key(),
     );
     expect(rest.status).toBe(200);
-    expect((await stack.capturesAtProvider(authorizationId)).map((c) => c.amount.value)).toEqual([
-      '30.00',
-      '70.00',
-    ]);
-    await waitForState(authorizationId, (s) => s.status === 'CAPTURED');
+    expect((await atProvider(authorizationId)).total).toBe('100.00');
+    const state = await waitFor(authorizationId, (s) => s.status === 'CAPTURED');
+    expect(state.captures.map((capture) => capture.amount.value)).toEqual(['30.00', '70.00']);
   });
 
-  it('captures exactly once when the provider commits and drops the response', async () => {
-    const authorizationId = await stack.startLifecycle('40.00');
-    await stack.provider.post('/sandbox/faults', {
-      operation: 'capture',
-      mode: 'commit-then-drop',
-      count: 1,
-    });
-    const capture = await stack.api.post(
-      `/v1/lifecycles/${authorizationId}/capture`,
-      {},
-      {
-        headers: { 'idempotency-key': randomUUID() },
-      },
-    );
+  it('voids the authorization, and a later capture is refused with 409', async () => {
+    const authorizationId = await stack.startLifecycle('15.00');
+    const voided = await stack.api.post(`/v1/lifecycles/${authorizationId}/void`, {});
+    expect(voided.status).toBe(200);
+    expect(voided.data).toMatchObject({ id: authorizationId, status: 'VOIDED' });
+    const state = await waitFor(authorizationId, (s) => s.status === 'VOIDED');
+    expect(state.remainingAmount).toBe('0.00');
+    expect((await stack.dashboard.getAuthorization(authorizationId)).status).toBe('VOIDED');
+    expect((await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, {}, key())).status).toBe(409);
+    expect((await atProvider(authorizationId)).total).toBe('0.00');
+  });
+
+  it('completes at once when voided with no late-event window', async () => {
+    const authorizationId = await stack.startLifecycle('15.00', { lateEventWindow: '0 seconds' });
+    expect((await stack.api.post(`/v1/lifecycles/${authorizationId}/void`, {})).status).toBe(200);
+    const result = await stack.client.workflow.getHandle(lifecycleWorkflowId(authorizationId)).result();
+    expect(result).toMatchObject({ status: 'VOIDED' });
+    expect(result.nextTimer).toBeUndefined();
+  });
+
+  it('reauthorizes when the timer fires, and the capture after it is made on the new authorization', async () => {
+    const authorizationId = await stack.startLifecycle('50.00', { reauthorizeAfter: '2s' });
+    const state = await waitFor(authorizationId, (s) => s.reauthorizations.length === 1);
+    expect(state.reauthorizations[0]).toMatchObject({ reason: 'timer', amount: { value: '50.00' } });
+    const current = state.currentAuthorizationId;
+    expect(current).not.toBe(authorizationId);
+
+    const capture = await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, {}, key());
     expect(capture.status).toBe(200);
-    expect(capture.data.status).toBe('COMPLETED');
-    expect(await stack.capturesAtProvider(authorizationId)).toHaveLength(1);
+    expect(capture.data.amount.value).toBe('50.00');
+    expect(await atProvider(current)).toEqual({ captureIds: [capture.data.id], total: '50.00' });
+    expect((await atProvider(authorizationId)).total).toBe('0.00');
+  });
+
+  it('applies the expiry policy void: the provider releases the hold', async () => {
+    const authorizationId = await stack.startLifecycle('5.00', {
+      expiryPolicyAfter: '2s',
+      expiryPolicy: 'void',
+    });
+    await waitFor(authorizationId, (s) => s.status === 'VOIDED');
+    expect((await stack.dashboard.getAuthorization(authorizationId)).status).toBe('VOIDED');
+  });
+
+  it('applies the expiry policy expire: marked expired, the provider still holds it as it was', async () => {
+    const authorizationId = await stack.startLifecycle('5.00', {
+      expiryPolicyAfter: '2s',
+      expiryPolicy: 'expire',
+    });
+    await waitFor(authorizationId, (s) => s.status === 'EXPIRED');
+    expect((await stack.dashboard.getAuthorization(authorizationId)).status).toBe('CREATED');
+  });
+
+  it('records a stale VOIDED for the authorization a reauthorization replaced, without applying it', async () => {
+    const authorizationId = await stack.startLifecycle('20.00');
+    const reauthorized = await stack.api.post(`/v1/lifecycles/${authorizationId}/reauthorize`, {}, key());
+    expect(reauthorized.status).toBe(200);
+    await stack.client.workflow.getHandle(lifecycleWorkflowId(authorizationId)).signal(paymentEventSignal, {
+      id: `WH-${randomUUID()}`,
+      eventType: 'PAYMENT.AUTHORIZATION.VOIDED',
+      authorizationId,
+    });
+    const state = await waitFor(authorizationId, (s) =>
+      s.recentEvents.some((event) => event.authorizationId === authorizationId),
+    );
+    expect(state).toMatchObject({ status: 'AUTHORIZED', currentAuthorizationId: reauthorized.data.id });
+    expect(state.recentEvents).toContainEqual(
+      expect.objectContaining({ eventType: 'PAYMENT.AUTHORIZATION.VOIDED', authorizationId, applied: false }),
+    );
+  });
+
+  it('completes a capture asked while no worker runs once a worker is back', async () => {
+    const authorizationId = await stack.startLifecycle('60.00');
+    await stack.stopWorker();
+    const capture = stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, {}, key());
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await stack.startWorker();
+    expect((await capture).status).toBe(200);
+    await waitFor(authorizationId, (s) => s.status === 'CAPTURED');
+    expect((await atProvider(authorizationId)).total).toBe('60.00');
+  });
+});
+
+// What differs on PayPal, and what involves no provider: on one PayPal stack.
+describe('on PayPal', () => {
+  it('reauthorizes what remains after a partial capture when the timer fires', async () => {
+    const authorizationId = await stack.startLifecycle('50.00', { reauthorizeAfter: '2s' });
+    await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, { amount: '20.00' }, freshKey());
+    const state = await waitForState(authorizationId, (s) => (s.reauthorizations as unknown[]).length === 1);
+    expect(state.reauthorizations[0]).toMatchObject({ reason: 'timer', amount: { value: '30.00' } });
+    expect(state.currentAuthorizationId).not.toBe(authorizationId);
+
+    const capture = await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, {}, freshKey());
+    expect(capture.status).toBe(200);
+    expect(capture.data.amount.value).toBe('30.00');
+    expect(await stack.capturesAtProvider(state.currentAuthorizationId as string)).toHaveLength(1);
   });
 
   it('answers 422 with the provider issue when the provider refuses', async () => {
@@ -193,105 +281,6 @@ describe('capture', () => {
     });
     expect(unknownField.status).toBe(400);
     expect(unknownField.data.error.message).toContain('amonut');
-  });
-});
-
-describe('void', () => {
-  it('voids the authorization, and a later capture is refused with 409', async () => {
-    const authorizationId = await stack.startLifecycle('15.00');
-    const voided = await stack.api.post(`/v1/lifecycles/${authorizationId}/void`, {});
-    expect(voided.status).toBe(200);
-    const state = await waitForState(authorizationId, (s) => s.status === 'VOIDED');
-    expect(state.remainingAmount).toBe('0.00');
-    expect(voided.data).toMatchObject({ id: authorizationId, status: 'VOIDED' });
-    const capture = await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, {}, freshKey());
-    expect(capture.status).toBe(409);
-  });
-
-  it('completes at once when started with no late-event window', async () => {
-    const authorizationId = await stack.startLifecycle('15.00', { lateEventWindow: '0 seconds' });
-    expect((await stack.api.post(`/v1/lifecycles/${authorizationId}/void`, {})).status).toBe(200);
-    const result = await stack.client.workflow.getHandle(lifecycleWorkflowId(authorizationId)).result();
-    expect(result).toMatchObject({ status: 'VOIDED' });
-    expect(result.nextTimer).toBeUndefined();
-  });
-});
-
-describe('durable timers', () => {
-  it('reauthorizes when the timer fires, and later captures use the new authorization', async () => {
-    const authorizationId = await stack.startLifecycle('50.00', { reauthorizeAfter: '2s' });
-    await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, { amount: '20.00' }, freshKey());
-    const state = await waitForState(authorizationId, (s) => (s.reauthorizations as unknown[]).length === 1);
-    expect(state.reauthorizations[0]).toMatchObject({ reason: 'timer', amount: { value: '30.00' } });
-    expect(state.currentAuthorizationId).not.toBe(authorizationId);
-
-    const capture = await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, {}, freshKey());
-    expect(capture.status).toBe(200);
-    expect(capture.data.amount.value).toBe('30.00');
-    expect(await stack.capturesAtProvider(state.currentAuthorizationId as string)).toHaveLength(1);
-  });
-
-  it('applies the expiry policy: void', async () => {
-    const authorizationId = await stack.startLifecycle('5.00', {
-      expiryPolicyAfter: '2s',
-      expiryPolicy: 'void',
-    });
-    await waitForState(authorizationId, (s) => s.status === 'VOIDED');
-    expect((await sandboxPaymentsClient(stack.sandbox).getAuthorization(authorizationId)).status).toBe(
-      'VOIDED',
-    );
-  });
-
-  it('applies the expiry policy: expire', async () => {
-    const authorizationId = await stack.startLifecycle('5.00', {
-      expiryPolicyAfter: '2s',
-      expiryPolicy: 'expire',
-    });
-    await waitForState(authorizationId, (s) => s.status === 'EXPIRED');
-    // Marked expired, not voided: the provider still holds the authorization as it was.
-    expect((await sandboxPaymentsClient(stack.sandbox).getAuthorization(authorizationId)).status).toBe(
-      'CREATED',
-    );
-  });
-});
-
-describe('provider events', () => {
-  it('records a stale VOIDED for the old authorization id without applying it', async () => {
-    const authorizationId = await stack.startLifecycle('20.00');
-    const reauthorized = await stack.api.post(
-      `/v1/lifecycles/${authorizationId}/reauthorize`,
-      {},
-      freshKey(),
-    );
-    expect(reauthorized.status).toBe(200);
-    const handle = stack.client.workflow.getHandle(lifecycleWorkflowId(authorizationId));
-    await handle.signal(paymentEventSignal, {
-      id: `WH-${randomUUID()}`,
-      eventType: 'PAYMENT.AUTHORIZATION.VOIDED',
-      authorizationId,
-    });
-    const state = await waitForState(authorizationId, (s) => (s.recentEvents as unknown[]).length === 1);
-    expect(state.status).toBe('AUTHORIZED');
-    expect(state.recentEvents[0]).toMatchObject({ applied: false });
-  });
-});
-
-describe('a worker stopped mid-lifecycle', () => {
-  it('completes the lifecycle once a worker is back', async () => {
-    const authorizationId = await stack.startLifecycle('60.00');
-    await stack.stopWorker();
-    const capture = stack.api.post(
-      `/v1/lifecycles/${authorizationId}/capture`,
-      {},
-      {
-        headers: { 'idempotency-key': randomUUID() },
-      },
-    );
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-    await stack.startWorker();
-    expect((await capture).status).toBe(200);
-    await waitForState(authorizationId, (s) => s.status === 'CAPTURED');
-    expect(await stack.capturesAtProvider(authorizationId)).toHaveLength(1);
   });
 });
 

@@ -1,5 +1,5 @@
 import { defaultApiLimits } from '../../src/api/limits';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { AxiosInstance } from 'axios';
 import type { Client } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
@@ -22,7 +22,6 @@ import {
   STRIPE_ENDPOINT_WEBHOOK_ID,
   stripeVerificationStarter,
 } from '../../src/webhooks/stripe-intake-config';
-import type { LifecycleState } from '../../src/workflows/lifecycle/definitions';
 import { webhookVerificationWorkflowId } from '../../src/workflows/webhooks/definitions';
 import { eventually } from '../helpers/eventually';
 import { startTestApi } from '../helpers/lifecycle-stack';
@@ -115,14 +114,6 @@ async function sandboxPost(path: string, body: unknown = {}) {
   return (await response.json()) as { id: string };
 }
 
-/** A lifecycle on a new PaymentIntent holding `amount` cents. */
-async function startLifecycle(amount = 5000): Promise<string> {
-  const { id } = await sandboxPost('/sandbox/payment_intents', { amount, currency: 'usd' });
-  const start = await api.post('/v1/lifecycles', { authorizationId: id });
-  expect(start.status).toBe(201);
-  return id;
-}
-
 /** The event of `type` the sandbox delivered to the intake whose data.object is `objectId`. */
 async function deliveredEvent(type: string, objectId: string): Promise<string> {
   return eventually(
@@ -133,10 +124,6 @@ async function deliveredEvent(type: string, objectId: string): Promise<string> {
 }
 
 type StripeEvent = { id: string; type: string; data: { object: { id: string } } };
-
-async function lifecycleState(authorizationId: string): Promise<LifecycleState> {
-  return (await api.get(`/v1/lifecycles/${authorizationId}`)).data as LifecycleState;
-}
 
 /** A Stripe event body of `type` for `object`, with a fresh id. */
 function eventBody(type: string, object: Record<string, unknown>, id = `evt_${randomHex()}`): string {
@@ -201,105 +188,9 @@ async function runExists(eventId: string): Promise<boolean> {
   }
 }
 
-describe('Stripe deliveries reach the lifecycle', () => {
-  it('signals a verified charge.captured, the refund events and charge.dispute.created into the lifecycle', async () => {
-    const id = await startLifecycle();
-    const capture = await api.post(
-      `/v1/lifecycles/${id}/capture`,
-      { amount: '50.00' },
-      { headers: { 'idempotency-key': randomUUID() } },
-    );
-    expect(capture.status).toBe(200);
-    const chargeId = capture.data.id as string;
-
-    const captured = await deliveredEvent('charge.captured', chargeId);
-    const capturedRun = await verificationResult(captured);
-    expect(capturedRun).toMatchObject({
-      outcome: 'delivered',
-      verification: 'SUCCESS',
-      webhookId: STRIPE_ENDPOINT_WEBHOOK_ID,
-      lifecycleWorkflowId: `authorization-${id}`,
-      event: {
-        id: captured,
-        eventType: 'PAYMENT.CAPTURE.COMPLETED',
-        authorizationId: id,
-        captureId: chargeId,
-      },
-    });
-
-    const refund = await api.post(
-      `/v1/lifecycles/${id}/captures/${chargeId}/refund`,
-      { amount: '20.00' },
-      { headers: { 'idempotency-key': randomUUID() } },
-    );
-    expect(refund.status).toBe(200);
-    const refundId = refund.data.id as string;
-    for (const type of ['refund.created', 'charge.refund.updated']) {
-      const refunded = await deliveredEvent(type, refundId);
-      expect(await verificationResult(refunded)).toMatchObject({
-        outcome: 'delivered',
-        lifecycleWorkflowId: `authorization-${id}`,
-        event: { eventType: 'PAYMENT.CAPTURE.REFUNDED', captureId: chargeId, refundId },
-      });
-    }
-
-    const dispute = await sandboxPost(`/sandbox/charges/${chargeId}/dispute`);
-    const disputed = await deliveredEvent('charge.dispute.created', dispute.id);
-    expect(await verificationResult(disputed)).toMatchObject({
-      outcome: 'delivered',
-      lifecycleWorkflowId: `authorization-${id}`,
-      event: { eventType: 'PAYMENT.CAPTURE.REVERSED', captureId: chargeId, refundId: dispute.id },
-    });
-
-    const state = await eventually(
-      () => lifecycleState(id),
-      (read) => read.recentEvents.some((event) => event.id === disputed),
-      { what: 'the lifecycle to record the dispute' },
-    );
-    expect(state.recentEvents.map((event) => event.id)).toEqual(expect.arrayContaining([captured, disputed]));
-    expect(state.status).toBe('REVERSED');
-    expect(state.refunds).toEqual(
-      expect.arrayContaining([
-        expect.objectContaining({
-          id: refundId,
-          kind: 'refund',
-          amount: { currency_code: 'USD', value: '20.00' },
-        }),
-        expect.objectContaining({ id: dispute.id, kind: 'reversal' }),
-      ]),
-    );
-  });
-
-  it('applies a capture made at Stripe itself (the dashboard) from its charge.captured', async () => {
-    const id = await startLifecycle(3000);
-    const response = await fetch(`${sandbox.url}/v1/payment_intents/${id}/capture`, {
-      method: 'POST',
-      headers: {
-        authorization: 'Bearer sk_test_sandbox',
-        'content-type': 'application/x-www-form-urlencoded',
-      },
-      body: 'amount_to_capture=3000',
-    });
-    expect(response.status).toBe(200);
-    const chargeId = ((await response.json()) as { latest_charge: string }).latest_charge;
-    const captured = await deliveredEvent('charge.captured', chargeId);
-    expect(await verificationResult(captured)).toMatchObject({
-      outcome: 'delivered',
-      lifecycleWorkflowId: `authorization-${id}`,
-    });
-    const state = await eventually(
-      () => lifecycleState(id),
-      (read) => read.status === 'CAPTURED',
-      { what: 'the lifecycle to apply the capture' },
-    );
-    expect(state.captures).toEqual([
-      expect.objectContaining({ id: chargeId, amount: { currency_code: 'USD', value: '30.00' } }),
-    ]);
-    expect(state.recentEvents).toEqual(
-      expect.arrayContaining([expect.objectContaining({ id: captured, applied: true })]),
-    );
-  });
-
+// What a delivered event does to a lifecycle (a capture, a refund and a dispute applied) runs for both
+// providers in webhook-refunds.test.ts.
+describe('Stripe deliveries', () => {
   it('verifies a charge.refunded and records it unrouted: its refunds arrive as refund events', async () => {
     const charge = { id: `ch_${randomHex()}`, object: 'charge', amount_refunded: 500 };
     const body = eventBody('charge.refunded', charge);

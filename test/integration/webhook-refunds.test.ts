@@ -1,50 +1,61 @@
+import { randomUUID } from 'node:crypto';
+import type { LifecycleState } from '../../src/workflows/lifecycle/definitions';
+import { lifecycleWorkflowId } from '../../src/workflows/lifecycle/definitions';
 import { eventually } from '../helpers/eventually';
-import { deliveredRefundEvent, startWebhookStack, type WebhookStack } from '../helpers/webhook-stack';
 import { freshKey } from '../helpers/lifecycle-stack';
+import { providerFixtures } from '../helpers/provider-fixtures';
+import { useProviderStack } from '../helpers/provider-stack';
 
-// PAYMENT.CAPTURE.REFUNDED and REVERSED carry a refund whose `up` link names the capture: the sandbox delivers
-// them signed to the API, and they reach the lifecycle through the authorization the provider's capture names.
+// What happens at the provider outside the lifecycle (a capture or a refund in the merchant's dashboard, a
+// chargeback by the payer's bank) reaches the lifecycle only as the provider's signed events, delivered over
+// HTTP to the API's intake for that provider and verified; once per provider (test/helpers/provider-fixtures.ts).
 
-let stack: WebhookStack;
-beforeAll(async () => {
-  stack = await startWebhookStack();
-});
-afterAll(async () => {
-  await stack?.close();
-});
+const usd = (value: string) => ({ currency_code: 'USD', value });
 
-async function capturedLifecycle(value: string): Promise<{ authorizationId: string; captureId: string }> {
-  const authorizationId = await stack.startLifecycle(value);
-  const capture = await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, {}, freshKey());
-  expect(capture.status).toBe(200);
-  return { authorizationId, captureId: capture.data.id };
-}
+describe.each(providerFixtures)('$name events of captures, refunds and chargebacks', (fixture) => {
+  const stack = useProviderStack(fixture);
 
-describe("refund and reversal events reach the lifecycle through the capture's authorization", () => {
-  it('subscribes the listener to PAYMENT.CAPTURE.REFUNDED and REVERSED', async () => {
-    const webhook = await stack.payments.getWebhook(stack.webhookId);
-    expect(webhook.event_types.map((type) => type.name)).toEqual(
-      expect.arrayContaining(['PAYMENT.CAPTURE.REFUNDED', 'PAYMENT.CAPTURE.REVERSED']),
+  async function capturedLifecycle(value: string): Promise<{ authorizationId: string; captureId: string }> {
+    const authorizationId = await stack.startLifecycle(value);
+    const capture = await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, {}, freshKey());
+    expect(capture.status).toBe(200);
+    return { authorizationId, captureId: capture.data.id as string };
+  }
+
+  function waitFor(authorizationId: string, done: (state: LifecycleState) => boolean, what: string) {
+    return eventually(() => stack.state(authorizationId), done, { what });
+  }
+
+  it('applies a capture made in the dashboard from its event', async () => {
+    const authorizationId = await stack.startLifecycle('30.00');
+    const capture = await stack.dashboard.captureAuthorization({
+      authorizationId,
+      amount: usd('30.00'),
+      finalCapture: true,
+      idempotencyKey: `dashboard-${randomUUID()}`,
+    });
+    const state = await waitFor(authorizationId, (s) => s.status === 'CAPTURED', 'the capture to be applied');
+    expect(state.captures).toEqual([expect.objectContaining({ id: capture.id, amount: usd('30.00') })]);
+    expect(state.recentEvents).toContainEqual(
+      expect.objectContaining({
+        eventType: 'PAYMENT.CAPTURE.COMPLETED',
+        captureId: capture.id,
+        applied: true,
+      }),
     );
   });
 
-  it('a refund made at the provider is delivered as REFUNDED and recorded by the lifecycle', async () => {
+  it('records a refund made in the dashboard from its event', async () => {
     const { authorizationId, captureId } = await capturedLifecycle('80.00');
-    // E.g. from the provider's dashboard: the lifecycle learns of it only from the event.
-    const refund = await stack.payments.refundCapture(captureId, {
-      amount: { currency_code: 'USD', value: '20.00' },
+    const refund = await stack.dashboard.refundCapture({
+      captureId,
+      amount: usd('20.00'),
+      idempotencyKey: `dashboard-${randomUUID()}`,
     });
-
-    const result = await deliveredRefundEvent(stack, 'PAYMENT.CAPTURE.REFUNDED', refund.id);
-    expect(result).toMatchObject({
-      outcome: 'delivered',
-      lifecycleWorkflowId: `authorization-${authorizationId}`,
-      event: { eventType: 'PAYMENT.CAPTURE.REFUNDED', captureId, refundId: refund.id },
-    });
-    const state = await eventually(
-      () => stack.lifecycleState(authorizationId),
-      (current) => current.status === 'PARTIALLY_REFUNDED',
-      { what: 'the lifecycle to record the refund' },
+    const state = await waitFor(
+      authorizationId,
+      (s) => s.status === 'PARTIALLY_REFUNDED',
+      'the lifecycle to record the refund',
     );
     expect(state.captures[0]).toMatchObject({
       id: captureId,
@@ -52,14 +63,14 @@ describe("refund and reversal events reach the lifecycle through the capture's a
       refundedAmount: '20.00',
     });
     expect(state.refunds).toEqual([
-      expect.objectContaining({ id: refund.id, captureId, kind: 'refund', amount: refund.amount }),
+      expect.objectContaining({ id: refund.id, captureId, kind: 'refund', amount: usd('20.00') }),
     ]);
     expect(state.recentEvents).toContainEqual(
       expect.objectContaining({ eventType: 'PAYMENT.CAPTURE.REFUNDED', captureId, applied: true }),
     );
   });
 
-  it('the REFUNDED event of a refund the lifecycle made is recorded once, not counted twice', async () => {
+  it('records the event of a refund the lifecycle made once, without counting it twice', async () => {
     const { authorizationId, captureId } = await capturedLifecycle('30.00');
     const refund = await stack.api.post(
       `/v1/lifecycles/${authorizationId}/captures/${captureId}/refund`,
@@ -67,35 +78,33 @@ describe("refund and reversal events reach the lifecycle through the capture's a
       freshKey(),
     );
     expect(refund.status).toBe(200);
-    const result = await deliveredRefundEvent(stack, 'PAYMENT.CAPTURE.REFUNDED', refund.data.id);
-    expect(result).toMatchObject({ outcome: 'delivered' });
-    const state = await stack.lifecycleState(authorizationId);
-    expect(state).toMatchObject({ status: 'REFUNDED', refundedAmount: '30.00' });
-    expect(state.refunds).toHaveLength(1);
-    expect(state.recentEvents).toContainEqual(
-      expect.objectContaining({ eventType: 'PAYMENT.CAPTURE.REFUNDED', applied: false }),
+    const state = await waitFor(
+      authorizationId,
+      (s) => s.recentEvents.some((event) => event.eventType === 'PAYMENT.CAPTURE.REFUNDED'),
+      'the refund event',
     );
+    expect(state).toMatchObject({ status: 'REFUNDED', refundedAmount: '30.00' });
+    expect(state.refunds).toEqual([expect.objectContaining({ id: refund.data.id })]);
+    expect(
+      state.recentEvents.filter((event) => event.eventType === 'PAYMENT.CAPTURE.REFUNDED'),
+    ).not.toContainEqual(expect.objectContaining({ applied: true }));
+    expect(await fixture.refunded(stack.sandbox, captureId)).toBe('30.00');
   });
 
-  it('a chargeback is delivered as REVERSED and marks the capture and the lifecycle REVERSED', async () => {
+  it('marks the capture and the lifecycle REVERSED on a chargeback', async () => {
     const { authorizationId, captureId } = await capturedLifecycle('45.00');
-    const reversal = await stack.provider.post(`/sandbox/captures/${captureId}/reverse`);
-    expect(reversal.status).toBe(201);
-
-    const result = await deliveredRefundEvent(stack, 'PAYMENT.CAPTURE.REVERSED', reversal.data.id);
-    expect(result).toMatchObject({
-      outcome: 'delivered',
-      lifecycleWorkflowId: `authorization-${authorizationId}`,
-      event: { captureId, refundId: reversal.data.id },
-    });
-    const state = await eventually(
-      () => stack.lifecycleState(authorizationId),
-      (current) => current.status === 'REVERSED',
-      { what: 'the lifecycle to record the reversal' },
+    const reversalId = await fixture.chargeback(stack.sandbox, captureId);
+    const state = await waitFor(
+      authorizationId,
+      (s) => s.status === 'REVERSED',
+      'the lifecycle to record the reversal',
     );
     expect(state.captures[0]).toMatchObject({ status: 'REVERSED', refundedAmount: '45.00' });
+    expect(state.refunds).toEqual([
+      expect.objectContaining({ id: reversalId, captureId, kind: 'reversal', amount: usd('45.00') }),
+    ]);
     const { searchAttributes } = await stack.client.workflow
-      .getHandle(`authorization-${authorizationId}`)
+      .getHandle(lifecycleWorkflowId(authorizationId))
       .describe();
     expect(searchAttributes.PaymentStatus).toEqual(['REVERSED']);
   });
