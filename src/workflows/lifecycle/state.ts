@@ -13,6 +13,7 @@ import {
   type RefundRecord,
 } from './definitions';
 import { hasRefunds, recordRefund } from './refunds';
+import { bookedIntoCharge, nextCaptureId, takeBackLearned } from './shared-charge';
 
 // Pure transitions of a lifecycle's state. The workflow calls them; they never do I/O or read the clock.
 
@@ -146,7 +147,13 @@ export function applyCapture(
   capture: Pick<PaymentCapture, 'id' | 'amount' | 'final_capture' | 'create_time'> & {
     status: CaptureRecordStatus;
   },
-  requested: { amount: Money; finalCapture: boolean; idempotencyKey?: string; chargeId?: string },
+  requested: {
+    amount: Money;
+    finalCapture: boolean;
+    idempotencyKey?: string;
+    chargeId?: string;
+    learnedFromTotal?: true;
+  },
   authorizationId = state.currentAuthorizationId,
 ): void {
   const known = state.captures.find((existing) => existing.id === capture.id);
@@ -163,6 +170,7 @@ export function applyCapture(
     idempotencyKey: requested.idempotencyKey,
     createTime: capture.create_time,
     ...(requested.chargeId !== undefined && { chargeId: requested.chargeId }),
+    ...(requested.learnedFromTotal && { learnedFromTotal: true }),
   };
   if (known)
     Object.assign(known, {
@@ -229,13 +237,18 @@ export function voidTarget(state: LifecycleState): string {
 }
 
 /**
- * The provider's capture as the lifecycle records it: with an id of its own (`<charge>-<n>`, n counting the
- * charge's captures) when the provider's captures share one, else as answered.
+ * The provider's answer to the lifecycle's own capture as the lifecycle records it: with an id of its own
+ * (`<charge>-<n>`, the charge's next) when the provider's captures share one, else as answered. A capture
+ * learnt from the charge's total that this answer proves to be its own is taken back (shared-charge.ts):
+ * one of the same amount lends the answer its id.
  */
-export function ownCapture<Capture extends { id: string }>(state: LifecycleState, capture: Capture): Capture {
+export function ownCapture<Capture extends { id: string; amount?: Money }>(
+  state: LifecycleState,
+  capture: Capture,
+): Capture {
   if (!state.sharedCaptureIds) return capture;
-  const ofCharge = state.captures.filter((record) => record.chargeId === capture.id).length;
-  return { ...capture, id: `${capture.id}-${ofCharge + 1}` };
+  const learned = capture.amount ? takeBackLearned(state, capture.id, capture.amount.value) : undefined;
+  return { ...capture, id: learned ?? nextCaptureId(state, capture.id) };
 }
 
 /** The provider's id of one of the lifecycle's captures: what a refund of it is sent to. */
@@ -259,6 +272,11 @@ export interface EventOptions {
    * heard of after it) is applied (asked only for such an event, for the same reason).
    */
   capturesOfEarlierAuthorizations?: () => boolean;
+  /**
+   * Whether what a shared charge captured in all books the captures the lifecycle did not make (asked only
+   * for such an event, for the same reason).
+   */
+  learnsChargeTotals?: () => boolean;
 }
 
 /**
@@ -309,6 +327,13 @@ function decide(state: LifecycleState, event: PaymentEvent, options: EventOption
     return decideRefund(state, refund);
   }
   const captureStatus = captureStatusByEvent[event.eventType];
+  const chargeTotal = state.sharedCaptureIds && event.captureId ? totalOfCharge(event) : undefined;
+  if (chargeTotal && event.captureId && options.learnsChargeTotals?.()) {
+    if (chargeTotal.currency_code !== state.currency) {
+      return `total in ${chargeTotal.currency_code}, not the lifecycle's ${state.currency}: not booked`;
+    }
+    return learnFromChargeTotal(state, event, event.captureId, chargeTotal);
+  }
   if (captureStatus && event.captureId && state.sharedCaptureIds) {
     // One charge holds several of the lifecycle's captures: its event cannot say which one it reports.
     return `capture ${event.captureId} is the provider's shared id of this authorization's captures: they are booked from the capture answers`;
@@ -366,6 +391,74 @@ function decide(state: LifecycleState, event: PaymentEvent, options: EventOption
     return undefined;
   }
   return 'event type the lifecycle does not act on';
+}
+
+/**
+ * What a shared charge captured in all, by its event: a completed capture's amount (Stripe's charge.captured
+ * carries the charge's amount_captured) or the authorization's captured total (its payment_intent events).
+ */
+function totalOfCharge(event: PaymentEvent): Money | undefined {
+  if (event.capturedTotal) return event.capturedTotal;
+  return event.eventType === 'PAYMENT.CAPTURE.COMPLETED' ? event.amount : undefined;
+}
+
+/**
+ * Books what the shared charge captured beyond what the lifecycle booked into it as one learned capture (see
+ * shared-charge.ts). PAYMENT.AUTHORIZATION.CAPTURED (Stripe's payment_intent.succeeded) also says that the
+ * authorization takes no more captures.
+ */
+function learnFromChargeTotal(
+  state: LifecycleState,
+  event: PaymentEvent,
+  chargeId: string,
+  total: Money,
+): string | undefined {
+  const authorizationId = event.authorizationId ?? state.currentAuthorizationId;
+  const ofLifecycle =
+    authorizationId === state.authorizationId ||
+    authorizationId === state.currentAuthorizationId ||
+    heldEarlier(state, authorizationId);
+  if (!ofLifecycle) return `charge of authorization ${authorizationId}, which this lifecycle does not hold`;
+  const final = event.eventType === 'PAYMENT.AUTHORIZATION.CAPTURED';
+  const booked = bookedIntoCharge(state, chargeId, authorizationId === state.authorizationId);
+  const unexplained = (minorUnitsOf(state, total.value) ?? 0n) - booked;
+  if (unexplained > 0n) {
+    const amount = amountOf(state, unexplained);
+    applyCapture(
+      state,
+      {
+        id: nextCaptureId(state, chargeId),
+        status: 'COMPLETED',
+        amount,
+        final_capture: final,
+        create_time: event.createTime,
+      },
+      { amount, finalCapture: final, chargeId, learnedFromTotal: true },
+      authorizationId,
+    );
+    applyRefundsAwaitingCharge(state, chargeId);
+    return undefined;
+  }
+  const remaining = minorUnitsOf(state, state.remainingAmount) ?? 0n;
+  if (final && authorizationId === state.currentAuthorizationId && remaining > 0n && !isTerminal(state)) {
+    state.remainingAmount = amountOf(state, 0n).value;
+    settle(state);
+    return undefined;
+  }
+  return `charge ${chargeId} captured ${total.value} in all: booked already`;
+}
+
+/** Refund events parked on the shared charge's own id, applied now if the charge's one capture is theirs. */
+function applyRefundsAwaitingCharge(state: LifecycleState, chargeId: string): void {
+  const waiting = state.refundsAwaitingCapture?.filter((event) => event.captureId === chargeId) ?? [];
+  const resolved = waiting
+    .map((event) => ({ ...event, captureId: captureOfSharedId(state, event.refundId, chargeId) }))
+    .filter((event) => event.captureId !== chargeId);
+  if (resolved.length === 0) return;
+  const ids = new Set(resolved.map((event) => event.id));
+  const others = state.refundsAwaitingCapture?.filter((event) => !ids.has(event.id)) ?? [];
+  state.refundsAwaitingCapture = others.length > 0 ? others : undefined;
+  for (const event of resolved) decideRefund(state, event);
 }
 
 /**
