@@ -129,7 +129,7 @@ describe('captures that share a charge', () => {
 });
 
 describe("a shared charge's total", () => {
-  const learns = { learnsChargeTotals: () => true, refundsWaitForCapture: () => true };
+  const learns = { booksSharedCharges: () => true, refundsWaitForCapture: () => true };
   /** Stripe's charge.captured: the charge's amount_captured, all its captures together. */
   const chargeCaptured = (state: LifecycleState, total: string) =>
     chargeEvent(
@@ -214,6 +214,46 @@ describe("a shared charge's total", () => {
   });
 });
 
+describe('a refund or dispute of a charge with several captures', () => {
+  const books = { booksSharedCharges: () => true, refundsWaitForCapture: () => true };
+
+  it('falls on its captures oldest first; a later event of it updates the same portions', () => {
+    const state = multicaptureState();
+    captured(state, '30.00');
+    captured(state, '40.00');
+    const refund = { eventType: 'PAYMENT.CAPTURE.REFUNDED', refundId: 're_1', amount: usd('50.00') };
+    expect(chargeEvent(state, { ...refund, status: 'PENDING' }, books).applied).toBe(true);
+    expect(chargeEvent(state, { ...refund, status: 'COMPLETED' }, books).applied).toBe(true);
+    expect(state.refunds).toMatchObject([
+      { id: 're_1/ch_1-1', captureId: 'ch_1-1', amount: usd('30.00'), status: 'COMPLETED' },
+      { id: 're_1/ch_1-2', captureId: 'ch_1-2', amount: usd('20.00'), status: 'COMPLETED' },
+    ]);
+    expect(state).toMatchObject({ refundedAmount: '50.00', capturedAmount: '70.00' });
+    const dispute = chargeEvent(
+      state,
+      { eventType: 'PAYMENT.CAPTURE.REVERSED', refundId: 'du_1', amount: usd('20.00') },
+      books,
+    );
+    expect(dispute.applied).toBe(true);
+    expect(state).toMatchObject({ refundedAmount: '70.00' });
+  });
+
+  it('waits for a capture still to be learnt when the captures held cannot take it all', () => {
+    const state = multicaptureState();
+    captured(state, '30.00');
+    captured(state, '40.00');
+    const refund = { eventType: 'PAYMENT.CAPTURE.REFUNDED', refundId: 're_1', amount: usd('90.00') };
+    expect(chargeEvent(state, refund, books).applied).toBe(false);
+    chargeEvent(
+      state,
+      { eventType: 'PAYMENT.CAPTURE.COMPLETED', authorizationId: 'pi_1', amount: usd('100.00') },
+      books,
+    );
+    expect(state).toMatchObject({ capturedAmount: '100.00', refundedAmount: '90.00' });
+    expect(state.refundsAwaitingCapture).toBeUndefined();
+  });
+});
+
 describe('a shared charge captured before the start', () => {
   function adoptedState(): LifecycleState {
     const state = initialState(
@@ -262,7 +302,7 @@ describe('a shared charge captured before the start', () => {
     const total = chargeEvent(
       state,
       { eventType: 'PAYMENT.CAPTURE.COMPLETED', authorizationId: 'pi_1', amount: usd('100.00') },
-      { learnsChargeTotals: () => true },
+      { booksSharedCharges: () => true },
     );
     expect(total.applied).toBe(false);
     expect(state.capturedAmount).toBe('100.00');

@@ -92,3 +92,25 @@ export function takeBackLearned(state: LifecycleState, chargeId: string, amount:
   }
   return undefined;
 }
+
+/**
+ * How a refund of `amount` of the charge, naming none of its captures, falls on them: oldest first, each up
+ * to what it has not had refunded; undefined when they cannot take it all (a capture is still to be learnt).
+ */
+export function refundPortions(
+  state: LifecycleState,
+  chargeId: string,
+  amount: string,
+): Array<{ captureId: string; amount: string }> | undefined {
+  let left = minorUnits(state, amount);
+  const portions: Array<{ captureId: string; amount: string }> = [];
+  for (const capture of capturesOfCharge(state, chargeId).filter(tookMoney)) {
+    if (left === 0n) break;
+    const refundable = minorUnits(state, capture.amount.value) - minorUnits(state, capture.refundedAmount);
+    const taken = refundable < left ? refundable : left;
+    if (taken <= 0n) continue;
+    portions.push({ captureId: capture.id, amount: formatMinorUnits(taken, state.currency) });
+    left -= taken;
+  }
+  return left === 0n && portions.length > 0 ? portions : undefined;
+}

@@ -13,7 +13,13 @@ import {
   type RefundRecord,
 } from './definitions';
 import { hasRefunds, recordRefund } from './refunds';
-import { bookedIntoCharge, nextCaptureId, takeBackLearned } from './shared-charge';
+import {
+  bookedIntoCharge,
+  capturesOfCharge,
+  nextCaptureId,
+  refundPortions,
+  takeBackLearned,
+} from './shared-charge';
 
 // Pure transitions of a lifecycle's state. The workflow calls them; they never do I/O or read the clock.
 
@@ -276,7 +282,7 @@ export interface EventOptions {
    * Whether what a shared charge captured in all books the captures the lifecycle did not make (asked only
    * for such an event, for the same reason).
    */
-  learnsChargeTotals?: () => boolean;
+  booksSharedCharges?: () => boolean;
 }
 
 /**
@@ -318,6 +324,8 @@ function decide(state: LifecycleState, event: PaymentEvent, options: EventOption
       : event.captureId;
     const refund = { ...event, refundId: event.refundId, captureId };
     const held = state.captures.some((capture) => capture.id === captureId);
+    const spread = !held && state.sharedCaptureIds ? spreadOverCharge(state, refund, options) : null;
+    if (spread !== null) return spread;
     if (!held && options.refundsWaitForCapture?.()) {
       state.refundsAwaitingCapture = [...(state.refundsAwaitingCapture ?? []), refund].slice(
         -REFUNDS_AWAITING_CAPTURE,
@@ -328,11 +336,11 @@ function decide(state: LifecycleState, event: PaymentEvent, options: EventOption
   }
   const captureStatus = captureStatusByEvent[event.eventType];
   const chargeTotal = state.sharedCaptureIds && event.captureId ? totalOfCharge(event) : undefined;
-  if (chargeTotal && event.captureId && options.learnsChargeTotals?.()) {
+  if (chargeTotal && event.captureId && options.booksSharedCharges?.()) {
     if (chargeTotal.currency_code !== state.currency) {
       return `total in ${chargeTotal.currency_code}, not the lifecycle's ${state.currency}: not booked`;
     }
-    return learnFromChargeTotal(state, event, event.captureId, chargeTotal);
+    return learnFromChargeTotal(state, event, event.captureId, chargeTotal, options);
   }
   if (captureStatus && event.captureId && state.sharedCaptureIds) {
     // One charge holds several of the lifecycle's captures: its event cannot say which one it reports.
@@ -412,6 +420,7 @@ function learnFromChargeTotal(
   event: PaymentEvent,
   chargeId: string,
   total: Money,
+  options: EventOptions,
 ): string | undefined {
   const authorizationId = event.authorizationId ?? state.currentAuthorizationId;
   const ofLifecycle =
@@ -436,7 +445,7 @@ function learnFromChargeTotal(
       { amount, finalCapture: final, chargeId, learnedFromTotal: true },
       authorizationId,
     );
-    applyRefundsAwaitingCharge(state, chargeId);
+    applyRefundsAwaitingCharge(state, chargeId, options);
     return undefined;
   }
   const remaining = minorUnitsOf(state, state.remainingAmount) ?? 0n;
@@ -448,17 +457,46 @@ function learnFromChargeTotal(
   return `charge ${chargeId} captured ${total.value} in all: booked already`;
 }
 
-/** Refund events parked on the shared charge's own id, applied now if the charge's one capture is theirs. */
-function applyRefundsAwaitingCharge(state: LifecycleState, chargeId: string): void {
+/** Refund events parked on the shared charge's own id, applied now if the charge's captures can take them. */
+function applyRefundsAwaitingCharge(state: LifecycleState, chargeId: string, options: EventOptions): void {
   const waiting = state.refundsAwaitingCapture?.filter((event) => event.captureId === chargeId) ?? [];
-  const resolved = waiting
-    .map((event) => ({ ...event, captureId: captureOfSharedId(state, event.refundId, chargeId) }))
-    .filter((event) => event.captureId !== chargeId);
-  if (resolved.length === 0) return;
-  const ids = new Set(resolved.map((event) => event.id));
-  const others = state.refundsAwaitingCapture?.filter((event) => !ids.has(event.id)) ?? [];
-  state.refundsAwaitingCapture = others.length > 0 ? others : undefined;
-  for (const event of resolved) decideRefund(state, event);
+  for (const event of waiting) {
+    const captureId = captureOfSharedId(state, event.refundId, chargeId);
+    if (captureId !== chargeId) decideRefund(state, { ...event, captureId });
+    else if (spreadOverCharge(state, event, options) === null) continue;
+    state.refundsAwaitingCapture = state.refundsAwaitingCapture?.filter((each) => each !== event);
+  }
+  if (state.refundsAwaitingCapture?.length === 0) state.refundsAwaitingCapture = undefined;
+}
+
+/**
+ * A refund or dispute of a shared charge that names none of the charge's several captures (one made in the
+ * dashboard, the payer's bank's): applied in portions over the charge's captures (refundPortions), each a
+ * refund record of its own, `<refund>/<capture>`; a later event of the same refund (a new status) updates its
+ * portions. Null when it is not such an event, or when the captures cannot take it all yet.
+ */
+function spreadOverCharge(
+  state: LifecycleState,
+  event: RefundEvent,
+  options: EventOptions,
+): string | undefined | null {
+  const chargeId = event.captureId;
+  const recorded = state.refunds?.filter((refund) => refund.id.startsWith(`${event.refundId}/`)) ?? [];
+  if (recorded.length === 0 && capturesOfCharge(state, chargeId).length < 2) return null;
+  if (!options.booksSharedCharges?.()) return null;
+  const portions = recorded.length
+    ? recorded.map((refund) => ({ captureId: refund.captureId, amount: refund.amount.value }))
+    : event.amount && refundPortions(state, chargeId, event.amount.value);
+  if (!portions) return null;
+  const notes = portions.map((portion) =>
+    decideRefund(state, {
+      ...event,
+      refundId: `${event.refundId}/${portion.captureId}`,
+      captureId: portion.captureId,
+      amount: amountOf(state, minorUnitsOf(state, portion.amount) ?? 0n),
+    }),
+  );
+  return notes.every((note) => note !== undefined) ? notes[0] : undefined;
 }
 
 /**
