@@ -18,6 +18,11 @@ export type PaymentEvent = {
   amount?: Money;
   finalCapture?: boolean;
   createTime?: string;
+  /**
+   * What the authorization has captured in all, when the event says it (Stripe's payment_intent events:
+   * `amount_received`); `captureId` then names the charge that holds its captures.
+   */
+  capturedTotal?: Money;
 };
 
 /** What the provider's parser made of a verified body. */

@@ -9,6 +9,7 @@ import {
   providerCaptureId,
   voidTarget,
 } from '../../src/workflows/lifecycle/state';
+import { recordCapturedAtStart } from '../../src/workflows/lifecycle/shared-charge';
 import { authorizedState, usd } from '../fixtures/lifecycle-state';
 
 // A Stripe lifecycle whose intent uses multicapture: every capture lands in the intent's one charge, so the
@@ -58,7 +59,7 @@ describe('captures that share a charge', () => {
     expect(providerCaptureId(state, 'ch_1-2')).toBe('ch_1');
   });
 
-  it("record the charge's capture event without applying it: it cannot say which capture it reports", () => {
+  it("record the charge's capture event without applying it in a run recorded before charge totals were learned", () => {
     const state = multicaptureState();
     captured(state, '20.00');
     const recorded = chargeEvent(state, {
@@ -124,6 +125,187 @@ describe('captures that share a charge', () => {
     expect(dispute.applied).toBe(true);
     expect(state.refundsAwaitingCapture ?? []).toEqual([]);
     expect(state.refunds).toMatchObject([{ id: 'dp_1', captureId: 'ch_1-1', kind: 'reversal' }]);
+  });
+});
+
+describe("a shared charge's total", () => {
+  const learns = { booksSharedCharges: () => true, refundsWaitForCapture: () => true };
+  /** Stripe's charge.captured: the charge's amount_captured, all its captures together. */
+  const chargeCaptured = (state: LifecycleState, total: string) =>
+    chargeEvent(
+      state,
+      { eventType: 'PAYMENT.CAPTURE.COMPLETED', authorizationId: 'pi_1', amount: usd(total) },
+      learns,
+    );
+  /** Stripe's payment_intent.succeeded: the intent captured `total` in all and takes no more captures. */
+  const intentSucceeded = (state: LifecycleState, total: string) =>
+    chargeEvent(
+      state,
+      { eventType: 'PAYMENT.AUTHORIZATION.CAPTURED', authorizationId: 'pi_1', capturedTotal: usd(total) },
+      learns,
+    );
+
+  it('books a capture the lifecycle did not make (the dashboard’s) as a learned capture', () => {
+    const state = multicaptureState();
+    expect(chargeCaptured(state, '100.00').applied).toBe(true);
+    expect(state).toMatchObject({ status: 'CAPTURED', capturedAmount: '100.00', remainingAmount: '0.00' });
+    expect(state.captures).toMatchObject([{ id: 'ch_1-1', chargeId: 'ch_1', learnedFromTotal: true }]);
+    expect(intentSucceeded(state, '100.00').applied).toBe(false);
+    expect(state.capturedAmount).toBe('100.00');
+  });
+
+  it('ends a partial dashboard capture made final when the intent succeeds', () => {
+    const state = multicaptureState();
+    chargeCaptured(state, '30.00');
+    expect(state).toMatchObject({ status: 'PARTIALLY_CAPTURED', remainingAmount: '70.00' });
+    expect(intentSucceeded(state, '30.00').applied).toBe(true);
+    expect(state).toMatchObject({ status: 'CAPTURED', capturedAmount: '30.00', remainingAmount: '0.00' });
+  });
+
+  it('counts the lifecycle’s own capture once, whichever comes first: its answer or its event', () => {
+    const answerFirst = multicaptureState();
+    captured(answerFirst, '20.00');
+    expect(chargeCaptured(answerFirst, '20.00').applied).toBe(false);
+    expect(answerFirst.capturedAmount).toBe('20.00');
+
+    const eventFirst = multicaptureState();
+    chargeCaptured(eventFirst, '20.00');
+    expect(captured(eventFirst, '20.00')).toBe('ch_1-1');
+    expect(eventFirst).toMatchObject({ capturedAmount: '20.00', remainingAmount: '80.00' });
+    expect(eventFirst.captures).toHaveLength(1);
+    expect(eventFirst.captures[0]).not.toHaveProperty('learnedFromTotal');
+    expect(eventFirst.captures[0]?.idempotencyKey).toBeUndefined();
+  });
+
+  it('takes the own capture out of a learned one that also holds the dashboard’s', () => {
+    const state = multicaptureState();
+    // The dashboard captured 30.00 and the lifecycle 30.00; the later total came first.
+    chargeCaptured(state, '60.00');
+    chargeCaptured(state, '30.00');
+    expect(captured(state, '30.00')).toBe('ch_1-2');
+    expect(state).toMatchObject({ capturedAmount: '60.00', remainingAmount: '40.00' });
+    expect(state.captures.map((capture) => [capture.id, capture.amount.value])).toEqual([
+      ['ch_1-1', '30.00'],
+      ['ch_1-2', '30.00'],
+    ]);
+    // Learned captures the answer takes whole are gone.
+    chargeCaptured(state, '65.00');
+    chargeCaptured(state, '70.00');
+    expect(captured(state, '10.00')).toBe('ch_1-3');
+    expect(state.captures.map((capture) => [capture.id, capture.amount.value])).toEqual([
+      ['ch_1-1', '30.00'],
+      ['ch_1-2', '30.00'],
+      ['ch_1-3', '10.00'],
+    ]);
+    expect(state).toMatchObject({ capturedAmount: '70.00', remainingAmount: '30.00' });
+  });
+
+  it('applies a dashboard refund that came before the capture it refunds', () => {
+    const state = multicaptureState();
+    const refund = chargeEvent(
+      state,
+      { eventType: 'PAYMENT.CAPTURE.REFUNDED', refundId: 're_1', amount: usd('30.00') },
+      learns,
+    );
+    expect(refund.applied).toBe(false);
+    chargeCaptured(state, '30.00');
+    expect(state).toMatchObject({ capturedAmount: '30.00', refundedAmount: '30.00' });
+    expect(state.refundsAwaitingCapture).toBeUndefined();
+  });
+});
+
+describe('a refund or dispute of a charge with several captures', () => {
+  const books = { booksSharedCharges: () => true, refundsWaitForCapture: () => true };
+
+  it('falls on its captures oldest first; a later event of it updates the same portions', () => {
+    const state = multicaptureState();
+    captured(state, '30.00');
+    captured(state, '40.00');
+    const refund = { eventType: 'PAYMENT.CAPTURE.REFUNDED', refundId: 're_1', amount: usd('50.00') };
+    expect(chargeEvent(state, { ...refund, status: 'PENDING' }, books).applied).toBe(true);
+    expect(chargeEvent(state, { ...refund, status: 'COMPLETED' }, books).applied).toBe(true);
+    expect(state.refunds).toMatchObject([
+      { id: 're_1/ch_1-1', captureId: 'ch_1-1', amount: usd('30.00'), status: 'COMPLETED' },
+      { id: 're_1/ch_1-2', captureId: 'ch_1-2', amount: usd('20.00'), status: 'COMPLETED' },
+    ]);
+    expect(state).toMatchObject({ refundedAmount: '50.00', capturedAmount: '70.00' });
+    const dispute = chargeEvent(
+      state,
+      { eventType: 'PAYMENT.CAPTURE.REVERSED', refundId: 'du_1', amount: usd('20.00') },
+      books,
+    );
+    expect(dispute.applied).toBe(true);
+    expect(state).toMatchObject({ refundedAmount: '70.00' });
+  });
+
+  it('waits for a capture still to be learnt when the captures held cannot take it all', () => {
+    const state = multicaptureState();
+    captured(state, '30.00');
+    captured(state, '40.00');
+    const refund = { eventType: 'PAYMENT.CAPTURE.REFUNDED', refundId: 're_1', amount: usd('90.00') };
+    expect(chargeEvent(state, refund, books).applied).toBe(false);
+    chargeEvent(
+      state,
+      { eventType: 'PAYMENT.CAPTURE.COMPLETED', authorizationId: 'pi_1', amount: usd('100.00') },
+      books,
+    );
+    expect(state).toMatchObject({ capturedAmount: '100.00', refundedAmount: '90.00' });
+    expect(state.refundsAwaitingCapture).toBeUndefined();
+  });
+});
+
+describe('a shared charge captured before the start', () => {
+  function adoptedState(): LifecycleState {
+    const state = initialState(
+      'authorization-pi_1',
+      {
+        id: 'pi_1',
+        status: 'PARTIALLY_CAPTURED',
+        amount: usd('100.00'),
+        captured_amount: usd('30.00'),
+      },
+      { expiryPolicy: 'void', maxCaptures: 50, provider: 'stripe', sharedCaptureIds: true },
+      { createTime: 't0', reauthorizeAt: 't1', expiryPolicyAt: 't2', readAt: '2026-11-25T12:00:00Z' },
+    );
+    recordCapturedAtStart(state, 'ch_1');
+    return state;
+  }
+
+  it('holds what was captured then as one of its captures', () => {
+    const state = adoptedState();
+    expect(state).not.toHaveProperty('capturedAtStart');
+    expect(state).toMatchObject({
+      status: 'PARTIALLY_CAPTURED',
+      capturedAmount: '30.00',
+      remainingAmount: '70.00',
+    });
+    expect(state.captures).toMatchObject([{ id: 'ch_1-1', chargeId: 'ch_1', amount: usd('30.00') }]);
+  });
+
+  it('reads PARTIALLY_REFUNDED when only the lifecycle’s own capture is refunded', () => {
+    const state = adoptedState();
+    const own = captured(state, '70.00');
+    expect(own).toBe('ch_1-2');
+    applyRefund(state, {
+      id: 're_1',
+      captureId: own,
+      kind: 'refund',
+      status: 'COMPLETED',
+      amount: usd('70.00'),
+    });
+    expect(state).toMatchObject({
+      status: 'PARTIALLY_REFUNDED',
+      capturedAmount: '100.00',
+      refundedAmount: '70.00',
+    });
+    // The charge's total counts both: nothing to learn.
+    const total = chargeEvent(
+      state,
+      { eventType: 'PAYMENT.CAPTURE.COMPLETED', authorizationId: 'pi_1', amount: usd('100.00') },
+      { booksSharedCharges: () => true },
+    );
+    expect(total.applied).toBe(false);
+    expect(state.capturedAmount).toBe('100.00');
   });
 });
 

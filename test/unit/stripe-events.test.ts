@@ -28,6 +28,21 @@ describe('Stripe events in the lifecycle vocabulary', () => {
     });
   });
 
+  it('a succeeded intent says what it captured in all, into which charge', () => {
+    const parsed = parseStripeEvent(
+      event(
+        'payment_intent.succeeded',
+        paymentIntentJson({ status: 'succeeded', amount_capturable: 0, amount_received: 3000 }),
+      ),
+    );
+    expect(parsed.routable && parsed.event).toMatchObject({
+      eventType: 'PAYMENT.AUTHORIZATION.CAPTURED',
+      authorizationId: 'pi_1',
+      captureId: 'ch_1',
+      capturedTotal: { currency_code: 'USD', value: '30.00' },
+    });
+  });
+
   it('a canceled intent is a void, an expired one an expiry', () => {
     const voided = parseStripeEvent(
       event(

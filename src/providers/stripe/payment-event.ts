@@ -23,6 +23,7 @@ const intentSchema = z.looseObject({
   amount: z.number().int(),
   amount_received: z.number().int(),
   currency: z.string(),
+  latest_charge: expandable,
   cancellation_reason: z.string().nullish(),
   created: z.number().int(),
 });
@@ -89,12 +90,22 @@ export function parseStripeEvent(body: string): ParsedPaymentEvent {
     case 'payment_intent.payment_failed': {
       const intent = parse(intentSchema);
       if (typeof intent === 'string') return unroutable(intent);
+      // What the intent captured in all, into its charge: a multicapture lifecycle learns from it the
+      // captures it did not make (the dashboard's).
+      const total =
+        type === 'payment_intent.succeeded' || type === 'payment_intent.amount_capturable_updated';
+      const chargeId = idOf(intent.latest_charge);
       return routable({
         id,
         eventType: intentEventType(type, intent.cancellation_reason),
         authorizationId: intent.id,
         amount: fromStripeAmount(intent.amount, intent.currency),
         createTime: isoTime(intent.created),
+        ...(total &&
+          chargeId && {
+            captureId: chargeId,
+            capturedTotal: fromStripeAmount(intent.amount_received, intent.currency),
+          }),
       });
     }
     case 'charge.captured':
@@ -106,6 +117,7 @@ export function parseStripeEvent(body: string): ParsedPaymentEvent {
       if (type === 'charge.expired') {
         return routable({ id, eventType: 'PAYMENT.AUTHORIZATION.EXPIRED', authorizationId });
       }
+      // amount_captured: the charge's captures in all (one, unless the intent uses multicapture).
       return routable({
         id,
         eventType: 'PAYMENT.CAPTURE.COMPLETED',

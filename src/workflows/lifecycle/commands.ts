@@ -238,6 +238,7 @@ export class LifecycleCommands {
     const recorded = applyEvent(this.state, event, new Date().toISOString(), {
       refundsWaitForCapture: () => patched('refunds-wait-for-capture'),
       capturesOfEarlierAuthorizations: () => patched('captures-of-earlier-authorizations'),
+      booksSharedCharges: () => patched('books-shared-charges'),
     });
     if (!recorded.applied) log.info('payment event recorded, not applied', { ...recorded });
     this.stateChanged();

@@ -82,6 +82,11 @@ export type CaptureRecord = {
   chargeId?: string;
   /** What its refunds and reversals have given back so far; absent while none has. */
   refundedAmount?: string;
+  /**
+   * Set on a capture learnt from what its shared charge captured in all (see shared-charge.ts): the answer of
+   * the lifecycle's own capture into the charge may prove it was that capture and take it back.
+   */
+  learnedFromTotal?: true;
 };
 
 /** A refund of one of the lifecycle's captures, or a reversal (chargeback) of it by the payer's bank. */

@@ -13,6 +13,7 @@ import {
   type LifecycleState,
   type RefundRecord,
 } from './definitions';
+import { recordCapturedAtStart } from './shared-charge';
 import { canManage, HOLD_END_MARGIN_MS, initialState } from './state';
 import { refuse } from './validation';
 
@@ -91,6 +92,11 @@ export async function startState(workflowId: string, input: LifecycleInput): Pro
   );
   // A patch, not a constant: a run started before, replayed, must rebuild its state without the scheme.
   if (patched('idempotency-scheme-2')) state.idempotencyScheme = 2;
+  // Into a charge several captures share, what was captured before the start is one of its captures. A run
+  // started before it was recorded so keeps the amount apart.
+  const chargeId = authorization.capture_id;
+  if (state.sharedCaptureIds && state.capturedAtStart && chargeId && patched('captured-at-start-recorded'))
+    recordCapturedAtStart(state, chargeId);
   return state;
 }
 

@@ -13,6 +13,13 @@ import {
   type RefundRecord,
 } from './definitions';
 import { hasRefunds, recordRefund } from './refunds';
+import {
+  bookedIntoCharge,
+  capturesOfCharge,
+  nextCaptureId,
+  refundPortions,
+  takeBackLearned,
+} from './shared-charge';
 
 // Pure transitions of a lifecycle's state. The workflow calls them; they never do I/O or read the clock.
 
@@ -146,7 +153,13 @@ export function applyCapture(
   capture: Pick<PaymentCapture, 'id' | 'amount' | 'final_capture' | 'create_time'> & {
     status: CaptureRecordStatus;
   },
-  requested: { amount: Money; finalCapture: boolean; idempotencyKey?: string; chargeId?: string },
+  requested: {
+    amount: Money;
+    finalCapture: boolean;
+    idempotencyKey?: string;
+    chargeId?: string;
+    learnedFromTotal?: true;
+  },
   authorizationId = state.currentAuthorizationId,
 ): void {
   const known = state.captures.find((existing) => existing.id === capture.id);
@@ -163,6 +176,7 @@ export function applyCapture(
     idempotencyKey: requested.idempotencyKey,
     createTime: capture.create_time,
     ...(requested.chargeId !== undefined && { chargeId: requested.chargeId }),
+    ...(requested.learnedFromTotal && { learnedFromTotal: true }),
   };
   if (known)
     Object.assign(known, {
@@ -229,13 +243,18 @@ export function voidTarget(state: LifecycleState): string {
 }
 
 /**
- * The provider's capture as the lifecycle records it: with an id of its own (`<charge>-<n>`, n counting the
- * charge's captures) when the provider's captures share one, else as answered.
+ * The provider's answer to the lifecycle's own capture as the lifecycle records it: with an id of its own
+ * (`<charge>-<n>`, the charge's next) when the provider's captures share one, else as answered. A capture
+ * learnt from the charge's total that this answer proves to be its own is taken back (shared-charge.ts):
+ * one of the same amount lends the answer its id.
  */
-export function ownCapture<Capture extends { id: string }>(state: LifecycleState, capture: Capture): Capture {
+export function ownCapture<Capture extends { id: string; amount?: Money }>(
+  state: LifecycleState,
+  capture: Capture,
+): Capture {
   if (!state.sharedCaptureIds) return capture;
-  const ofCharge = state.captures.filter((record) => record.chargeId === capture.id).length;
-  return { ...capture, id: `${capture.id}-${ofCharge + 1}` };
+  const learned = capture.amount ? takeBackLearned(state, capture.id, capture.amount.value) : undefined;
+  return { ...capture, id: learned ?? nextCaptureId(state, capture.id) };
 }
 
 /** The provider's id of one of the lifecycle's captures: what a refund of it is sent to. */
@@ -259,6 +278,11 @@ export interface EventOptions {
    * heard of after it) is applied (asked only for such an event, for the same reason).
    */
   capturesOfEarlierAuthorizations?: () => boolean;
+  /**
+   * Whether what a shared charge captured in all books the captures the lifecycle did not make (asked only
+   * for such an event, for the same reason).
+   */
+  booksSharedCharges?: () => boolean;
 }
 
 /**
@@ -300,6 +324,8 @@ function decide(state: LifecycleState, event: PaymentEvent, options: EventOption
       : event.captureId;
     const refund = { ...event, refundId: event.refundId, captureId };
     const held = state.captures.some((capture) => capture.id === captureId);
+    const spread = !held && state.sharedCaptureIds ? spreadOverCharge(state, refund, options) : null;
+    if (spread !== null) return spread;
     if (!held && options.refundsWaitForCapture?.()) {
       state.refundsAwaitingCapture = [...(state.refundsAwaitingCapture ?? []), refund].slice(
         -REFUNDS_AWAITING_CAPTURE,
@@ -309,6 +335,13 @@ function decide(state: LifecycleState, event: PaymentEvent, options: EventOption
     return decideRefund(state, refund);
   }
   const captureStatus = captureStatusByEvent[event.eventType];
+  const chargeTotal = state.sharedCaptureIds && event.captureId ? totalOfCharge(event) : undefined;
+  if (chargeTotal && event.captureId && options.booksSharedCharges?.()) {
+    if (chargeTotal.currency_code !== state.currency) {
+      return `total in ${chargeTotal.currency_code}, not the lifecycle's ${state.currency}: not booked`;
+    }
+    return learnFromChargeTotal(state, event, event.captureId, chargeTotal, options);
+  }
   if (captureStatus && event.captureId && state.sharedCaptureIds) {
     // One charge holds several of the lifecycle's captures: its event cannot say which one it reports.
     return `capture ${event.captureId} is the provider's shared id of this authorization's captures: they are booked from the capture answers`;
@@ -366,6 +399,104 @@ function decide(state: LifecycleState, event: PaymentEvent, options: EventOption
     return undefined;
   }
   return 'event type the lifecycle does not act on';
+}
+
+/**
+ * What a shared charge captured in all, by its event: a completed capture's amount (Stripe's charge.captured
+ * carries the charge's amount_captured) or the authorization's captured total (its payment_intent events).
+ */
+function totalOfCharge(event: PaymentEvent): Money | undefined {
+  if (event.capturedTotal) return event.capturedTotal;
+  return event.eventType === 'PAYMENT.CAPTURE.COMPLETED' ? event.amount : undefined;
+}
+
+/**
+ * Books what the shared charge captured beyond what the lifecycle booked into it as one learned capture (see
+ * shared-charge.ts). PAYMENT.AUTHORIZATION.CAPTURED (Stripe's payment_intent.succeeded) also says that the
+ * authorization takes no more captures.
+ */
+function learnFromChargeTotal(
+  state: LifecycleState,
+  event: PaymentEvent,
+  chargeId: string,
+  total: Money,
+  options: EventOptions,
+): string | undefined {
+  const authorizationId = event.authorizationId ?? state.currentAuthorizationId;
+  const ofLifecycle =
+    authorizationId === state.authorizationId ||
+    authorizationId === state.currentAuthorizationId ||
+    heldEarlier(state, authorizationId);
+  if (!ofLifecycle) return `charge of authorization ${authorizationId}, which this lifecycle does not hold`;
+  const final = event.eventType === 'PAYMENT.AUTHORIZATION.CAPTURED';
+  const booked = bookedIntoCharge(state, chargeId, authorizationId === state.authorizationId);
+  const unexplained = (minorUnitsOf(state, total.value) ?? 0n) - booked;
+  if (unexplained > 0n) {
+    const amount = amountOf(state, unexplained);
+    applyCapture(
+      state,
+      {
+        id: nextCaptureId(state, chargeId),
+        status: 'COMPLETED',
+        amount,
+        final_capture: final,
+        create_time: event.createTime,
+      },
+      { amount, finalCapture: final, chargeId, learnedFromTotal: true },
+      authorizationId,
+    );
+    applyRefundsAwaitingCharge(state, chargeId, options);
+    return undefined;
+  }
+  const remaining = minorUnitsOf(state, state.remainingAmount) ?? 0n;
+  if (final && authorizationId === state.currentAuthorizationId && remaining > 0n && !isTerminal(state)) {
+    state.remainingAmount = amountOf(state, 0n).value;
+    settle(state);
+    return undefined;
+  }
+  return `charge ${chargeId} captured ${total.value} in all: booked already`;
+}
+
+/** Refund events parked on the shared charge's own id, applied now if the charge's captures can take them. */
+function applyRefundsAwaitingCharge(state: LifecycleState, chargeId: string, options: EventOptions): void {
+  const waiting = state.refundsAwaitingCapture?.filter((event) => event.captureId === chargeId) ?? [];
+  for (const event of waiting) {
+    const captureId = captureOfSharedId(state, event.refundId, chargeId);
+    if (captureId !== chargeId) decideRefund(state, { ...event, captureId });
+    else if (spreadOverCharge(state, event, options) === null) continue;
+    state.refundsAwaitingCapture = state.refundsAwaitingCapture?.filter((each) => each !== event);
+  }
+  if (state.refundsAwaitingCapture?.length === 0) state.refundsAwaitingCapture = undefined;
+}
+
+/**
+ * A refund or dispute of a shared charge that names none of the charge's several captures (one made in the
+ * dashboard, the payer's bank's): applied in portions over the charge's captures (refundPortions), each a
+ * refund record of its own, `<refund>/<capture>`; a later event of the same refund (a new status) updates its
+ * portions. Null when it is not such an event, or when the captures cannot take it all yet.
+ */
+function spreadOverCharge(
+  state: LifecycleState,
+  event: RefundEvent,
+  options: EventOptions,
+): string | undefined | null {
+  const chargeId = event.captureId;
+  const recorded = state.refunds?.filter((refund) => refund.id.startsWith(`${event.refundId}/`)) ?? [];
+  if (recorded.length === 0 && capturesOfCharge(state, chargeId).length < 2) return null;
+  if (!options.booksSharedCharges?.()) return null;
+  const portions = recorded.length
+    ? recorded.map((refund) => ({ captureId: refund.captureId, amount: refund.amount.value }))
+    : event.amount && refundPortions(state, chargeId, event.amount.value);
+  if (!portions) return null;
+  const notes = portions.map((portion) =>
+    decideRefund(state, {
+      ...event,
+      refundId: `${event.refundId}/${portion.captureId}`,
+      captureId: portion.captureId,
+      amount: amountOf(state, minorUnitsOf(state, portion.amount) ?? 0n),
+    }),
+  );
+  return notes.every((note) => note !== undefined) ? notes[0] : undefined;
 }
 
 /**

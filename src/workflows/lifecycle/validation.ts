@@ -5,7 +5,6 @@ import { durationBounds, durationRule, isWithinBounds, type DurationField } from
 import {
   LifecycleFailure,
   type CaptureInput,
-  type CaptureRecord,
   type LifecycleInput,
   type LifecycleState,
   type PendingAttempt,
@@ -133,9 +132,18 @@ export function capturePlan(
   return resent(attempt);
 }
 
-/** A capture learnt only from a webhook, with the attempt's amount: the one the attempt made. */
-function unclaimedCapture(state: LifecycleState, attempt: PendingAttempt): CaptureRecord | undefined {
-  return state.captures.find(
+/**
+ * Whether a capture learnt only from a webhook may be the one the attempt made: one with the attempt's
+ * amount or, into a shared charge, learnt captures of at least that amount in all (see shared-charge.ts).
+ */
+function unclaimedCapture(state: LifecycleState, attempt: PendingAttempt): boolean {
+  if (state.sharedCaptureIds) {
+    const learned = state.captures
+      .filter((capture) => capture.learnedFromTotal && holdsMoney(capture))
+      .reduce((sum, capture) => sum + (minorUnitsOf(state, capture.amount.value) ?? 0n), 0n);
+    return learned > 0n && learned >= (minorUnitsOf(state, attempt.amount.value) ?? 0n);
+  }
+  return state.captures.some(
     (capture) =>
       capture.idempotencyKey === undefined &&
       holdsMoney(capture) &&

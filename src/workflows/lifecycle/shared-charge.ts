@@ -1,0 +1,116 @@
+import { formatMinorUnits, toMinorUnits } from '../../currency-decimals';
+import type { CaptureRecord, LifecycleState } from './definitions';
+
+// Captures into one charge that several share (Stripe's multicapture): the lifecycle gives each an id of its
+// own (`<charge>-<n>`). The charge's events name no capture, only what the charge captured in all; a total above
+// what the lifecycle booked into the charge is a capture it did not make (the dashboard's), or its own whose
+// answer has not come yet. Such a capture is booked as learned; the answer of the lifecycle's own capture
+// takes it back, so that no money is counted twice.
+
+function minorUnits(state: LifecycleState, value: string | undefined): bigint {
+  return value === undefined ? 0n : (toMinorUnits(value, state.currency) ?? 0n);
+}
+
+function tookMoney(capture: CaptureRecord): boolean {
+  return capture.status !== 'DECLINED' && capture.status !== 'FAILED';
+}
+
+/** The lifecycle's captures into the provider's charge. */
+export function capturesOfCharge(state: LifecycleState, chargeId: string): CaptureRecord[] {
+  return state.captures.filter((capture) => capture.chargeId === chargeId);
+}
+
+/** The id of the charge's next capture: one past the highest `n` so far (a learned capture may be gone). */
+export function nextCaptureId(state: LifecycleState, chargeId: string): string {
+  const taken = capturesOfCharge(state, chargeId).map((capture) =>
+    Number(capture.id.slice(chargeId.length + 1)),
+  );
+  const highest = taken.reduce((max, n) => (Number.isSafeInteger(n) && n > max ? n : max), 0);
+  return `${chargeId}-${highest + 1}`;
+}
+
+/**
+ * What the lifecycle booked into the charge, in minor units: its captures there and, for the charge of the
+ * authorization it started on, what a lifecycle started before captures at start were recorded counts apart.
+ */
+export function bookedIntoCharge(state: LifecycleState, chargeId: string, ofOriginal: boolean): bigint {
+  const recorded = capturesOfCharge(state, chargeId)
+    .filter(tookMoney)
+    .reduce((sum, capture) => sum + minorUnits(state, capture.amount.value), 0n);
+  return recorded + (ofOriginal ? minorUnits(state, state.capturedAtStart?.amount) : 0n);
+}
+
+/**
+ * What was captured before the lifecycle started, recorded as a capture of the authorization's charge
+ * `chargeId` instead of apart: counted, refundable and refunded like the lifecycle's own, never taken back by
+ * an answer (so a refund of all the lifecycle's own captures leaves it: PARTIALLY_REFUNDED).
+ */
+export function recordCapturedAtStart(state: LifecycleState, chargeId: string): void {
+  const { capturedAtStart } = state;
+  if (!capturedAtStart) return;
+  state.captures.push({
+    id: nextCaptureId(state, chargeId),
+    authorizationId: state.authorizationId,
+    status: 'COMPLETED',
+    amount: { currency_code: state.currency, value: capturedAtStart.amount },
+    finalCapture: false,
+    createTime: capturedAtStart.asOf,
+    chargeId,
+  });
+  delete state.capturedAtStart;
+}
+
+/**
+ * The answer of the lifecycle's own capture of `amount` into the charge: learned captures it proves to be
+ * this one are taken back. One of the same amount becomes this capture (its id is the answer's); otherwise
+ * learned captures shrink by up to the amount, newest first, never below what was refunded of them, and give
+ * back to what remains what they had taken of it. Answers the id of the learned capture it became, if any.
+ */
+export function takeBackLearned(state: LifecycleState, chargeId: string, amount: string): string | undefined {
+  const learned = capturesOfCharge(state, chargeId).filter(
+    (capture) => capture.learnedFromTotal && tookMoney(capture),
+  );
+  const wanted = minorUnits(state, amount);
+  const same = learned.find((capture) => minorUnits(state, capture.amount.value) === wanted);
+  if (same) {
+    delete same.learnedFromTotal;
+    return same.id;
+  }
+  let left = wanted;
+  for (const capture of learned.reverse()) {
+    if (left === 0n) break;
+    const held = minorUnits(state, capture.amount.value);
+    const taken = [held - minorUnits(state, capture.refundedAmount), left].reduce((a, b) => (a < b ? a : b));
+    if (taken <= 0n) continue;
+    left -= taken;
+    capture.amount = { ...capture.amount, value: formatMinorUnits(held - taken, state.currency) };
+    if (!capture.finalCapture && capture.authorizationId === state.currentAuthorizationId) {
+      const remaining = minorUnits(state, state.remainingAmount) + taken;
+      state.remainingAmount = formatMinorUnits(remaining, state.currency);
+    }
+    if (held === taken) state.captures = state.captures.filter((each) => each !== capture);
+  }
+  return undefined;
+}
+
+/**
+ * How a refund of `amount` of the charge, naming none of its captures, falls on them: oldest first, each up
+ * to what it has not had refunded; undefined when they cannot take it all (a capture is still to be learnt).
+ */
+export function refundPortions(
+  state: LifecycleState,
+  chargeId: string,
+  amount: string,
+): Array<{ captureId: string; amount: string }> | undefined {
+  let left = minorUnits(state, amount);
+  const portions: Array<{ captureId: string; amount: string }> = [];
+  for (const capture of capturesOfCharge(state, chargeId).filter(tookMoney)) {
+    if (left === 0n) break;
+    const refundable = minorUnits(state, capture.amount.value) - minorUnits(state, capture.refundedAmount);
+    const taken = refundable < left ? refundable : left;
+    if (taken <= 0n) continue;
+    portions.push({ captureId: capture.id, amount: formatMinorUnits(taken, state.currency) });
+    left -= taken;
+  }
+  return left === 0n && portions.length > 0 ? portions : undefined;
+}
