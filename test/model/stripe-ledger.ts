@@ -5,8 +5,9 @@ import type { ProviderCapture, ProviderLedger } from './provider-ledger';
 // Stripe's books for one lifecycle, in the model's shape. The chain is the intents: the original, then each
 // reauthorization's new intent (it names the old in metadata.reauthorizes; the lifecycle records it). Each
 // intent has one charge, the capture: what it captured is the intent's amount_received (all its captures,
-// multicapture included), what was refunded the charge's amount_refunded, and a dispute withdraws what was
-// left when it opened (no refund is possible after).
+// multicapture included), what was refunded the charge's amount_refunded, and a dispute withdraws its own
+// amount: what the charge had left when it opened (no refund is possible after; a later capture into the
+// charge is not disputed).
 
 interface ChargeWire {
   id: string;
@@ -30,6 +31,12 @@ interface IntentWire {
 /** The ledger's ids for a charge's refunds (summed: the sandbox lists no refunds by charge) and its dispute. */
 export const refundsOf = (chargeId: string) => `refunds-of-${chargeId}`;
 export const disputeOf = (chargeId: string) => `dispute-of-${chargeId}`;
+
+/**
+ * Each disputed charge's dispute amount in cents, as the sandbox answered the dispute: Stripe's charge says only
+ * that it is disputed, and this API subset has no route that reads a dispute.
+ */
+export const disputedAmounts = new Map<string, number>();
 
 async function readIntent(provider: AxiosInstance, id: string): Promise<IntentWire> {
   const response = await provider.get<IntentWire>(`/v1/payment_intents/${id}`, {
@@ -55,10 +62,9 @@ function captureOf(intent: IntentWire): ProviderCapture | undefined {
   if (charge.amount_refunded > 0)
     refunds.push({ id: refundsOf(charge.id), minor: BigInt(charge.amount_refunded) });
   if (charge.disputed) {
-    refunds.push({
-      id: disputeOf(charge.id),
-      minor: BigInt(charge.amount_captured - charge.amount_refunded),
-    });
+    const amount = disputedAmounts.get(charge.id);
+    if (amount === undefined) throw new Error(`charge ${charge.id} is disputed, but not by the model`);
+    refunds.push({ id: disputeOf(charge.id), minor: BigInt(amount) });
   }
   return {
     id: charge.id,

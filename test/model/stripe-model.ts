@@ -10,7 +10,7 @@ import { STRIPE_WEBHOOK_ROUTE } from '../../src/webhooks/listener-url';
 import { stripeVerificationStarter } from '../../src/webhooks/stripe-intake-config';
 import type { ModelProvider } from './model-provider';
 import { CURRENCY } from './provider-ledger';
-import { disputeOf, readStripeLedger } from './stripe-ledger';
+import { disputedAmounts, disputeOf, readStripeLedger } from './stripe-ledger';
 
 const STRIPE_API_KEY = 'sk_test_model';
 /** The sandbox's Stripe mode signs its deliveries with this endpoint secret. */
@@ -92,7 +92,9 @@ export const stripeModel: ModelProvider = {
     );
   },
   async chargeback(provider, captureId) {
-    const response = await provider.post(`/sandbox/charges/${captureId}/dispute`);
-    return response.status === 201 ? disputeOf(captureId) : undefined;
+    const response = await provider.post<{ amount: number }>(`/sandbox/charges/${captureId}/dispute`);
+    if (response.status !== 201) return undefined;
+    disputedAmounts.set(captureId, response.data.amount);
+    return disputeOf(captureId);
   },
 };
