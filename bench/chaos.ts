@@ -25,6 +25,7 @@ import {
   type DeliveryRelay,
   type RelayedProvider,
 } from './chaos-relay';
+import { deliveryTrail, lifecycleRunsSeeing } from './chaos-deliveries';
 import { providerSandboxes, subscribeToStripeSandbox, type ProviderSandbox } from './provider-sandboxes';
 import { benchProviders, type BenchProvider } from './providers';
 import { percentile, runBounded, timed } from './stats';
@@ -45,6 +46,8 @@ const NAMED = PROVIDERS.join() !== 'paypal';
 const named = (text: string, provider: BenchProvider) => (NAMED ? `${text} (${provider})` : text);
 // `1`: the cluster runs with Toxiproxy on its links, and a third round cuts each link during load, then heals it.
 const PARTITIONS = process.env.BENCH_PARTITIONS === '1';
+// The rounds to run, in this order: all of them unless some are named (e.g. `partitions` alone).
+const ROUNDS = (process.env.BENCH_ROUNDS ?? 'clean,chaos,partitions').split(',');
 const CUT_MS = Number(process.env.BENCH_CUT_S ?? 20) * 1000;
 // Load between two cuts, so that each cut meets calls in flight.
 const BETWEEN_CUTS_MS = 5_000;
@@ -101,6 +104,8 @@ interface Round {
   recovery: Array<{ link: LinkName; ms: number[] }>;
   lostLifecycles: number;
   deliveriesLost: number;
+  /** Capture events the first run of their lifecycle missed that a later run of the same id recorded. */
+  deliveredToLaterRun: number;
   duplicatesSent: number;
   duplicatesAppliedTwice: number;
   perSecond: number;
@@ -422,19 +427,30 @@ async function runRound(
   const neverRelayed = givenUp.length;
   let deliveriesLost = neverRelayed;
   let duplicatesAppliedTwice = 0;
+  let deliveredToLaterRun = 0;
   for (const event of captureEvents) {
     const state = states.get(event.authorizationId);
     if (!state?.seenEventIds.includes(event.eventId)) {
-      deliveriesLost += 1;
-      const closed = await client.workflow
-        .getHandle(lifecycleWorkflowId(event.authorizationId))
-        .describe()
-        .then((run) => run.closeTime?.toISOString())
-        .catch(() => undefined);
-      log(
-        `    lost: ${event.eventType} ${event.eventId} of ${event.authorizationId}: first relayed ` +
-          `${event.firstSeenAt.toISOString()}, its lifecycle closed ${closed ?? 'never'}`,
-      );
+      // The run whose result was read may not be the only one: a later run of the same id may hold the event.
+      const { runs, seenInRun } = await lifecycleRunsSeeing(client, event.authorizationId, event.eventId);
+      if (seenInRun) {
+        deliveredToLaterRun += 1;
+        log(`    ${event.eventId} of ${event.authorizationId} reached run ${seenInRun} (${runs} runs)`);
+      } else {
+        deliveriesLost += 1;
+        const closed = await client.workflow
+          .getHandle(lifecycleWorkflowId(event.authorizationId))
+          .describe()
+          .then((run) => run.closeTime?.toISOString())
+          .catch(() => undefined);
+        log(
+          `    lost: ${event.eventType} ${event.eventId} of ${event.authorizationId}: first relayed ` +
+            `${event.firstSeenAt.toISOString()}, its lifecycle closed ${closed ?? 'never'} (${runs} runs)`,
+        );
+        const record = emitted.find((delivery) => delivery.eventId === event.eventId);
+        for (const line of await deliveryTrail(client, run.provider, record, event.eventId))
+          log(`      ${line}`);
+      }
     }
     const applied =
       state?.recentEvents.filter((recorded) => recorded.id === event.eventId && recorded.applied) ?? [];
@@ -449,6 +465,7 @@ async function runRound(
     recovery,
     lostLifecycles: started - states.size,
     deliveriesLost,
+    deliveredToLaterRun,
     duplicatesSent: captureEvents.filter((event) => event.duplicated).length,
     duplicatesAppliedTwice,
     perSecond: (captured / ms) * 1000,
@@ -458,8 +475,8 @@ async function runRound(
 }
 
 interface TargetRounds {
-  clean: Round;
-  chaos: Round;
+  clean?: Round;
+  chaos?: Round;
   partitions?: Round;
 }
 
@@ -530,14 +547,20 @@ async function benchTarget(name: string, provider: BenchProvider): Promise<Targe
   const connection = await Connection.connect({ address: target.temporalAddress });
   const client = new Client({ connection, dataConverter: encryption.dataConverter });
   try {
-    log(`  ${LIFECYCLES} lifecycles, no faults…`);
-    const clean = await runRound(target, run, relay, client, 'clean');
-    log(`  ${LIFECYCLES} lifecycles with chaos…`);
-    const chaos = await runRound(target, run, relay, client, 'chaos');
-    if (!target.links) return { clean, chaos };
-    log(`  ${LIFECYCLES} lifecycles, each link cut for ${CUT_MS / 1000} s in turn…`);
-    const partitions = await runRound(target, run, relay, client, 'partitions');
-    return { clean, chaos, partitions };
+    const rounds: TargetRounds = {};
+    if (ROUNDS.includes('clean')) {
+      log(`  ${LIFECYCLES} lifecycles, no faults…`);
+      rounds.clean = await runRound(target, run, relay, client, 'clean');
+    }
+    if (ROUNDS.includes('chaos')) {
+      log(`  ${LIFECYCLES} lifecycles with chaos…`);
+      rounds.chaos = await runRound(target, run, relay, client, 'chaos');
+    }
+    if (target.links && ROUNDS.includes('partitions')) {
+      log(`  ${LIFECYCLES} lifecycles, each link cut for ${CUT_MS / 1000} s in turn…`);
+      rounds.partitions = await runRound(target, run, relay, client, 'partitions');
+    }
+    return rounds;
   } finally {
     await connection.close();
     await target.stop();
@@ -550,29 +573,29 @@ const seconds = (ms: number) => (Number.isNaN(ms) ? '–' : `${(ms / 1000).toFix
 
 /** The partitions round's rows: its invariants, the callers' answers, the time to recover after each heal. */
 function partitionRows(): Array<[string, (r: TargetRounds) => string]> {
-  const of = (value: (round: Round) => string) => (r: TargetRounds) =>
-    r.partitions ? value(r.partitions) : '–';
+  const partitions = (value: (round: Round) => string) => of('partitions', value);
   return [
-    ['partitions: completed / started', of((p) => `${p.completed} / ${p.started}`)],
+    ['partitions: completed / started', partitions((p) => `${p.completed} / ${p.started}`)],
     [
       'partitions: doubles, lost, deliveries lost',
-      of((p) => `${p.doubleCaptures}, ${p.lostLifecycles}, ${p.deliveriesLost}`),
+      partitions((p) => `${p.doubleCaptures}, ${p.lostLifecycles}, ${p.deliveriesLost}`),
     ],
-    ['partitions: captured ≠ provider (target 0)', of((p) => String(p.totalsMismatched))],
+    ['partitions: deliveries in a later run', partitions((p) => String(p.deliveredToLaterRun))],
+    ['partitions: captured ≠ provider (target 0)', partitions((p) => String(p.totalsMismatched))],
     [
       'partitions: 500s / retry answers / none',
-      of((p) => `${p.answers.notRetryable} / ${p.answers.retryable} / ${p.answers.noAnswer}`),
+      partitions((p) => `${p.answers.notRetryable} / ${p.answers.retryable} / ${p.answers.noAnswer}`),
     ],
     [
       'partitions: recovery after heal p50 / p99',
-      of((p) => {
+      partitions((p) => {
         const all = p.recovery.flatMap((cut) => cut.ms);
         return `${seconds(percentile(all, 50))} / ${seconds(percentile(all, 99))}`;
       }),
     ],
     ...linkNames.map((link): [string, (r: TargetRounds) => string] => [
       `  after ${link} p50 / p99`,
-      of((p) => {
+      partitions((p) => {
         const cut = p.recovery.find((one) => one.link === link);
         if (!cut) return 'not cut';
         return `${seconds(percentile(cut.ms, 50))} / ${seconds(percentile(cut.ms, 99))} (${cut.ms.length})`;
@@ -581,28 +604,39 @@ function partitionRows(): Array<[string, (r: TargetRounds) => string]> {
   ];
 }
 
+/** A row's value from one round of a column, or '–' when that round did not run. */
+const of =
+  (kind: RoundKind, value: (round: Round) => string) =>
+  (r: TargetRounds): string => {
+    const round = r[kind];
+    return round ? value(round) : '–';
+  };
+
 function printTable(results: Array<[string, TargetRounds]>): void {
   const rows: Array<[string, (r: TargetRounds) => string]> = [
-    ['lifecycles completed / started', ({ chaos }) => `${chaos.completed} / ${chaos.started}`],
-    ['double captures (target 0)', ({ chaos }) => String(chaos.doubleCaptures)],
-    ['lost lifecycles (target 0)', ({ chaos }) => String(chaos.lostLifecycles)],
-    ['deliveries lost (target 0)', ({ chaos }) => String(chaos.deliveriesLost)],
+    ['lifecycles completed / started', of('chaos', (c) => `${c.completed} / ${c.started}`)],
+    ['double captures (target 0)', of('chaos', (c) => String(c.doubleCaptures))],
+    ['lost lifecycles (target 0)', of('chaos', (c) => String(c.lostLifecycles))],
+    ['deliveries lost (target 0)', of('chaos', (c) => String(c.deliveriesLost))],
     [
       'duplicates applied twice (target 0)',
-      ({ chaos }) => `${chaos.duplicatesAppliedTwice} of ${chaos.duplicatesSent}`,
+      of('chaos', (c) => `${c.duplicatesAppliedTwice} of ${c.duplicatesSent}`),
     ],
-    ['worker kills / history restarts', ({ chaos }) => `${chaos.workerKills} / ${chaos.historyRestarts}`],
-    ['throughput, no faults', ({ clean }) => `${clean.perSecond.toFixed(1)}/s`],
-    ['throughput, chaos', ({ chaos }) => `${chaos.perSecond.toFixed(1)}/s`],
-    ['ratio chaos / no faults', ({ clean, chaos }) => `${(chaos.perSecond / clean.perSecond).toFixed(2)}x`],
+    ['worker kills / history restarts', of('chaos', (c) => `${c.workerKills} / ${c.historyRestarts}`)],
+    ['throughput, no faults', of('clean', (c) => `${c.perSecond.toFixed(1)}/s`)],
+    ['throughput, chaos', of('chaos', (c) => `${c.perSecond.toFixed(1)}/s`)],
+    [
+      'ratio chaos / no faults',
+      ({ clean, chaos }) => (clean && chaos ? `${(chaos.perSecond / clean.perSecond).toFixed(2)}x` : '–'),
+    ],
     [
       'no-fault round: completed, lost, doubles',
-      ({ clean }) => `${clean.completed}/${clean.started}, ${clean.deliveriesLost}, ${clean.doubleCaptures}`,
+      of('clean', (c) => `${c.completed}/${c.started}, ${c.deliveriesLost}, ${c.doubleCaptures}`),
     ],
-    ['captured ≠ provider, chaos (target 0)', ({ chaos }) => String(chaos.totalsMismatched)],
+    ['captured ≠ provider, chaos (target 0)', of('chaos', (c) => String(c.totalsMismatched))],
     [
       'chaos: 500s / retry answers / none',
-      ({ chaos: c }) => `${c.answers.notRetryable} / ${c.answers.retryable} / ${c.answers.noAnswer}`,
+      of('chaos', (c) => `${c.answers.notRetryable} / ${c.answers.retryable} / ${c.answers.noAnswer}`),
     ],
     ...(PARTITIONS ? partitionRows() : []),
   ];
@@ -635,13 +669,14 @@ async function main() {
       printTable(results);
     }
   }
-  const broken = (round: Round) =>
+  const broken = (round: Round | undefined) =>
+    round !== undefined &&
     round.doubleCaptures +
       round.lostLifecycles +
       round.deliveriesLost +
       round.duplicatesAppliedTwice +
       round.totalsMismatched >
-    0;
+      0;
   // Links that break answer every caller "retry"; a provider fault may still fail a workflow task (500).
   const failed = results.some(
     ([, { chaos, partitions }]) =>
