@@ -5,6 +5,7 @@ import {
   webhookVerificationWorkflowId,
   type WebhookVerificationResult,
 } from '../src/workflows/webhooks/definitions';
+import type { RelayedEvent } from './chaos-relay';
 import type { BenchProvider } from './providers';
 
 // The chaos bench's account of a capture event that its lifecycle's final state does not show: whether a
@@ -31,43 +32,84 @@ export async function lifecycleRunsSeeing(
   return { runs: runIds.length };
 }
 
-/** What one verification run made of a transmission: delivered, unrouted (why), rejected, running, none. */
-async function verificationOutcome(client: Client, transmissionId: string): Promise<string> {
-  const handle = client.workflow.getHandle(webhookVerificationWorkflowId(transmissionId));
-  const status = await handle
-    .describe()
-    .then((run) => run.status.name)
-    .catch(() => undefined);
-  if (!status) return 'no run';
-  if (status === 'RUNNING') return 'still running';
+/** What one verification run made of a delivery, and when it closed. */
+interface VerificationRun {
+  outcome: 'delivered' | 'unrouted' | 'rejected' | 'running' | 'failed' | 'none';
+  reason?: string;
+  closedAt?: Date;
+}
+
+const NO_RUNNING_LIFECYCLE = 'no running lifecycle holds authorization';
+
+async function verificationRun(client: Client, deliveryId: string): Promise<VerificationRun> {
+  const handle = client.workflow.getHandle(webhookVerificationWorkflowId(deliveryId));
+  const described = await handle.describe().catch(() => undefined);
+  if (!described) return { outcome: 'none' };
+  if (described.status.name === 'RUNNING') return { outcome: 'running' };
+  const closedAt = described.closeTime;
   try {
     const result = (await handle.result()) as WebhookVerificationResult;
-    return result.outcome === 'delivered' ? 'delivered' : `${result.outcome}: ${result.reason}`;
+    return result.outcome === 'delivered'
+      ? { outcome: 'delivered', closedAt }
+      : { outcome: result.outcome, reason: result.reason, closedAt };
   } catch (error) {
-    return error instanceof WorkflowFailedError ? `failed: ${error.cause?.message}` : `${status}`;
+    const reason = error instanceof WorkflowFailedError ? error.cause?.message : String(error);
+    return { outcome: 'failed', reason, closedAt };
   }
 }
 
+const describeRun = (run: VerificationRun) =>
+  `${run.outcome}${run.reason ? ` (${run.reason})` : ''}${run.closedAt ? ` at ${run.closedAt.toISOString()}` : ''}`;
+
 /**
- * Each attempt the provider made at delivering the event (its time, its answer) and, where it started one,
- * what the service's verification run made of it. Stripe's deliveries share one run per event; PayPal's
- * have one per transmission. The relay's second transmissions are not among the attempts.
+ * Traces a capture event that no run of its lifecycle recorded: each attempt the provider made at delivering
+ * it (its time, its answer) and what the service's verification run made of it (Stripe's deliveries share one
+ * run per event, PayPal's have one per transmission; the relay's second transmissions are not among them).
+ *
+ * `late`: the service took the delivery and recorded it as unrouted because its lifecycle had closed (the
+ * run came after the lifecycle's late-event window), while the lifecycle's books already held the capture it
+ * reports as completed, from the provider's answer to the capture: the event arrived too late to be seen and
+ * had nothing left to tell. Anything else is a lost delivery.
  */
-export async function deliveryTrail(
+export async function traceUnseenEvent(
   client: Client,
   provider: BenchProvider,
   record: DeliveryRecord | undefined,
-  eventId: string,
-): Promise<string[]> {
-  if (!record) return ['the provider has no delivery of it'];
+  event: RelayedEvent,
+  state: LifecycleState | undefined,
+  lifecycleClosedAt: Date | undefined,
+): Promise<{ late: boolean; lines: string[] }> {
+  if (!record) return { late: false, lines: ['the provider has no delivery of it'] };
   const lines: string[] = [];
+  const runs: VerificationRun[] = [];
   for (const attempt of record.attempts) {
     const answer = attempt.statusCode ?? attempt.error ?? '?';
-    const run =
-      provider === 'paypal' ? `, its run: ${await verificationOutcome(client, attempt.transmissionId)}` : '';
-    lines.push(`attempt ${attempt.attempt} at ${attempt.at} (${attempt.durationMs} ms): ${answer}${run}`);
+    let detail = '';
+    if (provider === 'paypal') {
+      const run = await verificationRun(client, attempt.transmissionId);
+      runs.push(run);
+      detail = `, its run: ${describeRun(run)}`;
+    }
+    lines.push(`attempt ${attempt.attempt} at ${attempt.at} (${attempt.durationMs} ms): ${answer}${detail}`);
   }
-  if (provider === 'stripe') lines.push(`the event's run: ${await verificationOutcome(client, eventId)}`);
+  if (provider === 'stripe') {
+    const run = await verificationRun(client, event.eventId);
+    runs.push(run);
+    lines.push(`the event's run: ${describeRun(run)}`);
+  }
   if (record.gaveUp) lines.push('the provider gave up');
-  return lines;
+  const onBooks = state?.captures.some(
+    (capture) =>
+      (capture.id === event.captureId || capture.chargeId === event.captureId) &&
+      capture.status === 'COMPLETED',
+  );
+  const unroutedAfterClose = runs.some(
+    (run) =>
+      run.outcome === 'unrouted' &&
+      run.reason?.startsWith(NO_RUNNING_LIFECYCLE) &&
+      lifecycleClosedAt !== undefined &&
+      run.closedAt !== undefined &&
+      run.closedAt >= lifecycleClosedAt,
+  );
+  return { late: Boolean(onBooks && unroutedAfterClose), lines };
 }

@@ -25,7 +25,7 @@ import {
   type DeliveryRelay,
   type RelayedProvider,
 } from './chaos-relay';
-import { deliveryTrail, lifecycleRunsSeeing } from './chaos-deliveries';
+import { lifecycleRunsSeeing, traceUnseenEvent } from './chaos-deliveries';
 import { providerSandboxes, subscribeToStripeSandbox, type ProviderSandbox } from './provider-sandboxes';
 import { benchProviders, type BenchProvider } from './providers';
 import { percentile, runBounded, timed } from './stats';
@@ -106,6 +106,11 @@ interface Round {
   deliveriesLost: number;
   /** Capture events the first run of their lifecycle missed that a later run of the same id recorded. */
   deliveredToLaterRun: number;
+  /**
+   * Capture events the service took after their lifecycle had closed (recorded unrouted), whose capture the
+   * lifecycle's books already held as completed: not seen, and nothing lost (see traceUnseenEvent).
+   */
+  lateAfterClose: number;
   duplicatesSent: number;
   duplicatesAppliedTwice: number;
   perSecond: number;
@@ -205,11 +210,14 @@ async function devTarget(run: ProviderRun, listenerUrl: string): Promise<Target>
 async function untilAnswered<T>(
   send: () => Promise<{ status: number; data: T; headers: Record<string, unknown> }>,
   answers: CallerAnswers,
+  call: Call,
 ): Promise<{ status: number; data: T }> {
   const deadline = Date.now() + SETTLE_MS;
   for (;;) {
+    const sentAt = Date.now();
     const response = await send().catch(() => undefined);
     if (response && response.status < 500) return response;
+    call.retried.push(`${response?.status ?? 'no answer'} after ${seconds(Date.now() - sentAt)}`);
     if (!response) answers.noAnswer += 1;
     else if ([503, 504].includes(response.status) && response.headers['retry-after']) answers.retryable += 1;
     else answers.notRetryable += 1;
@@ -222,6 +230,8 @@ async function untilAnswered<T>(
 interface Call {
   sentAt: number;
   answeredAt?: number;
+  /** The answers it was told to retry on, and how long each took. */
+  retried: string[];
 }
 
 interface Heal {
@@ -247,14 +257,25 @@ async function cutEachLink(links: ClusterLinks, loadOver: () => boolean): Promis
   return heals;
 }
 
-/** Per heal: how long after it each call sent before it (and not answered by then) got its answer. */
+/**
+ * Per heal: how long after it each call sent before it (and not answered by then) got its answer. The slowest
+ * is named with the answers it retried on, which tell where it waited.
+ */
 function recoveryAfter(heals: Heal[], calls: Call[]): Round['recovery'] {
-  return heals.map(({ link, at }) => ({
-    link,
-    ms: calls
-      .filter((call) => call.sentAt < at && (call.answeredAt ?? 0) > at)
-      .map((call) => (call.answeredAt as number) - at),
-  }));
+  return heals.map(({ link, at }) => {
+    const waiting = calls.filter((call) => call.sentAt < at && (call.answeredAt ?? 0) > at);
+    const slowest = waiting.reduce<Call | undefined>(
+      (worst, call) => (worst && (worst.answeredAt as number) >= (call.answeredAt as number) ? worst : call),
+      undefined,
+    );
+    if (slowest) {
+      log(
+        `    after ${link}: the slowest call, sent ${seconds(at - slowest.sentAt)} before the heal, was answered ` +
+          `${seconds((slowest.answeredAt as number) - at)} after it; retried on: ${slowest.retried.join(', ') || 'none'}`,
+      );
+    }
+    return { link, ms: waiting.map((call) => (call.answeredAt as number) - at) };
+  });
 }
 
 function minorUnits(value: string | undefined): bigint {
@@ -272,10 +293,10 @@ async function runRound(
   const chaos = kind === 'chaos';
   const answers: CallerAnswers = { retryable: 0, notRetryable: 0, noAnswer: 0 };
   const calls: Call[] = [];
-  const call = async <T>(send: () => Promise<T>): Promise<T> => {
-    const record: Call = { sentAt: Date.now() };
+  const call = async <T>(send: (record: Call) => Promise<T>): Promise<T> => {
+    const record: Call = { sentAt: Date.now(), retried: [] };
     calls.push(record);
-    const result = await send();
+    const result = await send(record);
     record.answeredAt = Date.now();
     return result;
   };
@@ -343,16 +364,17 @@ async function runRound(
       const id = ids[i] as string;
       const first = apis[i % 2] as AxiosInstance;
       const second = apis[(i + 1) % 2] as AxiosInstance;
-      const start = await call(() =>
+      const start = await call((record) =>
         untilAnswered(
           () => first.post('/v1/lifecycles', { authorizationId: id, lateEventWindow: LATE_EVENT_WINDOW }),
           answers,
+          record,
         ),
       );
       if (start.status !== 201 && start.status !== 200)
         throw new Error(`start ${id}: ${start.status} ${JSON.stringify(start.data)}`);
       started += 1;
-      const capture = await call(() =>
+      const capture = await call((record) =>
         untilAnswered(
           () =>
             second.post<PaymentCapture>(
@@ -361,6 +383,7 @@ async function runRound(
               { headers: { 'idempotency-key': `chaos-${id}` } },
             ),
           answers,
+          record,
         ),
       );
       if (capture.status !== 200)
@@ -428,6 +451,7 @@ async function runRound(
   let deliveriesLost = neverRelayed;
   let duplicatesAppliedTwice = 0;
   let deliveredToLaterRun = 0;
+  let lateAfterClose = 0;
   for (const event of captureEvents) {
     const state = states.get(event.authorizationId);
     if (!state?.seenEventIds.includes(event.eventId)) {
@@ -437,19 +461,21 @@ async function runRound(
         deliveredToLaterRun += 1;
         log(`    ${event.eventId} of ${event.authorizationId} reached run ${seenInRun} (${runs} runs)`);
       } else {
-        deliveriesLost += 1;
         const closed = await client.workflow
           .getHandle(lifecycleWorkflowId(event.authorizationId))
           .describe()
-          .then((run) => run.closeTime?.toISOString())
+          .then((lifecycle) => lifecycle.closeTime)
           .catch(() => undefined);
-        log(
-          `    lost: ${event.eventType} ${event.eventId} of ${event.authorizationId}: first relayed ` +
-            `${event.firstSeenAt.toISOString()}, its lifecycle closed ${closed ?? 'never'} (${runs} runs)`,
-        );
         const record = emitted.find((delivery) => delivery.eventId === event.eventId);
-        for (const line of await deliveryTrail(client, run.provider, record, event.eventId))
-          log(`      ${line}`);
+        const trace = await traceUnseenEvent(client, run.provider, record, event, state, closed);
+        if (trace.late) lateAfterClose += 1;
+        else deliveriesLost += 1;
+        log(
+          `    ${trace.late ? 'late' : 'lost'}: ${event.eventType} ${event.eventId} of ${event.authorizationId}: ` +
+            `first relayed ${event.firstSeenAt.toISOString()}, its lifecycle closed ` +
+            `${closed?.toISOString() ?? 'never'} (${runs} runs)`,
+        );
+        for (const line of trace.lines) log(`      ${line}`);
       }
     }
     const applied =
@@ -466,6 +492,7 @@ async function runRound(
     lostLifecycles: started - states.size,
     deliveriesLost,
     deliveredToLaterRun,
+    lateAfterClose,
     duplicatesSent: captureEvents.filter((event) => event.duplicated).length,
     duplicatesAppliedTwice,
     perSecond: (captured / ms) * 1000,
@@ -580,7 +607,10 @@ function partitionRows(): Array<[string, (r: TargetRounds) => string]> {
       'partitions: doubles, lost, deliveries lost',
       partitions((p) => `${p.doubleCaptures}, ${p.lostLifecycles}, ${p.deliveriesLost}`),
     ],
-    ['partitions: deliveries in a later run', partitions((p) => String(p.deliveredToLaterRun))],
+    [
+      'partitions: in a later run / after the close',
+      partitions((p) => `${p.deliveredToLaterRun} / ${p.lateAfterClose}`),
+    ],
     ['partitions: captured ≠ provider (target 0)', partitions((p) => String(p.totalsMismatched))],
     [
       'partitions: 500s / retry answers / none',
