@@ -605,11 +605,7 @@ function partitionRows(): Array<[string, (r: TargetRounds) => string]> {
     ['partitions: completed / started', partitions((p) => `${p.completed} / ${p.started}`)],
     [
       'partitions: doubles, lost, deliveries lost',
-      partitions((p) => `${p.doubleCaptures}, ${p.lostLifecycles}, ${p.deliveriesLost}`),
-    ],
-    [
-      'partitions: in a later run / after the close',
-      partitions((p) => `${p.deliveredToLaterRun} / ${p.lateAfterClose}`),
+      partitions((p) => `${p.doubleCaptures}, ${p.lostLifecycles}, ${lostAndLate(p)}`),
     ],
     ['partitions: captured ≠ provider (target 0)', partitions((p) => String(p.totalsMismatched))],
     [
@@ -634,6 +630,17 @@ function partitionRows(): Array<[string, (r: TargetRounds) => string]> {
   ];
 }
 
+/** Lost deliveries, and besides them those a later run recorded or that came after their lifecycle closed. */
+function lostAndLate(round: Round): string {
+  const besides = [
+    round.deliveredToLaterRun > 0 && `${round.deliveredToLaterRun} in a later run`,
+    round.lateAfterClose > 0 && `${round.lateAfterClose} after the close`,
+  ].filter(Boolean);
+  return besides.length > 0
+    ? `${round.deliveriesLost} (${besides.join(', ')})`
+    : String(round.deliveriesLost);
+}
+
 /** A row's value from one round of a column, or '–' when that round did not run. */
 const of =
   (kind: RoundKind, value: (round: Round) => string) =>
@@ -647,7 +654,7 @@ function printTable(results: Array<[string, TargetRounds]>): void {
     ['lifecycles completed / started', of('chaos', (c) => `${c.completed} / ${c.started}`)],
     ['double captures (target 0)', of('chaos', (c) => String(c.doubleCaptures))],
     ['lost lifecycles (target 0)', of('chaos', (c) => String(c.lostLifecycles))],
-    ['deliveries lost (target 0)', of('chaos', (c) => String(c.deliveriesLost))],
+    ['deliveries lost (target 0)', of('chaos', (c) => lostAndLate(c))],
     [
       'duplicates applied twice (target 0)',
       of('chaos', (c) => `${c.duplicatesAppliedTwice} of ${c.duplicatesSent}`),
