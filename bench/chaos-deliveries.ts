@@ -7,6 +7,7 @@ import {
 } from '../src/workflows/webhooks/definitions';
 import type { RelayedEvent } from './chaos-relay';
 import type { BenchProvider } from './providers';
+import { runBounded } from './stats';
 
 // The chaos bench's account of a capture event that its lifecycle's final state does not show: whether a
 // later run of the lifecycle shows it, and otherwise what became of each transmission of it.
@@ -112,4 +113,31 @@ export async function traceUnseenEvent(
       run.closedAt >= lifecycleClosedAt,
   );
   return { late: Boolean(onBooks && unroutedAfterClose), lines };
+}
+
+/**
+ * For each capture event the service delivered to its lifecycle: how long from the provider's first attempt
+ * at delivering it to the signal that handed it to the lifecycle (ms). Measured against the late-event window,
+ * this is the margin an event had before its lifecycle would have closed without it.
+ */
+export async function deliveryLatencies(
+  client: Client,
+  provider: BenchProvider,
+  records: DeliveryRecord[],
+): Promise<number[]> {
+  const latencies: number[] = [];
+  await runBounded(records.length, 16, async (i) => {
+    const record = records[i] as DeliveryRecord;
+    const first = record.attempts[0];
+    const accepted = record.attempts.find((attempt) => attempt.statusCode === 202);
+    if (!first || !accepted) return;
+    const deliveryId = provider === 'paypal' ? accepted.transmissionId : record.eventId;
+    const result = (await client.workflow
+      .getHandle(webhookVerificationWorkflowId(deliveryId))
+      .result()
+      .catch(() => undefined)) as WebhookVerificationResult | undefined;
+    if (result?.outcome === 'delivered')
+      latencies.push(Date.parse(result.signalledAt) - Date.parse(first.at));
+  });
+  return latencies;
 }

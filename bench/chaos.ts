@@ -25,7 +25,7 @@ import {
   type DeliveryRelay,
   type RelayedProvider,
 } from './chaos-relay';
-import { lifecycleRunsSeeing, traceUnseenEvent } from './chaos-deliveries';
+import { deliveryLatencies, lifecycleRunsSeeing, traceUnseenEvent } from './chaos-deliveries';
 import { providerSandboxes, subscribeToStripeSandbox, type ProviderSandbox } from './provider-sandboxes';
 import { benchProviders, type BenchProvider } from './providers';
 import { percentile, runBounded, timed } from './stats';
@@ -111,6 +111,8 @@ interface Round {
    * lifecycle's books already held as completed: not seen, and nothing lost (see traceUnseenEvent).
    */
   lateAfterClose: number;
+  /** Per capture event delivered: from the provider's first attempt to the signal to its lifecycle (ms). */
+  deliveryMs: number[];
   duplicatesSent: number;
   duplicatesAppliedTwice: number;
   perSecond: number;
@@ -450,6 +452,7 @@ async function runRound(
   const neverRelayed = givenUp.length;
   let deliveriesLost = neverRelayed;
   let duplicatesAppliedTwice = 0;
+  const ourEventIds = new Set(captureEvents.map((event) => event.eventId));
   let deliveredToLaterRun = 0;
   let lateAfterClose = 0;
   for (const event of captureEvents) {
@@ -493,6 +496,11 @@ async function runRound(
     deliveriesLost,
     deliveredToLaterRun,
     lateAfterClose,
+    deliveryMs: await deliveryLatencies(
+      client,
+      run.provider,
+      emitted.filter((delivery) => ourEventIds.has(delivery.eventId)),
+    ),
     duplicatesSent: captureEvents.filter((event) => event.duplicated).length,
     duplicatesAppliedTwice,
     perSecond: (captured / ms) * 1000,
@@ -608,6 +616,14 @@ function partitionRows(): Array<[string, (r: TargetRounds) => string]> {
       partitions((p) => `${p.doubleCaptures}, ${p.lostLifecycles}, ${lostAndLate(p)}`),
     ],
     ['partitions: captured ≠ provider (target 0)', partitions((p) => String(p.totalsMismatched))],
+    [
+      'partitions: webhook → lifecycle p50 / p99 / max',
+      partitions(
+        (p) =>
+          `${seconds(percentile(p.deliveryMs, 50))} / ${seconds(percentile(p.deliveryMs, 99))} / ` +
+          seconds(p.deliveryMs.length > 0 ? Math.max(...p.deliveryMs) : NaN),
+      ),
+    ],
     [
       'partitions: 500s / retry answers / none',
       partitions((p) => `${p.answers.notRetryable} / ${p.answers.retryable} / ${p.answers.noAnswer}`),
