@@ -617,7 +617,7 @@ function partitionRows(): Array<[string, (r: TargetRounds) => string]> {
     ],
     ['partitions: captured ≠ provider (target 0)', partitions((p) => String(p.totalsMismatched))],
     [
-      'partitions: webhook → lifecycle p50 / p99 / max',
+      'partitions: webhook to lifecycle p50/p99/max',
       partitions(
         (p) =>
           `${seconds(percentile(p.deliveryMs, 50))} / ${seconds(percentile(p.deliveryMs, 99))} / ` +
