@@ -17,6 +17,8 @@ export interface RelayedEvent {
   eventId: string;
   eventType: string;
   authorizationId: string;
+  /** The capture the event reports. */
+  captureId?: string;
   duplicated: boolean;
   /** When the provider's first transmission of it reached the relay. */
   firstSeenAt: Date;
@@ -136,6 +138,7 @@ export async function startDeliveryRelay(options: {
           eventId: parsed.event.id,
           eventType: parsed.event.eventType,
           authorizationId: parsed.event.authorizationId,
+          captureId: parsed.event.captureId,
           duplicated,
           firstSeenAt: new Date(),
         });

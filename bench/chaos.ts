@@ -25,6 +25,7 @@ import {
   type DeliveryRelay,
   type RelayedProvider,
 } from './chaos-relay';
+import { deliveryLatencies, lifecycleRunsSeeing, traceUnseenEvent } from './chaos-deliveries';
 import { providerSandboxes, subscribeToStripeSandbox, type ProviderSandbox } from './provider-sandboxes';
 import { benchProviders, type BenchProvider } from './providers';
 import { percentile, runBounded, timed } from './stats';
@@ -45,6 +46,8 @@ const NAMED = PROVIDERS.join() !== 'paypal';
 const named = (text: string, provider: BenchProvider) => (NAMED ? `${text} (${provider})` : text);
 // `1`: the cluster runs with Toxiproxy on its links, and a third round cuts each link during load, then heals it.
 const PARTITIONS = process.env.BENCH_PARTITIONS === '1';
+// The rounds to run, in this order: all of them unless some are named (e.g. `partitions` alone).
+const ROUNDS = (process.env.BENCH_ROUNDS ?? 'clean,chaos,partitions').split(',');
 const CUT_MS = Number(process.env.BENCH_CUT_S ?? 20) * 1000;
 // Load between two cuts, so that each cut meets calls in flight.
 const BETWEEN_CUTS_MS = 5_000;
@@ -101,6 +104,15 @@ interface Round {
   recovery: Array<{ link: LinkName; ms: number[] }>;
   lostLifecycles: number;
   deliveriesLost: number;
+  /** Capture events the first run of their lifecycle missed that a later run of the same id recorded. */
+  deliveredToLaterRun: number;
+  /**
+   * Capture events the service took after their lifecycle had closed (recorded unrouted), whose capture the
+   * lifecycle's books already held as completed: not seen, and nothing lost (see traceUnseenEvent).
+   */
+  lateAfterClose: number;
+  /** Per capture event delivered: from the provider's first attempt to the signal to its lifecycle (ms). */
+  deliveryMs: number[];
   duplicatesSent: number;
   duplicatesAppliedTwice: number;
   perSecond: number;
@@ -200,11 +212,14 @@ async function devTarget(run: ProviderRun, listenerUrl: string): Promise<Target>
 async function untilAnswered<T>(
   send: () => Promise<{ status: number; data: T; headers: Record<string, unknown> }>,
   answers: CallerAnswers,
+  call: Call,
 ): Promise<{ status: number; data: T }> {
   const deadline = Date.now() + SETTLE_MS;
   for (;;) {
+    const sentAt = Date.now();
     const response = await send().catch(() => undefined);
     if (response && response.status < 500) return response;
+    call.retried.push(`${response?.status ?? 'no answer'} after ${seconds(Date.now() - sentAt)}`);
     if (!response) answers.noAnswer += 1;
     else if ([503, 504].includes(response.status) && response.headers['retry-after']) answers.retryable += 1;
     else answers.notRetryable += 1;
@@ -217,6 +232,8 @@ async function untilAnswered<T>(
 interface Call {
   sentAt: number;
   answeredAt?: number;
+  /** The answers it was told to retry on, and how long each took. */
+  retried: string[];
 }
 
 interface Heal {
@@ -242,14 +259,25 @@ async function cutEachLink(links: ClusterLinks, loadOver: () => boolean): Promis
   return heals;
 }
 
-/** Per heal: how long after it each call sent before it (and not answered by then) got its answer. */
+/**
+ * Per heal: how long after it each call sent before it (and not answered by then) got its answer. The slowest
+ * is named with the answers it retried on, which tell where it waited.
+ */
 function recoveryAfter(heals: Heal[], calls: Call[]): Round['recovery'] {
-  return heals.map(({ link, at }) => ({
-    link,
-    ms: calls
-      .filter((call) => call.sentAt < at && (call.answeredAt ?? 0) > at)
-      .map((call) => (call.answeredAt as number) - at),
-  }));
+  return heals.map(({ link, at }) => {
+    const waiting = calls.filter((call) => call.sentAt < at && (call.answeredAt ?? 0) > at);
+    const slowest = waiting.reduce<Call | undefined>(
+      (worst, call) => (worst && (worst.answeredAt as number) >= (call.answeredAt as number) ? worst : call),
+      undefined,
+    );
+    if (slowest) {
+      log(
+        `    after ${link}: the slowest call, sent ${seconds(at - slowest.sentAt)} before the heal, was answered ` +
+          `${seconds((slowest.answeredAt as number) - at)} after it; retried on: ${slowest.retried.join(', ') || 'none'}`,
+      );
+    }
+    return { link, ms: waiting.map((call) => (call.answeredAt as number) - at) };
+  });
 }
 
 function minorUnits(value: string | undefined): bigint {
@@ -267,10 +295,10 @@ async function runRound(
   const chaos = kind === 'chaos';
   const answers: CallerAnswers = { retryable: 0, notRetryable: 0, noAnswer: 0 };
   const calls: Call[] = [];
-  const call = async <T>(send: () => Promise<T>): Promise<T> => {
-    const record: Call = { sentAt: Date.now() };
+  const call = async <T>(send: (record: Call) => Promise<T>): Promise<T> => {
+    const record: Call = { sentAt: Date.now(), retried: [] };
     calls.push(record);
-    const result = await send();
+    const result = await send(record);
     record.answeredAt = Date.now();
     return result;
   };
@@ -338,16 +366,17 @@ async function runRound(
       const id = ids[i] as string;
       const first = apis[i % 2] as AxiosInstance;
       const second = apis[(i + 1) % 2] as AxiosInstance;
-      const start = await call(() =>
+      const start = await call((record) =>
         untilAnswered(
           () => first.post('/v1/lifecycles', { authorizationId: id, lateEventWindow: LATE_EVENT_WINDOW }),
           answers,
+          record,
         ),
       );
       if (start.status !== 201 && start.status !== 200)
         throw new Error(`start ${id}: ${start.status} ${JSON.stringify(start.data)}`);
       started += 1;
-      const capture = await call(() =>
+      const capture = await call((record) =>
         untilAnswered(
           () =>
             second.post<PaymentCapture>(
@@ -356,6 +385,7 @@ async function runRound(
               { headers: { 'idempotency-key': `chaos-${id}` } },
             ),
           answers,
+          record,
         ),
       );
       if (capture.status !== 200)
@@ -422,19 +452,34 @@ async function runRound(
   const neverRelayed = givenUp.length;
   let deliveriesLost = neverRelayed;
   let duplicatesAppliedTwice = 0;
+  const ourEventIds = new Set(captureEvents.map((event) => event.eventId));
+  let deliveredToLaterRun = 0;
+  let lateAfterClose = 0;
   for (const event of captureEvents) {
     const state = states.get(event.authorizationId);
     if (!state?.seenEventIds.includes(event.eventId)) {
-      deliveriesLost += 1;
-      const closed = await client.workflow
-        .getHandle(lifecycleWorkflowId(event.authorizationId))
-        .describe()
-        .then((run) => run.closeTime?.toISOString())
-        .catch(() => undefined);
-      log(
-        `    lost: ${event.eventType} ${event.eventId} of ${event.authorizationId}: first relayed ` +
-          `${event.firstSeenAt.toISOString()}, its lifecycle closed ${closed ?? 'never'}`,
-      );
+      // The run whose result was read may not be the only one: a later run of the same id may hold the event.
+      const { runs, seenInRun } = await lifecycleRunsSeeing(client, event.authorizationId, event.eventId);
+      if (seenInRun) {
+        deliveredToLaterRun += 1;
+        log(`    ${event.eventId} of ${event.authorizationId} reached run ${seenInRun} (${runs} runs)`);
+      } else {
+        const closed = await client.workflow
+          .getHandle(lifecycleWorkflowId(event.authorizationId))
+          .describe()
+          .then((lifecycle) => lifecycle.closeTime)
+          .catch(() => undefined);
+        const record = emitted.find((delivery) => delivery.eventId === event.eventId);
+        const trace = await traceUnseenEvent(client, run.provider, record, event, state, closed);
+        if (trace.late) lateAfterClose += 1;
+        else deliveriesLost += 1;
+        log(
+          `    ${trace.late ? 'late' : 'lost'}: ${event.eventType} ${event.eventId} of ${event.authorizationId}: ` +
+            `first relayed ${event.firstSeenAt.toISOString()}, its lifecycle closed ` +
+            `${closed?.toISOString() ?? 'never'} (${runs} runs)`,
+        );
+        for (const line of trace.lines) log(`      ${line}`);
+      }
     }
     const applied =
       state?.recentEvents.filter((recorded) => recorded.id === event.eventId && recorded.applied) ?? [];
@@ -449,6 +494,13 @@ async function runRound(
     recovery,
     lostLifecycles: started - states.size,
     deliveriesLost,
+    deliveredToLaterRun,
+    lateAfterClose,
+    deliveryMs: await deliveryLatencies(
+      client,
+      run.provider,
+      emitted.filter((delivery) => ourEventIds.has(delivery.eventId)),
+    ),
     duplicatesSent: captureEvents.filter((event) => event.duplicated).length,
     duplicatesAppliedTwice,
     perSecond: (captured / ms) * 1000,
@@ -458,8 +510,8 @@ async function runRound(
 }
 
 interface TargetRounds {
-  clean: Round;
-  chaos: Round;
+  clean?: Round;
+  chaos?: Round;
   partitions?: Round;
 }
 
@@ -530,14 +582,20 @@ async function benchTarget(name: string, provider: BenchProvider): Promise<Targe
   const connection = await Connection.connect({ address: target.temporalAddress });
   const client = new Client({ connection, dataConverter: encryption.dataConverter });
   try {
-    log(`  ${LIFECYCLES} lifecycles, no faults…`);
-    const clean = await runRound(target, run, relay, client, 'clean');
-    log(`  ${LIFECYCLES} lifecycles with chaos…`);
-    const chaos = await runRound(target, run, relay, client, 'chaos');
-    if (!target.links) return { clean, chaos };
-    log(`  ${LIFECYCLES} lifecycles, each link cut for ${CUT_MS / 1000} s in turn…`);
-    const partitions = await runRound(target, run, relay, client, 'partitions');
-    return { clean, chaos, partitions };
+    const rounds: TargetRounds = {};
+    if (ROUNDS.includes('clean')) {
+      log(`  ${LIFECYCLES} lifecycles, no faults…`);
+      rounds.clean = await runRound(target, run, relay, client, 'clean');
+    }
+    if (ROUNDS.includes('chaos')) {
+      log(`  ${LIFECYCLES} lifecycles with chaos…`);
+      rounds.chaos = await runRound(target, run, relay, client, 'chaos');
+    }
+    if (target.links && ROUNDS.includes('partitions')) {
+      log(`  ${LIFECYCLES} lifecycles, each link cut for ${CUT_MS / 1000} s in turn…`);
+      rounds.partitions = await runRound(target, run, relay, client, 'partitions');
+    }
+    return rounds;
   } finally {
     await connection.close();
     await target.stop();
@@ -550,29 +608,36 @@ const seconds = (ms: number) => (Number.isNaN(ms) ? '–' : `${(ms / 1000).toFix
 
 /** The partitions round's rows: its invariants, the callers' answers, the time to recover after each heal. */
 function partitionRows(): Array<[string, (r: TargetRounds) => string]> {
-  const of = (value: (round: Round) => string) => (r: TargetRounds) =>
-    r.partitions ? value(r.partitions) : '–';
+  const partitions = (value: (round: Round) => string) => of('partitions', value);
   return [
-    ['partitions: completed / started', of((p) => `${p.completed} / ${p.started}`)],
+    ['partitions: completed / started', partitions((p) => `${p.completed} / ${p.started}`)],
     [
       'partitions: doubles, lost, deliveries lost',
-      of((p) => `${p.doubleCaptures}, ${p.lostLifecycles}, ${p.deliveriesLost}`),
+      partitions((p) => `${p.doubleCaptures}, ${p.lostLifecycles}, ${lostAndLate(p)}`),
     ],
-    ['partitions: captured ≠ provider (target 0)', of((p) => String(p.totalsMismatched))],
+    ['partitions: captured ≠ provider (target 0)', partitions((p) => String(p.totalsMismatched))],
+    [
+      'partitions: webhook to lifecycle p50/p99/max',
+      partitions(
+        (p) =>
+          `${seconds(percentile(p.deliveryMs, 50))} / ${seconds(percentile(p.deliveryMs, 99))} / ` +
+          seconds(p.deliveryMs.length > 0 ? Math.max(...p.deliveryMs) : NaN),
+      ),
+    ],
     [
       'partitions: 500s / retry answers / none',
-      of((p) => `${p.answers.notRetryable} / ${p.answers.retryable} / ${p.answers.noAnswer}`),
+      partitions((p) => `${p.answers.notRetryable} / ${p.answers.retryable} / ${p.answers.noAnswer}`),
     ],
     [
       'partitions: recovery after heal p50 / p99',
-      of((p) => {
+      partitions((p) => {
         const all = p.recovery.flatMap((cut) => cut.ms);
         return `${seconds(percentile(all, 50))} / ${seconds(percentile(all, 99))}`;
       }),
     ],
     ...linkNames.map((link): [string, (r: TargetRounds) => string] => [
       `  after ${link} p50 / p99`,
-      of((p) => {
+      partitions((p) => {
         const cut = p.recovery.find((one) => one.link === link);
         if (!cut) return 'not cut';
         return `${seconds(percentile(cut.ms, 50))} / ${seconds(percentile(cut.ms, 99))} (${cut.ms.length})`;
@@ -581,28 +646,50 @@ function partitionRows(): Array<[string, (r: TargetRounds) => string]> {
   ];
 }
 
+/** Lost deliveries, and besides them those a later run recorded or that came after their lifecycle closed. */
+function lostAndLate(round: Round): string {
+  const besides = [
+    round.deliveredToLaterRun > 0 && `${round.deliveredToLaterRun} in a later run`,
+    round.lateAfterClose > 0 && `${round.lateAfterClose} after the close`,
+  ].filter(Boolean);
+  return besides.length > 0
+    ? `${round.deliveriesLost} (${besides.join(', ')})`
+    : String(round.deliveriesLost);
+}
+
+/** A row's value from one round of a column, or '–' when that round did not run. */
+const of =
+  (kind: RoundKind, value: (round: Round) => string) =>
+  (r: TargetRounds): string => {
+    const round = r[kind];
+    return round ? value(round) : '–';
+  };
+
 function printTable(results: Array<[string, TargetRounds]>): void {
   const rows: Array<[string, (r: TargetRounds) => string]> = [
-    ['lifecycles completed / started', ({ chaos }) => `${chaos.completed} / ${chaos.started}`],
-    ['double captures (target 0)', ({ chaos }) => String(chaos.doubleCaptures)],
-    ['lost lifecycles (target 0)', ({ chaos }) => String(chaos.lostLifecycles)],
-    ['deliveries lost (target 0)', ({ chaos }) => String(chaos.deliveriesLost)],
+    ['lifecycles completed / started', of('chaos', (c) => `${c.completed} / ${c.started}`)],
+    ['double captures (target 0)', of('chaos', (c) => String(c.doubleCaptures))],
+    ['lost lifecycles (target 0)', of('chaos', (c) => String(c.lostLifecycles))],
+    ['deliveries lost (target 0)', of('chaos', (c) => lostAndLate(c))],
     [
       'duplicates applied twice (target 0)',
-      ({ chaos }) => `${chaos.duplicatesAppliedTwice} of ${chaos.duplicatesSent}`,
+      of('chaos', (c) => `${c.duplicatesAppliedTwice} of ${c.duplicatesSent}`),
     ],
-    ['worker kills / history restarts', ({ chaos }) => `${chaos.workerKills} / ${chaos.historyRestarts}`],
-    ['throughput, no faults', ({ clean }) => `${clean.perSecond.toFixed(1)}/s`],
-    ['throughput, chaos', ({ chaos }) => `${chaos.perSecond.toFixed(1)}/s`],
-    ['ratio chaos / no faults', ({ clean, chaos }) => `${(chaos.perSecond / clean.perSecond).toFixed(2)}x`],
+    ['worker kills / history restarts', of('chaos', (c) => `${c.workerKills} / ${c.historyRestarts}`)],
+    ['throughput, no faults', of('clean', (c) => `${c.perSecond.toFixed(1)}/s`)],
+    ['throughput, chaos', of('chaos', (c) => `${c.perSecond.toFixed(1)}/s`)],
+    [
+      'ratio chaos / no faults',
+      ({ clean, chaos }) => (clean && chaos ? `${(chaos.perSecond / clean.perSecond).toFixed(2)}x` : '–'),
+    ],
     [
       'no-fault round: completed, lost, doubles',
-      ({ clean }) => `${clean.completed}/${clean.started}, ${clean.deliveriesLost}, ${clean.doubleCaptures}`,
+      of('clean', (c) => `${c.completed}/${c.started}, ${c.deliveriesLost}, ${c.doubleCaptures}`),
     ],
-    ['captured ≠ provider, chaos (target 0)', ({ chaos }) => String(chaos.totalsMismatched)],
+    ['captured ≠ provider, chaos (target 0)', of('chaos', (c) => String(c.totalsMismatched))],
     [
       'chaos: 500s / retry answers / none',
-      ({ chaos: c }) => `${c.answers.notRetryable} / ${c.answers.retryable} / ${c.answers.noAnswer}`,
+      of('chaos', (c) => `${c.answers.notRetryable} / ${c.answers.retryable} / ${c.answers.noAnswer}`),
     ],
     ...(PARTITIONS ? partitionRows() : []),
   ];
@@ -635,13 +722,14 @@ async function main() {
       printTable(results);
     }
   }
-  const broken = (round: Round) =>
+  const broken = (round: Round | undefined) =>
+    round !== undefined &&
     round.doubleCaptures +
       round.lostLifecycles +
       round.deliveriesLost +
       round.duplicatesAppliedTwice +
       round.totalsMismatched >
-    0;
+      0;
   // Links that break answer every caller "retry"; a provider fault may still fail a workflow task (500).
   const failed = results.some(
     ([, { chaos, partitions }]) =>
