@@ -268,6 +268,19 @@ describe('an intent whose card does not allow multicapture, on an account that a
     await fetch(`${sandbox.url}/sandbox/faults`, { method: 'DELETE' });
     expect(await intentAtStripe(id)).toMatchObject({ status: 'succeeded', amount_received: 2000 });
   });
+
+  it('keeps one capture across a reauthorization: the new intent asks for no multicapture', async () => {
+    const id = await heldIntent(10000, false);
+    await apiDoor.start(id);
+    const renewed = await apiDoor.reauthorize(id, randomUUID());
+    const options = await atStripe<{ payment_method_options: unknown }>(`payment_intents/${renewed.id}`);
+    expect(options.payment_method_options).toEqual({ card: { request_multicapture: 'never' } });
+    // A partial capture is final: no rest stays held for the dashboard to capture unseen.
+    const capture = await apiDoor.capture(id, { amount: '20.00' }, randomUUID());
+    expect(capture).toMatchObject({ status: 'COMPLETED', final_capture: true });
+    expect(await intentAtStripe(renewed.id)).toMatchObject({ status: 'succeeded', amount_received: 2000 });
+    expect(await lifecycles.state(id)).toMatchObject({ status: 'CAPTURED', remainingAmount: '0.00' });
+  });
 });
 
 describe('a start on a provider this deployment does not run', () => {

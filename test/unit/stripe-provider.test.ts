@@ -170,6 +170,26 @@ describe('the Stripe adapter', () => {
     expect(sent(2).headers['idempotency-key']).toBe('reauthorize-cancel-previous/pi_1/reauthorize/r');
   });
 
+  it('reauthorizes an intent without multicapture by one without it: the lifecycle keeps its one capture', async () => {
+    const single = chargeJson({
+      payment_method_details: { type: 'card', card: { multicapture: { status: 'unavailable' } } },
+    });
+    recording.setHandler((req, res) => {
+      if (req.method === 'POST' && req.path === '/v1/payment_intents')
+        return respondJson(res, 200, paymentIntentJson({ id: 'pi_2', latest_charge: single }));
+      if (req.path.endsWith('/cancel'))
+        return respondJson(res, 200, paymentIntentJson({ status: 'canceled', latest_charge: single }));
+      respondJson(res, 200, paymentIntentJson({ latest_charge: single }));
+    });
+    await stripe().reauthorizeAuthorization({
+      authorizationId: 'pi_1',
+      amount: usd('50.00'),
+      idempotencyKey: 'pi_1/reauthorize/r',
+    });
+    expect(sent(0).query.getAll('expand[0]')).toEqual(['latest_charge']);
+    expect(sent(1).form.has('payment_method_options[card][request_multicapture]')).toBe(false);
+  });
+
   it('counts an intent already canceled as voided', async () => {
     recording.setHandler((req, res) => {
       if (req.path.endsWith('/cancel'))

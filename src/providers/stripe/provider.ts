@@ -127,9 +127,14 @@ export function stripeProvider(options: StripeProviderOptions): PaymentsProvider
 
     reauthorizeAuthorization: (request) =>
       classified(async () => {
-        const previous = await stripe.paymentIntents.retrieve(request.authorizationId);
+        const previous = await stripe.paymentIntents.retrieve(request.authorizationId, {
+          expand: expandCharge,
+        });
+        // The new hold takes captures as the one it replaces did: the lifecycle keeps the capture rules it
+        // started with (one capture, or several into a shared charge) across its reauthorizations.
+        const keepsMulticapture = multicapture && multicaptureOf(authorizationOf(previous)) === 'available';
         const created = await stripe.paymentIntents.create(
-          reauthorizationParams(previous, request.amount, multicapture),
+          reauthorizationParams(previous, request.amount, keepsMulticapture),
           keyed('reauthorize-create', request.idempotencyKey),
         );
         await cancel(previous.id, request.idempotencyKey, 'reauthorize-cancel-previous');
@@ -165,7 +170,7 @@ export function stripeProvider(options: StripeProviderOptions): PaymentsProvider
 
 /**
  * The new PaymentIntent that holds `amount` again: the previous one's saved card, off-session, confirmed at
- * once, captured manually, asking for multicapture when the account uses it.
+ * once, captured manually, asking for multicapture when `multicapture` (the previous one had it).
  */
 export function reauthorizationParams(
   previous: Stripe.PaymentIntent,
