@@ -4,7 +4,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import axios, { type AxiosInstance, type AxiosResponse } from 'axios';
 import { Client, Connection } from '@temporalio/client';
-import type { temporal } from '@temporalio/proto';
+import { temporal } from '@temporalio/proto';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { loadConfig } from '../src/config';
 import { DEFAULT_CLUSTER_DATABASE_URL, freeClusterPorts, startClusterStack } from '../src/dev/cluster/stack';
@@ -18,6 +18,7 @@ import { lifecycleWorkflowId, type LifecycleState } from '../src/workflows/lifec
 import {
   failedTasks,
   replayOnV2,
+  type HistoryEvent,
   startV2Workers,
   taskBuildIds,
   writeQuickDrainageConfig,
@@ -285,10 +286,10 @@ async function run(
   const histories = [...runs.values()].flatMap(({ workflowId, histories }) =>
     histories.map((history) => ({ workflowId, history })),
   );
-  const failedOrTimedOut = histories.reduce(
-    (sum, { history }) => sum + failedTasks(history.events ?? []).length,
-    0,
+  const failures = histories.flatMap(({ workflowId, history }) =>
+    failedTasks(history.events ?? []).map((event) => failedTaskLine(workflowId, history, event, rolloutFrom)),
   );
+  const failedOrTimedOut = failures.length;
   const replay = await replayOnV2(V2_BUNDLE, encryption.dataConverter, histories);
 
   const versions = (lifecycles: string[]) => {
@@ -353,9 +354,10 @@ async function run(
     ['API calls retried (5xx or no answer)', String(retried)],
   );
   log('');
-  for (const [label, value] of rows) log(`${label.padEnd(60)}${value}`);
+  for (const [label, value] of rows) log(`${label.padEnd(66)}${value}`);
   for (const failure of replay.failures.slice(0, 5)) log(`  replay failure: ${failure}`);
   for (const id of lost.slice(0, 5)) log(`  lost: ${id}`);
+  for (const failure of failures) log(`  ${failure}`);
   return (
     failedOrTimedOut > 0 ||
     doubleCaptures > 0 ||
@@ -364,6 +366,26 @@ async function run(
     replay.failures.length > 0 ||
     replay.count !== histories.length
   );
+}
+
+const { WorkflowTaskFailedCause, TimeoutType } = temporal.api.enums.v1;
+
+/** A failed or timed-out workflow task: its workflow, why, when (from the rollout's start), and on which builds. */
+function failedTaskLine(
+  workflowId: string,
+  history: temporal.api.history.v1.IHistory,
+  event: HistoryEvent,
+  rolloutFrom: number,
+): string {
+  const events = history.events ?? [];
+  const type = events[0]?.workflowExecutionStartedEventAttributes?.workflowType?.name ?? '?';
+  const failed = event.workflowTaskFailedEventAttributes;
+  const why = failed
+    ? `failed: ${WorkflowTaskFailedCause[failed.cause ?? 0]} ${failed.failure?.message ?? ''}`.trim()
+    : `timed out: ${TimeoutType[event.workflowTaskTimedOutEventAttributes?.timeoutType ?? 0]}`;
+  const at = Number(event.eventTime?.seconds ?? 0) * 1000 - rolloutFrom;
+  const builds = taskBuildIds(events.filter((e) => Number(e.eventId) < Number(event.eventId)));
+  return `${type} ${workflowId}: workflow task ${why}, ${seconds(at)} after the rollout began, after tasks on ${builds.join(' ') || 'none'}`;
 }
 
 /** Every run whose tasks ran on the bench's deployment, grouped by workflow id, each group oldest first. */
