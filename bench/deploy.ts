@@ -290,6 +290,8 @@ async function run(
     failedTasks(history.events ?? []).map((event) => failedTaskLine(workflowId, history, event, rolloutFrom)),
   );
   const failedOrTimedOut = failures.length;
+  const kinds = new Map<string, string[]>();
+  for (const { kind, line } of failures) kinds.set(kind, [...(kinds.get(kind) ?? []), line]);
   const replay = await replayOnV2(V2_BUNDLE, encryption.dataConverter, histories);
 
   const versions = (lifecycles: string[]) => {
@@ -344,7 +346,8 @@ async function run(
     ],
     [
       'failed or timed-out workflow tasks (goal 0)',
-      `${failedOrTimedOut} in ${histories.length} runs of ${runs.size} workflows`,
+      `${failedOrTimedOut} in ${histories.length} runs of ${runs.size} workflows` +
+        (kinds.size ? ` (${[...kinds].map(([kind, lines]) => `${lines.length} ${kind}`).join(', ')})` : ''),
     ],
     ['double captures (goal 0)', String(doubleCaptures)],
     ['lost lifecycles (goal 0)', `${lost.length} of ${ids.length}`],
@@ -357,7 +360,7 @@ async function run(
   for (const [label, value] of rows) log(`${label.padEnd(66)}${value}`);
   for (const failure of replay.failures.slice(0, 5)) log(`  replay failure: ${failure}`);
   for (const id of lost.slice(0, 5)) log(`  lost: ${id}`);
-  for (const failure of failures) log(`  ${failure}`);
+  for (const lines of kinds.values()) for (const line of lines.slice(0, 3)) log(`  ${line}`);
   return (
     failedOrTimedOut > 0 ||
     doubleCaptures > 0 ||
@@ -376,16 +379,20 @@ function failedTaskLine(
   history: temporal.api.history.v1.IHistory,
   event: HistoryEvent,
   rolloutFrom: number,
-): string {
+): { kind: string; line: string } {
   const events = history.events ?? [];
   const type = events[0]?.workflowExecutionStartedEventAttributes?.workflowType?.name ?? '?';
   const failed = event.workflowTaskFailedEventAttributes;
-  const why = failed
-    ? `failed: ${WorkflowTaskFailedCause[failed.cause ?? 0]} ${failed.failure?.message ?? ''}`.trim()
+  const kind = failed
+    ? `failed: ${WorkflowTaskFailedCause[failed.cause ?? 0]}`
     : `timed out: ${TimeoutType[event.workflowTaskTimedOutEventAttributes?.timeoutType ?? 0]}`;
+  const why = failed?.failure?.message ? `${kind} (${failed.failure.message})` : kind;
   const at = Number(event.eventTime?.seconds ?? 0) * 1000 - rolloutFrom;
   const builds = taskBuildIds(events.filter((e) => Number(e.eventId) < Number(event.eventId)));
-  return `${type} ${workflowId}: workflow task ${why}, ${seconds(at)} after the rollout began, after tasks on ${builds.join(' ') || 'none'}`;
+  return {
+    kind,
+    line: `${type} ${workflowId}: workflow task ${why}, ${seconds(at)} after the rollout began, after tasks on ${builds.join(' ') || 'none'}`,
+  };
 }
 
 /** Every run whose tasks ran on the bench's deployment, grouped by workflow id, each group oldest first. */
