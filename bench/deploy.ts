@@ -371,7 +371,7 @@ async function run(
   );
 }
 
-const { WorkflowTaskFailedCause, TimeoutType } = temporal.api.enums.v1;
+const { WorkflowTaskFailedCause, TimeoutType, TaskQueueKind } = temporal.api.enums.v1;
 
 /** A failed or timed-out workflow task: its workflow, why, when (from the rollout's start), and on which builds. */
 function failedTaskLine(
@@ -388,10 +388,17 @@ function failedTaskLine(
     : `timed out: ${TimeoutType[event.workflowTaskTimedOutEventAttributes?.timeoutType ?? 0]}`;
   const why = failed?.failure?.message ? `${kind} (${failed.failure.message})` : kind;
   const at = Number(event.eventTime?.seconds ?? 0) * 1000 - rolloutFrom;
-  const builds = taskBuildIds(events.filter((e) => Number(e.eventId) < Number(event.eventId)));
+  const earlier = events.filter((e) => Number(e.eventId) < Number(event.eventId));
+  const builds = taskBuildIds(earlier);
+  // The task queue the task was scheduled on: a worker's sticky queue, or the deployment's.
+  const queue = [...earlier].reverse().find((e) => e.workflowTaskScheduledEventAttributes)
+    ?.workflowTaskScheduledEventAttributes?.taskQueue;
+  const sticky = queue?.kind === TaskQueueKind.TASK_QUEUE_KIND_STICKY;
   return {
-    kind,
-    line: `${type} ${workflowId}: workflow task ${why}, ${seconds(at)} after the rollout began, after tasks on ${builds.join(' ') || 'none'}`,
+    kind: sticky ? `${kind} on a sticky queue` : kind,
+    line:
+      `${type} ${workflowId}: workflow task ${why} on ${sticky ? 'sticky ' : ''}queue ${queue?.name}, ` +
+      `${seconds(at)} after the rollout began, after tasks on ${builds.join(' ') || 'none'}`,
   };
 }
 
