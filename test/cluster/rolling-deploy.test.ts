@@ -1,18 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync, appendFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync, appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@temporalio/client';
-import { temporal } from '@temporalio/proto';
-import { Worker } from '@temporalio/worker';
-import { workerEnv } from '../../src/dev/cluster/service-processes';
-import { findFreePort } from '../../src/dev/ports';
 import { ServiceStartup } from '../../src/dev/service-startup';
 import { WEBHOOK_ROUTE } from '../../src/webhooks/listener-url';
-import { WORKER_V8_FLAGS } from '../../src/workers/v8-limits';
 import { rollOut, type RolloutResult } from '../../src/workers/rollout';
 import { WorkerDeployment } from '../../src/workers/worker-deployment';
 import { lifecycleWorkflowId, type LifecycleState } from '../../src/workflows/lifecycle/definitions';
-import { writeLifecycleV2Bundle } from '../fixtures/lifecycle-v2/bundle';
+import {
+  failedTasks,
+  hasV2Change,
+  replayOnV2,
+  startV2Workers,
+  taskBuildIds,
+  writeQuickDrainageConfig,
+  type HistoryEvent,
+} from '../fixtures/lifecycle-v2/deploy';
 import { CLOSED_BY_MEMO } from '../fixtures/lifecycle-v2/interceptors';
 import { eventually } from '../helpers/eventually';
 import { TEST_CODEC_KEYS_ENV, TEST_ENDPOINT_KEYS_ENV, testDataConverter } from '../helpers/temporal';
@@ -39,7 +42,7 @@ const DEPLOYMENT = `payments-worker-${randomUUID().slice(0, 8)}`;
 const TASK_QUEUE = 'payment-authorizations';
 const SLEEPING = Number(process.env.CLUSTER_TEST_LIFECYCLES ?? 6);
 const DATA_DIR = join(__dirname, '..', '..', '.data', 'cluster-rolling-deploy');
-const DYNAMIC_CONFIG_FILE = join(__dirname, '..', '..', 'deploy', 'temporal-dynamic-config.yaml');
+const V2_BUNDLE = join(DATA_DIR, 'workflow-bundle-v2.js');
 // Long enough that the timers sleep through the rollout's ramp; the drain then takes seconds, not minutes.
 const REAUTHORIZE_AFTER = '90 seconds';
 const lifecycleOptions = { reauthorizeAfter: REAUTHORIZE_AFTER, lateEventWindow: '5 seconds' };
@@ -50,27 +53,12 @@ const v2Workers = new ServiceStartup({
   progress: () => {},
 });
 
-/** The deploy file, with the drainage of a replaced version seen within seconds rather than 3 + 3 minutes. */
-function writeDynamicConfig(): string {
-  const file = join(DATA_DIR, 'dynamic-config.yaml');
-  writeFileSync(
-    file,
-    `${readFileSync(DYNAMIC_CONFIG_FILE, 'utf8')}
-matching.wv.VersionDrainageStatusVisibilityGracePeriod:
-  - value: 5s
-matching.wv.VersionDrainageStatusRefreshInterval:
-  - value: 5s
-`,
-  );
-  return file;
-}
-
 beforeAll(async () => {
   mkdirSync(DATA_DIR, { recursive: true });
   writeFileSync(join(DATA_DIR, 'v2-workers.log'), '');
   cluster = await startClusterHarness({
     databasePrefix: 'temporal_cluster_deploy',
-    dynamicConfigFile: writeDynamicConfig(),
+    dynamicConfigFile: writeQuickDrainageConfig(DATA_DIR),
     appEnv: { WORKER_VERSIONING: '1', TEMPORAL_DEPLOYMENT_NAME: DEPLOYMENT, TEMPORAL_BUILD_ID: 'v1' },
   });
 }, 600_000);
@@ -84,26 +72,18 @@ const log = (line: string) => console.log(`[rolling-deploy] ${line}`);
 
 /** Starts version v2's two workers on the lifecycle's changed code. */
 async function deployV2(): Promise<void> {
-  const bundlePath = join(DATA_DIR, 'workflow-bundle-v2.js');
-  await writeLifecycleV2Bundle(bundlePath);
-  const wiring = {
-    temporalAddress: cluster.stack.temporalAddress,
-    namespace: 'default',
-    taskQueue: TASK_QUEUE,
-    paymentsBaseUrl: cluster.sandbox.url,
-    webhookListenerUrl: `${cluster.stack.apiUrls[0]}${WEBHOOK_ROUTE}`,
-  };
-  for (const name of ['worker-v2-1', 'worker-v2-2']) {
-    await v2Workers.worker(name, {
-      ...workerEnv(wiring, await findFreePort(), bundlePath),
-      NODE_OPTIONS: WORKER_V8_FLAGS.join(' '),
-      PAYLOAD_CODEC_KEYS: TEST_CODEC_KEYS_ENV,
-      NEXUS_ENDPOINT_KEYS: TEST_ENDPOINT_KEYS_ENV,
-      WORKER_VERSIONING: '1',
-      TEMPORAL_DEPLOYMENT_NAME: DEPLOYMENT,
-      TEMPORAL_BUILD_ID: 'v2',
-    });
-  }
+  await startV2Workers(v2Workers, {
+    wiring: {
+      temporalAddress: cluster.stack.temporalAddress,
+      namespace: 'default',
+      taskQueue: TASK_QUEUE,
+      paymentsBaseUrl: cluster.sandbox.url,
+      webhookListenerUrl: `${cluster.stack.apiUrls[0]}${WEBHOOK_ROUTE}`,
+    },
+    bundlePath: V2_BUNDLE,
+    deploymentName: DEPLOYMENT,
+    env: { PAYLOAD_CODEC_KEYS: TEST_CODEC_KEYS_ENV, NEXUS_ENDPOINT_KEYS: TEST_ENDPOINT_KEYS_ENV },
+  });
 }
 
 async function startSleepingLifecycles(count: number): Promise<string[]> {
@@ -127,30 +107,9 @@ async function reauthorized(authorizationId: string): Promise<void> {
   throw new Error(`lifecycle ${authorizationId} did not reauthorize within 300 s`);
 }
 
-type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
-const { EventType } = temporal.api.enums.v1;
-
 async function historyOf(client: Client, authorizationId: string) {
   return client.workflow.getHandle(lifecycleWorkflowId(authorizationId)).fetchHistory();
 }
-
-/** The build id of each completed workflow task, in order. */
-function taskBuildIds(events: HistoryEvent[]): string[] {
-  return events
-    .filter((event) => event.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED)
-    .map((event) => event.workflowTaskCompletedEventAttributes?.deploymentVersion?.buildId ?? 'unversioned');
-}
-
-const failedTasks = (events: HistoryEvent[]) =>
-  events.filter(
-    (event) =>
-      event.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED ||
-      event.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_TIMED_OUT,
-  );
-
-/** v2's change: the memo upserted as the lifecycle closes (no version of src/workflows upserts a memo). */
-const hasV2Change = (events: HistoryEvent[]) =>
-  events.some((event) => event.eventType === EventType.EVENT_TYPE_WORKFLOW_PROPERTIES_MODIFIED);
 
 it('rolls v2 out while lifecycles sleep on v1: each completes on v2, none fails a task, all replay', async () => {
   const deployment = new WorkerDeployment(cluster.client.connection, 'default', DEPLOYMENT);
@@ -300,19 +259,11 @@ it('rolls v2 out while lifecycles sleep on v1: each completes on v2, none fails 
     { timeoutMs: 60_000, intervalMs: 1_000, what: 'every webhook verification pinned' },
   );
 
-  const replayed = Worker.runReplayHistories(
-    {
-      workflowBundle: { codePath: join(DATA_DIR, 'workflow-bundle-v2.js') },
-      dataConverter: testDataConverter,
-    },
+  const replay = await replayOnV2(
+    V2_BUNDLE,
+    testDataConverter,
     histories.map(({ id, history }) => ({ workflowId: lifecycleWorkflowId(id), history })),
   );
-  const replayFailures: string[] = [];
-  let replayCount = 0;
-  for await (const replay of replayed) {
-    replayCount += 1;
-    if (replay.error) replayFailures.push(`${replay.workflowId}: ${String(replay.error)}`);
-  }
-  expect(replayFailures).toEqual([]);
-  expect(replayCount).toBe(histories.length);
+  expect(replay.failures).toEqual([]);
+  expect(replay.count).toBe(histories.length);
 }, 900_000);
