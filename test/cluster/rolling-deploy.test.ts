@@ -214,8 +214,18 @@ it('rolls v2 out while lifecycles sleep on v1: each completes on v2, none fails 
   }
 
   // What the Web UI filters on (docs/deploying.md): each lifecycle's version and behaviour in visibility. A
-  // capture's webhook that arrives after its lifecycle closed reopens it in a new run of the same id, which may
-  // run on either version: so each lifecycle is looked for by id, on the version its fetched run closed on.
+  // lifecycle may have more than one run (a refund or chargeback event reopens a closed one; a long history
+  // continues as new; CI once counted 8 runs more than lifecycles on v1): so each lifecycle is looked for by id,
+  // on the version its fetched run closed on, and the earlier runs are printed with how they closed.
+  const runsById = new Map<string, string[]>();
+  for await (const run of cluster.client.workflow.list({
+    query: `WorkflowType = "authorizationLifecycle" AND TemporalWorkerDeployment = "${DEPLOYMENT}"`,
+  })) {
+    runsById.set(run.workflowId, [...(runsById.get(run.workflowId) ?? []), run.status.name]);
+  }
+  for (const [workflowId, statuses] of runsById) {
+    if (statuses.length > 1) log(`${workflowId}: ${statuses.length} runs, ${statuses.join(' ')}`);
+  }
   const lifecyclesOn = async (buildId: string): Promise<Set<string>> => {
     const ids = new Set<string>();
     const query =
