@@ -66,7 +66,7 @@ interface Streamed {
   capturedAt: number;
 }
 
-/** One workflow id's runs (a capture webhook after the close reopens it in a new run), oldest first. */
+/** One workflow id's runs (a refund or chargeback event after the close reopens it in a new run), oldest first. */
 interface RunsOf {
   workflowId: string;
   histories: temporal.api.history.v1.IHistory[];
