@@ -7,6 +7,8 @@ import { loadConfig } from '../src/config';
 import { startDevServer, type DevServer } from '../src/dev/dev-server';
 import { findFreePort } from '../src/dev/ports';
 import { startServiceProcesses, type ServiceProcesses } from '../src/dev/cluster/service-processes';
+import { BENCH_RATE_LIMIT } from './api-budgets';
+import { bound, capturedStates } from './captured-states';
 import { benchEncryption } from './codec';
 import { DEFAULT_CLUSTER_DATABASE_URL, freeClusterPorts, startClusterStack } from '../src/dev/cluster/stack';
 import { linkNames, throughLink, type ClusterLinks, type LinkName } from '../src/dev/cluster/links';
@@ -17,7 +19,7 @@ import { paymentsDialect, type PaymentsDialectName } from '../src/providers/payp
 import type { PaymentCapture } from '../src/providers/resources';
 import { createSigningCertificate } from '../src/sandbox/paypal/certificate';
 import { startSandbox, type Sandbox } from '../src/sandbox/server';
-import { lifecycleWorkflowId, type LifecycleState } from '../src/workflows/lifecycle/definitions';
+import { lifecycleWorkflowId } from '../src/workflows/lifecycle/definitions';
 import {
   paypalRelaying,
   startDeliveryRelay,
@@ -59,18 +61,10 @@ const encryption = benchEncryption();
 const LATE_EVENT_WINDOW = process.env.BENCH_LATE_EVENT_WINDOW ?? '60 seconds';
 const SETTLE_MS = 300_000;
 const API_KEY = 'bench-key';
-// The bench sends every request from 127.0.0.1: far more than the default rate limit per source.
-const BENCH_RATE_LIMIT = {
-  API_RATE_LIMIT_MAX: '1000000',
-  API_CALLER_RATE_LIMIT_MAX: '1000000',
-  WEBHOOK_RATE_LIMIT_MAX: '1000000',
-};
 const DATA_DIR = join(__dirname, '..', '.data', 'bench-chaos');
 const PROCESS_LOG = join(DATA_DIR, 'processes.log');
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-/** A bound for Promise.race that does not keep the process alive once the race is won. */
-const bound = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref());
 const log = (line: string) => console.log(line);
 
 /** One Temporal setup the service runs on: its workers and APIs, and how its history service restarts. */
@@ -409,13 +403,7 @@ async function runRound(
   log(
     `    captured all ${captured} in ${(ms / 1000).toFixed(0)} s; waiting for every lifecycle to complete…`,
   );
-  const states = new Map<string, LifecycleState>();
-  await runBounded(ids.length, 32, async (i) => {
-    const id = ids[i] as string;
-    const result = client.workflow.getHandle(lifecycleWorkflowId(id)).result() as Promise<LifecycleState>;
-    const state = await Promise.race([result, bound(SETTLE_MS).then(() => undefined)]).catch(() => undefined);
-    if (state?.status === 'CAPTURED') states.set(id, state);
-  });
+  const states = await capturedStates(client, ids, SETTLE_MS);
   await Promise.race([sandbox.deliveriesSettled(), bound(SETTLE_MS)]);
   await relay.settled();
 

@@ -23,6 +23,8 @@ import {
   taskBuildIds,
   writeQuickDrainageConfig,
 } from '../test/fixtures/lifecycle-v2/deploy';
+import { BENCH_RATE_LIMIT } from './api-budgets';
+import { bound, capturedStates } from './captured-states';
 import { benchEncryption } from './codec';
 import { runBounded } from './stats';
 
@@ -53,8 +55,6 @@ const V2_BUNDLE = join(DATA_DIR, 'workflow-bundle-v2.js');
 const encryption = benchEncryption();
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-/** A bound for Promise.race that does not keep the process alive once the race is won. */
-const bound = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref());
 const log = (line: string) => console.log(line);
 const output = (name: string, line: string) => appendFileSync(PROCESS_LOG, `[${name}] ${line}\n`);
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -92,12 +92,9 @@ async function main() {
     characters: false,
     dynamicConfigFile: writeQuickDrainageConfig(DATA_DIR),
     paymentsBaseUrl: sandbox.url,
-    // Every request comes from 127.0.0.1: far more than the default rate limit per source.
     appEnv: {
       API_KEYS: API_KEY,
-      API_RATE_LIMIT_MAX: '1000000',
-      API_CALLER_RATE_LIMIT_MAX: '1000000',
-      WEBHOOK_RATE_LIMIT_MAX: '1000000',
+      ...BENCH_RATE_LIMIT,
       ...encryption.env,
       WORKER_VERSIONING: '1',
       TEMPORAL_DEPLOYMENT_NAME: DEPLOYMENT,
@@ -256,14 +253,8 @@ async function run(
   });
 
   // The books: each lifecycle closes CAPTURED, with one capture at the provider.
-  const states = new Map<string, LifecycleState>();
   const ids = [...sleeping, ...streamed.map(({ id }) => id)];
-  await runBounded(ids.length, 32, async (i) => {
-    const id = ids[i] as string;
-    const result = client.workflow.getHandle(lifecycleWorkflowId(id)).result() as Promise<LifecycleState>;
-    const state = await Promise.race([result, bound(SETTLE_MS).then(() => undefined)]).catch(() => undefined);
-    if (state?.status === 'CAPTURED') states.set(id, state);
-  });
+  const states = await capturedStates(client, ids, SETTLE_MS);
   await Promise.race([sandbox.deliveriesSettled(), bound(SETTLE_MS)]);
   let doubleCaptures = 0;
   await runBounded(ids.length, 16, async (i) => {

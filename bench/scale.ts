@@ -11,6 +11,7 @@ import { DEFAULT_CLUSTER_DATABASE_URL, freeClusterPorts, startClusterStack } fro
 import type { Authorization } from '../src/providers/resources';
 import { startSandbox } from '../src/sandbox/server';
 import { writeWorkflowBundle } from '../src/workers/workflow-bundle';
+import { BENCH_RATE_LIMIT } from './api-budgets';
 import { benchEncryption } from './codec';
 import { rssOf } from './process-memory';
 import { percentile, runBounded, summary, timed } from './stats';
@@ -100,12 +101,9 @@ async function main() {
     ui: false,
     characters: false,
     paymentsBaseUrl: sandbox.url,
-    // Every request comes from 127.0.0.1: far more than the default rate limit per source.
     appEnv: {
       API_KEYS: API_KEY,
-      API_RATE_LIMIT_MAX: '1000000',
-      API_CALLER_RATE_LIMIT_MAX: '1000000',
-      WEBHOOK_RATE_LIMIT_MAX: '1000000',
+      ...BENCH_RATE_LIMIT,
       ...encryption.env,
     },
     output: (name, line) => appendFileSync(PROCESS_LOG, `[${name}] ${line}\n`),

@@ -1,9 +1,23 @@
+import type { AxiosInstance } from 'axios';
 import { randomUUID } from 'node:crypto';
 import { eventually } from '../helpers/eventually';
 import { freshKey, sandboxPaymentsClient, useLifecycleStack } from '../helpers/lifecycle-stack';
 import { providerFixtures } from '../helpers/provider-fixtures';
 import { useProviderStack } from '../helpers/provider-stack';
 import { lifecycleWorkflowId, paymentEventSignal } from '../../src/workflows/lifecycle/definitions';
+
+/** Refunds a capture through the API's refund route, with an Idempotency-Key when one is given. */
+function refund(
+  stack: { api: AxiosInstance },
+  authorizationId: string,
+  captureId: string,
+  body: Record<string, unknown>,
+  idempotencyKey?: string,
+) {
+  return stack.api.post(`/v1/lifecycles/${authorizationId}/captures/${captureId}/refund`, body, {
+    headers: idempotencyKey ? { 'idempotency-key': idempotencyKey } : {},
+  });
+}
 
 // Refunds through the API and the typed client, on the dev server and the sandbox, over real HTTP: the
 // guarantees once per provider (test/helpers/provider-fixtures.ts), a refund learnt only from an event on PayPal.
@@ -12,17 +26,6 @@ const key = () => `refund-${randomUUID()}`;
 
 describe.each(providerFixtures)('refunds of a $name lifecycle', (fixture) => {
   const stack = useProviderStack(fixture);
-
-  function refund(
-    authorizationId: string,
-    captureId: string,
-    body: Record<string, unknown>,
-    idempotencyKey?: string,
-  ) {
-    return stack.api.post(`/v1/lifecycles/${authorizationId}/captures/${captureId}/refund`, body, {
-      headers: idempotencyKey ? { 'idempotency-key': idempotencyKey } : {},
-    });
-  }
 
   async function captured(value: string, start: Record<string, unknown> = {}) {
     const authorizationId = await stack.startLifecycle(value, start);
@@ -37,7 +40,7 @@ describe.each(providerFixtures)('refunds of a $name lifecycle', (fixture) => {
   describe('POST /v1/lifecycles/:authorizationId/captures/:captureId/refund', () => {
     it('refunds in part, then in full; the state records each refund and the statuses follow', async () => {
       const { authorizationId, captureId } = await captured('100.00');
-      const partial = await refund(authorizationId, captureId, { amount: '30' }, key());
+      const partial = await refund(stack, authorizationId, captureId, { amount: '30' }, key());
       expect(partial.status).toBe(200);
       expect(partial.data).toMatchObject({
         status: 'COMPLETED',
@@ -49,7 +52,7 @@ describe.each(providerFixtures)('refunds of a $name lifecycle', (fixture) => {
         expect.objectContaining({ id: captureId, status: 'PARTIALLY_REFUNDED', refundedAmount: '30.00' }),
       ]);
 
-      const rest = await refund(authorizationId, captureId, {}, key());
+      const rest = await refund(stack, authorizationId, captureId, {}, key());
       expect(rest.status).toBe(200);
       expect(rest.data.amount).toEqual({ currency_code: 'USD', value: '70.00' });
       state = await lifecycleState(authorizationId);
@@ -75,11 +78,11 @@ describe.each(providerFixtures)('refunds of a $name lifecycle', (fixture) => {
     it('answers the same refund to the same Idempotency-Key, with one refund at the provider', async () => {
       const { authorizationId, captureId } = await captured('50.00');
       const idempotencyKey = key();
-      const first = await refund(authorizationId, captureId, { amount: '10.00' }, idempotencyKey);
-      const again = await refund(authorizationId, captureId, { amount: '10' }, idempotencyKey);
+      const first = await refund(stack, authorizationId, captureId, { amount: '10.00' }, idempotencyKey);
+      const again = await refund(stack, authorizationId, captureId, { amount: '10' }, idempotencyKey);
       const concurrent = await Promise.all([
-        refund(authorizationId, captureId, { amount: '10.00' }, idempotencyKey),
-        refund(authorizationId, captureId, { amount: '10.00' }, idempotencyKey),
+        refund(stack, authorizationId, captureId, { amount: '10.00' }, idempotencyKey),
+        refund(stack, authorizationId, captureId, { amount: '10.00' }, idempotencyKey),
       ]);
       for (const answer of [first, again, ...concurrent]) {
         expect(answer.status).toBe(200);
@@ -92,12 +95,15 @@ describe.each(providerFixtures)('refunds of a $name lifecycle', (fixture) => {
     it('refuses a key reused with other parameters, like capture, naming the field', async () => {
       const { authorizationId, captureId } = await captured('40.00');
       const idempotencyKey = key();
-      expect((await refund(authorizationId, captureId, { amount: '5.00' }, idempotencyKey)).status).toBe(200);
-      const otherAmount = await refund(authorizationId, captureId, { amount: '6.00' }, idempotencyKey);
+      expect(
+        (await refund(stack, authorizationId, captureId, { amount: '5.00' }, idempotencyKey)).status,
+      ).toBe(200);
+      const otherAmount = await refund(stack, authorizationId, captureId, { amount: '6.00' }, idempotencyKey);
       expect(otherAmount.status).toBe(422);
       expect(otherAmount.data.error).toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED' });
       expect(otherAmount.data.error.message).toContain('amount "5.00"');
       const addedNote = await refund(
+        stack,
         authorizationId,
         captureId,
         { amount: '5.00', noteToPayer: 'sorry' },
@@ -117,21 +123,21 @@ describe.each(providerFixtures)('refunds of a $name lifecycle', (fixture) => {
 
     it('refuses more than the capture has left, an unknown capture, and bad fields, before the provider', async () => {
       const { authorizationId, captureId } = await captured('20.00');
-      const tooMuch = await refund(authorizationId, captureId, { amount: '20.01' }, key());
+      const tooMuch = await refund(stack, authorizationId, captureId, { amount: '20.01' }, key());
       expect(tooMuch.status).toBe(409);
       expect(tooMuch.data.error).toMatchObject({ code: 'LIFECYCLE_STATE_FORBIDS' });
       expect(tooMuch.data.error.message).toContain('amount: 20.01 USD is more than the 20.00');
-      const unknown = await refund(authorizationId, 'NOTACAPTURE00000', {}, key());
+      const unknown = await refund(stack, authorizationId, 'NOTACAPTURE00000', {}, key());
       expect(unknown.status).toBe(400);
       expect(unknown.data.error.message).toContain('captureId');
-      const badAmount = await refund(authorizationId, captureId, { amount: '-1' }, key());
+      const badAmount = await refund(stack, authorizationId, captureId, { amount: '-1' }, key());
       expect(badAmount.status).toBe(400);
       expect(badAmount.data.error.message).toContain('amount');
-      const unknownField = await refund(authorizationId, captureId, { currency: 'USD' }, key());
+      const unknownField = await refund(stack, authorizationId, captureId, { currency: 'USD' }, key());
       expect(unknownField.status).toBe(400);
       expect(await refundedAtProvider(captureId)).toBe('0.00');
-      expect((await refund(authorizationId, captureId, {}, key())).status).toBe(200);
-      const fullyRefunded = await refund(authorizationId, captureId, {}, key());
+      expect((await refund(stack, authorizationId, captureId, {}, key())).status).toBe(200);
+      const fullyRefunded = await refund(stack, authorizationId, captureId, {}, key());
       expect(fullyRefunded.status).toBe(409);
       expect(fullyRefunded.data.error.message).toContain('REFUNDED');
     });
@@ -148,7 +154,7 @@ describe.each(providerFixtures)('refunds of a $name lifecycle', (fixture) => {
       );
 
       const idempotencyKey = key();
-      const first = await refund(authorizationId, captureId, { amount: '15.00' }, idempotencyKey);
+      const first = await refund(stack, authorizationId, captureId, { amount: '15.00' }, idempotencyKey);
       expect(first.status).toBe(200);
       expect(first.data).toMatchObject({ status: 'COMPLETED', amount: { value: '15.00' } });
       const description = await handle.describe();
@@ -176,7 +182,7 @@ describe.each(providerFixtures)('refunds of a $name lifecycle', (fixture) => {
     it('answers a retry from the closed run while its key is remembered, without reopening it', async () => {
       const { authorizationId, captureId } = await captured('30.00', { lateEventWindow: '2s' });
       const idempotencyKey = key();
-      const first = await refund(authorizationId, captureId, { amount: '3.00' }, idempotencyKey);
+      const first = await refund(stack, authorizationId, captureId, { amount: '3.00' }, idempotencyKey);
       expect(first.status).toBe(200);
       const handle = stack.client.workflow.getHandle(lifecycleWorkflowId(authorizationId));
       await eventually(
@@ -185,7 +191,7 @@ describe.each(providerFixtures)('refunds of a $name lifecycle', (fixture) => {
         { what: 'the lifecycle to close after its late-event window' },
       );
       const runBefore = (await handle.describe()).runId;
-      const again = await refund(authorizationId, captureId, { amount: '3.00' }, idempotencyKey);
+      const again = await refund(stack, authorizationId, captureId, { amount: '3.00' }, idempotencyKey);
       expect(again.status).toBe(200);
       expect(again.data).toEqual(first.data);
       expect((await handle.describe()).runId).toBe(runBefore);
@@ -196,17 +202,6 @@ describe.each(providerFixtures)('refunds of a $name lifecycle', (fixture) => {
 
 describe('on PayPal', () => {
   const stack = useLifecycleStack();
-
-  function refund(
-    authorizationId: string,
-    captureId: string,
-    body: Record<string, unknown>,
-    idempotencyKey?: string,
-  ) {
-    return stack.api.post(`/v1/lifecycles/${authorizationId}/captures/${captureId}/refund`, body, {
-      headers: idempotencyKey ? { 'idempotency-key': idempotencyKey } : {},
-    });
-  }
 
   async function captured(value: string) {
     const authorizationId = await stack.startLifecycle(value);
@@ -249,7 +244,7 @@ describe('on PayPal', () => {
         mode: 'commit-then-drop',
         count: 5,
       });
-      expect((await refund(authorizationId, captureId, {}, idempotencyKey)).status).toBe(503);
+      expect((await refund(stack, authorizationId, captureId, {}, idempotencyKey)).status).toBe(503);
       const atProvider = await refundsAtProvider(captureId);
       expect(atProvider).toHaveLength(1);
       const made = atProvider[0] as { id: string };
@@ -261,8 +256,8 @@ describe('on PayPal', () => {
       });
       expect((await lifecycleState(authorizationId)).status).toBe('REFUNDED');
 
-      expect((await refund(authorizationId, captureId, {}, key())).status).toBe(409);
-      const retried = await refund(authorizationId, captureId, {}, idempotencyKey);
+      expect((await refund(stack, authorizationId, captureId, {}, key())).status).toBe(409);
+      const retried = await refund(stack, authorizationId, captureId, {}, idempotencyKey);
       expect(retried.status).toBe(200);
       expect(retried.data.id).toBe(made.id);
       expect(await refundsAtProvider(captureId)).toHaveLength(1);
@@ -293,7 +288,7 @@ describe('on PayPal', () => {
       });
       expect((await lifecycleState(authorizationId)).status).toBe('REVERSED');
       for (const body of [{}, { amount: '10.00' }, { amount: '1.00' }]) {
-        expect((await refund(authorizationId, captureId, body, key())).status).toBe(409);
+        expect((await refund(stack, authorizationId, captureId, body, key())).status).toBe(409);
       }
       expect(await refundsAtProvider(captureId)).toHaveLength(1);
     });
