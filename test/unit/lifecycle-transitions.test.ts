@@ -3,10 +3,10 @@ import {
   applyEvent,
   applyReauthorization,
   canManage,
-  holdsMoney,
   isTerminal,
   markEnded,
 } from '../../src/workflows/lifecycle/state';
+import { holdsMoney } from '../../src/workflows/lifecycle/money';
 import { authorizedState, captureCompletedEvent, capturedState, usd } from '../fixtures/lifecycle-state';
 
 // State transitions that lifecycle-state.test.ts and lifecycle-refund-events.test.ts leave out.

@@ -1,5 +1,6 @@
-import { formatMinorUnits, toMinorUnits } from '../../currency-decimals';
+import { formatMinorUnits } from '../../currency-decimals';
 import type { CaptureRecord, LifecycleState } from './definitions';
+import { holdsMoney, minorUnitsOf } from './money';
 
 // Captures into one charge that several share (Stripe's multicapture): the lifecycle gives each an id of its
 // own (`<charge>-<n>`). The charge's events name no capture, only what the charge captured in all; a total above
@@ -8,11 +9,7 @@ import type { CaptureRecord, LifecycleState } from './definitions';
 // takes it back, so that no money is counted twice.
 
 function minorUnits(state: LifecycleState, value: string | undefined): bigint {
-  return value === undefined ? 0n : (toMinorUnits(value, state.currency) ?? 0n);
-}
-
-function tookMoney(capture: CaptureRecord): boolean {
-  return capture.status !== 'DECLINED' && capture.status !== 'FAILED';
+  return value === undefined ? 0n : (minorUnitsOf(state, value) ?? 0n);
 }
 
 /** The lifecycle's captures into the provider's charge. */
@@ -35,7 +32,7 @@ export function nextCaptureId(state: LifecycleState, chargeId: string): string {
  */
 export function bookedIntoCharge(state: LifecycleState, chargeId: string, ofOriginal: boolean): bigint {
   const recorded = capturesOfCharge(state, chargeId)
-    .filter(tookMoney)
+    .filter(holdsMoney)
     .reduce((sum, capture) => sum + minorUnits(state, capture.amount.value), 0n);
   return recorded + (ofOriginal ? minorUnits(state, state.capturedAtStart?.amount) : 0n);
 }
@@ -68,7 +65,7 @@ export function recordCapturedAtStart(state: LifecycleState, chargeId: string): 
  */
 export function takeBackLearned(state: LifecycleState, chargeId: string, amount: string): string | undefined {
   const learned = capturesOfCharge(state, chargeId).filter(
-    (capture) => capture.learnedFromTotal && tookMoney(capture),
+    (capture) => capture.learnedFromTotal && holdsMoney(capture),
   );
   const wanted = minorUnits(state, amount);
   const same = learned.find((capture) => minorUnits(state, capture.amount.value) === wanted);
@@ -104,7 +101,7 @@ export function refundPortions(
 ): Array<{ captureId: string; amount: string }> | undefined {
   let left = minorUnits(state, amount);
   const portions: Array<{ captureId: string; amount: string }> = [];
-  for (const capture of capturesOfCharge(state, chargeId).filter(tookMoney)) {
+  for (const capture of capturesOfCharge(state, chargeId).filter(holdsMoney)) {
     if (left === 0n) break;
     const refundable = minorUnits(state, capture.amount.value) - minorUnits(state, capture.refundedAmount);
     const taken = refundable < left ? refundable : left;

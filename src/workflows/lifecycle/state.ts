@@ -12,6 +12,7 @@ import {
   type RefundEvent,
   type RefundRecord,
 } from './definitions';
+import { amountOf, holdsMoney, minorUnitsOf } from './money';
 import { hasRefunds, recordRefund } from './refunds';
 import {
   bookedIntoCharge,
@@ -29,21 +30,6 @@ const REFUNDS_AWAITING_CAPTURE = 50;
 
 export function isTerminal(state: LifecycleState): boolean {
   return terminalStatuses.includes(state.status);
-}
-
-/** A decimal amount in minor units of the lifecycle's currency, or undefined when it is not one. */
-export function minorUnitsOf(state: LifecycleState, value: string): bigint | undefined {
-  return toMinorUnits(value, state.currency);
-}
-
-/** Minor units as an amount in the lifecycle's currency. */
-export function amountOf(state: LifecycleState, minorUnits: bigint): Money {
-  return { currency_code: state.currency, value: formatMinorUnits(minorUnits, state.currency) };
-}
-
-/** Captures that took money: completed or pending, also once refunded or reversed since. */
-export function holdsMoney(capture: CaptureRecord): boolean {
-  return capture.status !== 'DECLINED' && capture.status !== 'FAILED';
 }
 
 /** Status and captured amount follow from the captures, once money was authorized and not voided. */

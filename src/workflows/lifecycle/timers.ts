@@ -4,7 +4,8 @@ import { ofProvider, timerCalls, type PaymentsCalls } from './activity-options';
 import type { LifecycleInput, LifecycleState } from './definitions';
 import { reauthorizeIdempotencyKey, voidIdempotencyKey } from './provider-keys';
 import { millisecondsOf } from './start';
-import { amountOf, applyReauthorization, isTerminal, markEnded, minorUnitsOf, voidTarget } from './state';
+import { amountOf, minorUnitsOf } from './money';
+import { applyReauthorization, isTerminal, markEnded, voidTarget } from './state';
 import { inLifecycleCurrency } from './validation';
 
 export type TimerKind = 'reauthorize' | 'expiryPolicy';

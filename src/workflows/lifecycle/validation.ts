@@ -15,7 +15,8 @@ import {
 } from './definitions';
 import { pendingAttempt, sameMoney } from './attempts';
 import { refundableAmount } from './refunds';
-import { amountOf, holdsMoney, isTerminal, minorUnitsOf } from './state';
+import { amountOf, holdsMoney, minorUnitsOf } from './money';
+import { isTerminal } from './state';
 
 // Checks a request against the state before anything enters history; each refusal names what was wrong.
 
