@@ -27,8 +27,7 @@ export interface DevServer {
   stop(): Promise<void>;
 }
 
-// Update-with-start needs multi-operation; eager activities spare a keyed capture's checkpoint a dispatch
-// (deploy/temporal-dynamic-config.yaml); the rest are defaults of recent servers, stated for clarity: among
+// Update-with-start needs multi-operation; the rest are defaults of recent servers, stated for clarity: among
 // them Worker Deployments (versioning v3) and the versioning of workflow tasks (docs/deploying.md).
 const dynamicConfig = [
   'frontend.enableExecuteMultiOperation=true',
@@ -36,7 +35,6 @@ const dynamicConfig = [
   'frontend.enableUpdateWorkflowExecutionAsyncAccepted=true',
   'system.enableDeploymentVersions=true',
   'frontend.workerVersioningWorkflowAPIs=true',
-  'system.enableActivityEagerExecution=true',
 ];
 
 // The CLI spells the types in CamelCase.
