@@ -7,6 +7,11 @@ export function minorUnitsOf(state: LifecycleState, value: string): bigint | und
   return toMinorUnits(value, state.currency);
 }
 
+/** An optional amount in minor units; none, or one that is not an amount, counts as zero. */
+export function minorUnitsOrZero(state: LifecycleState, value: string | undefined): bigint {
+  return value === undefined ? 0n : (minorUnitsOf(state, value) ?? 0n);
+}
+
 /** Minor units as an amount in the lifecycle's currency. */
 export function amountOf(state: LifecycleState, minorUnits: bigint): Money {
   return { currency_code: state.currency, value: formatMinorUnits(minorUnits, state.currency) };

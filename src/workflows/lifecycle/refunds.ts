@@ -1,11 +1,8 @@
-import { formatMinorUnits, toMinorUnits } from '../../currency-decimals';
+import { formatMinorUnits } from '../../currency-decimals';
 import type { CaptureRecord, LifecycleState, RefundRecord } from './definitions';
+import { minorUnitsOrZero as minorUnits } from './money';
 
 // Refund arithmetic, in minor units of the lifecycle's currency: the one place refunds add and compare money.
-
-function minorUnits(state: LifecycleState, value: string | undefined): bigint {
-  return value === undefined ? 0n : (toMinorUnits(value, state.currency) ?? 0n);
-}
 
 function decimal(state: LifecycleState, minor: bigint): string {
   return formatMinorUnits(minor, state.currency);

@@ -1,16 +1,12 @@
 import { formatMinorUnits } from '../../currency-decimals';
 import type { CaptureRecord, LifecycleState } from './definitions';
-import { holdsMoney, minorUnitsOf } from './money';
+import { holdsMoney, minorUnitsOrZero as minorUnits } from './money';
 
 // Captures into one charge that several share (Stripe's multicapture): the lifecycle gives each an id of its
 // own (`<charge>-<n>`). The charge's events name no capture, only what the charge captured in all; a total above
 // what the lifecycle booked into the charge is a capture it did not make (the dashboard's), or its own whose
 // answer has not come yet. Such a capture is booked as learned; the answer of the lifecycle's own capture
 // takes it back, so that no money is counted twice.
-
-function minorUnits(state: LifecycleState, value: string | undefined): bigint {
-  return value === undefined ? 0n : (minorUnitsOf(state, value) ?? 0n);
-}
 
 /** The lifecycle's captures into the provider's charge. */
 export function capturesOfCharge(state: LifecycleState, chargeId: string): CaptureRecord[] {
