@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import axios, { type AxiosInstance } from 'axios';
 import { Client, Connection } from '@temporalio/client';
@@ -99,9 +99,14 @@ export async function startClusterHarness(
     progress: (line) => console.log(`[cluster] ${line}`),
   }).catch(async (error: unknown) => {
     await sandbox.close();
-    throw new Error(
-      `${error instanceof Error ? error.message : String(error)} (process output: ${processLog})`,
-    );
+    // The next test file writes the same log: the output of the process that failed goes with the error.
+    const message = error instanceof Error ? error.message : String(error);
+    const failed = /^(\S+) exited/.exec(message)?.[1];
+    const lines = readFileSync(processLog, 'utf8')
+      .split('\n')
+      .filter((line) => failed !== undefined && line.startsWith(`[${failed}]`))
+      .slice(-40);
+    throw new Error(`${message} (process output: ${processLog})\n${lines.join('\n')}`);
   });
   console.log(
     `[cluster] up in ${Math.round((Date.now() - started) / 1000)} s; process output in ${processLog}`,
