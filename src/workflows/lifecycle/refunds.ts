@@ -1,6 +1,6 @@
 import { formatMinorUnits } from '../../currency-decimals';
 import type { CaptureRecord, LifecycleState, RefundRecord } from './definitions';
-import { minorUnitsOrZero as minorUnits } from './money';
+import { minorUnitsOrZero } from './money';
 
 // Refund arithmetic, in minor units of the lifecycle's currency: the one place refunds add and compare money.
 
@@ -10,13 +10,14 @@ function decimal(state: LifecycleState, minor: bigint): string {
 
 /** What a capture has not yet had refunded. */
 export function refundableAmount(state: LifecycleState, capture: CaptureRecord): string {
-  const left = minorUnits(state, capture.amount.value) - minorUnits(state, capture.refundedAmount);
+  const left =
+    minorUnitsOrZero(state, capture.amount.value) - minorUnitsOrZero(state, capture.refundedAmount);
   return decimal(state, left > 0n ? left : 0n);
 }
 
 /** Whether some of the capture's money was given back. */
 export function hasRefunds(state: LifecycleState, capture: CaptureRecord): boolean {
-  return minorUnits(state, capture.refundedAmount) > 0n;
+  return minorUnitsOrZero(state, capture.refundedAmount) > 0n;
 }
 
 /** Refunds that take money back: every one but a failed or cancelled one. */
@@ -38,11 +39,11 @@ export function recordRefund(state: LifecycleState, refund: RefundRecord): void 
   const capture = state.captures.find((existing) => existing.id === refund.captureId);
   if (!capture) return;
   const ofCapture = refunds.filter((each) => each.captureId === capture.id && givesBack(each));
-  const refunded = ofCapture.reduce((sum, each) => sum + minorUnits(state, each.amount.value), 0n);
+  const refunded = ofCapture.reduce((sum, each) => sum + minorUnitsOrZero(state, each.amount.value), 0n);
   capture.refundedAmount = decimal(state, refunded);
   if (ofCapture.some((each) => each.kind === 'reversal')) capture.status = 'REVERSED';
-  else if (refunded >= minorUnits(state, capture.amount.value)) capture.status = 'REFUNDED';
+  else if (refunded >= minorUnitsOrZero(state, capture.amount.value)) capture.status = 'REFUNDED';
   else if (refunded > 0n) capture.status = 'PARTIALLY_REFUNDED';
-  const total = state.captures.reduce((sum, each) => sum + minorUnits(state, each.refundedAmount), 0n);
+  const total = state.captures.reduce((sum, each) => sum + minorUnitsOrZero(state, each.refundedAmount), 0n);
   state.refundedAmount = decimal(state, total);
 }

@@ -1,6 +1,6 @@
 import { formatMinorUnits } from '../../currency-decimals';
 import type { CaptureRecord, LifecycleState } from './definitions';
-import { holdsMoney, minorUnitsOrZero as minorUnits } from './money';
+import { holdsMoney, minorUnitsOrZero } from './money';
 
 // Captures into one charge that several share (Stripe's multicapture): the lifecycle gives each an id of its
 // own (`<charge>-<n>`). The charge's events name no capture, only what the charge captured in all; a total above
@@ -29,8 +29,8 @@ export function nextCaptureId(state: LifecycleState, chargeId: string): string {
 export function bookedIntoCharge(state: LifecycleState, chargeId: string, ofOriginal: boolean): bigint {
   const recorded = capturesOfCharge(state, chargeId)
     .filter(holdsMoney)
-    .reduce((sum, capture) => sum + minorUnits(state, capture.amount.value), 0n);
-  return recorded + (ofOriginal ? minorUnits(state, state.capturedAtStart?.amount) : 0n);
+    .reduce((sum, capture) => sum + minorUnitsOrZero(state, capture.amount.value), 0n);
+  return recorded + (ofOriginal ? minorUnitsOrZero(state, state.capturedAtStart?.amount) : 0n);
 }
 
 /**
@@ -63,8 +63,8 @@ export function takeBackLearned(state: LifecycleState, chargeId: string, amount:
   const learned = capturesOfCharge(state, chargeId).filter(
     (capture) => capture.learnedFromTotal && holdsMoney(capture),
   );
-  const wanted = minorUnits(state, amount);
-  const same = learned.find((capture) => minorUnits(state, capture.amount.value) === wanted);
+  const wanted = minorUnitsOrZero(state, amount);
+  const same = learned.find((capture) => minorUnitsOrZero(state, capture.amount.value) === wanted);
   if (same) {
     delete same.learnedFromTotal;
     return same.id;
@@ -72,13 +72,14 @@ export function takeBackLearned(state: LifecycleState, chargeId: string, amount:
   let left = wanted;
   for (const capture of learned.reverse()) {
     if (left === 0n) break;
-    const held = minorUnits(state, capture.amount.value);
-    const taken = [held - minorUnits(state, capture.refundedAmount), left].reduce((a, b) => (a < b ? a : b));
+    const held = minorUnitsOrZero(state, capture.amount.value);
+    const unrefunded = held - minorUnitsOrZero(state, capture.refundedAmount);
+    const taken = unrefunded < left ? unrefunded : left;
     if (taken <= 0n) continue;
     left -= taken;
     capture.amount = { ...capture.amount, value: formatMinorUnits(held - taken, state.currency) };
     if (!capture.finalCapture && capture.authorizationId === state.currentAuthorizationId) {
-      const remaining = minorUnits(state, state.remainingAmount) + taken;
+      const remaining = minorUnitsOrZero(state, state.remainingAmount) + taken;
       state.remainingAmount = formatMinorUnits(remaining, state.currency);
     }
     if (held === taken) state.captures = state.captures.filter((each) => each !== capture);
@@ -95,11 +96,12 @@ export function refundPortions(
   chargeId: string,
   amount: string,
 ): Array<{ captureId: string; amount: string }> | undefined {
-  let left = minorUnits(state, amount);
+  let left = minorUnitsOrZero(state, amount);
   const portions: Array<{ captureId: string; amount: string }> = [];
   for (const capture of capturesOfCharge(state, chargeId).filter(holdsMoney)) {
     if (left === 0n) break;
-    const refundable = minorUnits(state, capture.amount.value) - minorUnits(state, capture.refundedAmount);
+    const refundable =
+      minorUnitsOrZero(state, capture.amount.value) - minorUnitsOrZero(state, capture.refundedAmount);
     const taken = refundable < left ? refundable : left;
     if (taken <= 0n) continue;
     portions.push({ captureId: capture.id, amount: formatMinorUnits(taken, state.currency) });
