@@ -12,6 +12,8 @@ import type { Authorization } from '../src/providers/resources';
 import { startSandbox } from '../src/sandbox/server';
 import { writeWorkflowBundle } from '../src/workers/workflow-bundle';
 import { BENCH_RATE_LIMIT } from './api-budgets';
+import { updateTimeline } from './capture-timeline';
+import { lifecycleWorkflowId } from '../src/workflows/lifecycle/definitions';
 import { benchEncryption } from './codec';
 import { rssOf } from './process-memory';
 import { percentile, runBounded, summary, timed } from './stats';
@@ -25,6 +27,7 @@ const CAPTURES = Number(process.env.BENCH_CAPTURES ?? 200);
 const OPEN_CONCURRENCY = Number(process.env.BENCH_OPEN_CONCURRENCY ?? 16);
 const CAPTURE_CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
 const TRIVIAL_COUNT = Number(process.env.BENCH_TRIVIAL ?? 500);
+const TIMELINE_SAMPLES = 40;
 const TIME_LIMIT_MS = Number(process.env.BENCH_TIME_LIMIT_S ?? 1800) * 1000;
 const DATABASE_PREFIX = 'temporal_bench_scale';
 const TRIVIAL_QUEUE = 'bench-scale-trivial';
@@ -141,6 +144,7 @@ async function main() {
   const api = (i: number) => apis[i % apis.length] as AxiosInstance;
   /** Open and not captured: the lifecycles a capture is chosen from. */
   const uncaptured: string[] = [];
+  const captured: string[] = [];
 
   const openLifecycle = async (i: number) => {
     const created = await provider.post<Authorization>('/sandbox/authorizations', {
@@ -184,6 +188,7 @@ async function main() {
   /** Captures chosen at random; each is replaced by a new lifecycle, so as many stay open and uncaptured. */
   const captureAtRandom = async (count: number) => {
     const samples: number[] = [];
+    captured.length = 0;
     await runBounded(count, CAPTURE_CONCURRENCY, async (i) => {
       withinTimeLimit();
       const index = Math.floor(Math.random() * uncaptured.length);
@@ -195,6 +200,7 @@ async function main() {
       );
       answered(capture.result);
       samples.push(capture.ms);
+      captured.push(id);
       await openLifecycle(i);
     });
     return samples;
@@ -220,6 +226,9 @@ async function main() {
       log(`  trivial start → complete: ${trivialPerSecond.toFixed(1)}/s`);
       const captureMs = await captureAtRandom(CAPTURES);
       log(`  ${CAPTURES} captures: ${summary(captureMs)}`);
+      log(`  where a capture's time goes (p50 of ${TIMELINE_SAMPLES} captures' histories, step by step):`);
+      const sampled = captured.slice(0, TIMELINE_SAMPLES).map(lifecycleWorkflowId);
+      for (const line of await updateTimeline(client, sampled)) log(`    ${line}`);
       log(`  non-2xx answers (starts and captures): ${non2xx} (goal 0)`);
       const workers = workerMemory();
       for (const [i, memory] of workers.entries())

@@ -1,0 +1,49 @@
+import type { Client } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
+import { percentile } from './stats';
+
+type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
+const EventType = temporal.api.enums.v1.EventType;
+
+function eventName(event: HistoryEvent): string {
+  return (EventType[event.eventType ?? 0] ?? String(event.eventType)).replace('EVENT_TYPE_', '');
+}
+
+function eventMs(event: HistoryEvent): number {
+  const time = event.eventTime;
+  return Number(time?.seconds ?? 0) * 1000 + (time?.nanos ?? 0) / 1e6;
+}
+
+/**
+ * The steps of a lifecycle's last Update, from the workflow task that accepted it to its completion: each step
+ * named by the two events it lies between, with the time between them.
+ */
+export async function updateSteps(client: Client, workflowId: string): Promise<Array<[string, number]>> {
+  const history = await client.workflow.getHandle(workflowId).fetchHistory();
+  const events = history.events ?? [];
+  const names = events.map(eventName);
+  const accepted = names.lastIndexOf('WORKFLOW_EXECUTION_UPDATE_ACCEPTED');
+  if (accepted < 0) return [];
+  let from = accepted;
+  while (from > 0 && names[from] !== 'WORKFLOW_TASK_SCHEDULED') from -= 1;
+  const completed = names.indexOf('WORKFLOW_EXECUTION_UPDATE_COMPLETED', accepted);
+  const steps: Array<[string, number]> = [];
+  for (let i = from + 1; i <= completed; i += 1) {
+    const [before, after] = [events[i - 1] as HistoryEvent, events[i] as HistoryEvent];
+    steps.push([`${i - from}. ${names[i - 1]} → ${names[i]}`, eventMs(after) - eventMs(before)]);
+  }
+  return steps;
+}
+
+/** The p50 of each step over the lifecycles given, in the order the steps happen. */
+export async function updateTimeline(client: Client, workflowIds: string[]): Promise<string[]> {
+  const byStep = new Map<string, number[]>();
+  for (const id of workflowIds) {
+    for (const [step, ms] of await updateSteps(client, id)) {
+      byStep.set(step, [...(byStep.get(step) ?? []), ms]);
+    }
+  }
+  return [...byStep].map(
+    ([step, samples]) => `${percentile(samples, 50).toFixed(1).padStart(7)} ms  ${step} (${samples.length})`,
+  );
+}
