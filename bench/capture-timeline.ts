@@ -1,5 +1,6 @@
 import type { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
+import { eventTimeMs } from './event-time';
 import { percentile } from './stats';
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
@@ -7,11 +8,6 @@ const EventType = temporal.api.enums.v1.EventType;
 
 function eventName(event: HistoryEvent): string {
   return (EventType[event.eventType ?? 0] ?? String(event.eventType)).replace('EVENT_TYPE_', '');
-}
-
-function eventMs(event: HistoryEvent): number {
-  const time = event.eventTime;
-  return Number(time?.seconds ?? 0) * 1000 + (time?.nanos ?? 0) / 1e6;
 }
 
 /**
@@ -30,7 +26,7 @@ export async function updateSteps(client: Client, workflowId: string): Promise<A
   const steps: Array<[string, number]> = [];
   for (let i = from + 1; i <= completed; i += 1) {
     const [before, after] = [events[i - 1] as HistoryEvent, events[i] as HistoryEvent];
-    steps.push([`${i - from}. ${names[i - 1]} → ${names[i]}`, eventMs(after) - eventMs(before)]);
+    steps.push([`${i - from}. ${names[i - 1]} → ${names[i]}`, eventTimeMs(after) - eventTimeMs(before)]);
   }
   return steps;
 }
