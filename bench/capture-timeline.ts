@@ -11,11 +11,10 @@ function eventName(event: HistoryEvent): string {
 }
 
 /**
- * The steps of a lifecycle's last Update, from the workflow task that accepted it to its completion: each step
- * named by the two events it lies between, with the time between them.
+ * The steps of a history's last Update, from the workflow task that accepted it to its completion: each step
+ * named by its number and the two events it lies between, with the milliseconds between them.
  */
-export async function updateSteps(client: Client, workflowId: string): Promise<Array<[string, number]>> {
-  const history = await client.workflow.getHandle(workflowId).fetchHistory();
+export function lastUpdateSteps(history: temporal.api.history.v1.IHistory): Array<[string, number]> {
   const events = history.events ?? [];
   const names = events.map(eventName);
   const accepted = names.lastIndexOf('WORKFLOW_EXECUTION_UPDATE_ACCEPTED');
@@ -35,7 +34,8 @@ export async function updateSteps(client: Client, workflowId: string): Promise<A
 export async function updateTimeline(client: Client, workflowIds: string[]): Promise<string[]> {
   const byStep = new Map<string, number[]>();
   for (const id of workflowIds) {
-    for (const [step, ms] of await updateSteps(client, id)) {
+    const history = await client.workflow.getHandle(id).fetchHistory();
+    for (const [step, ms] of lastUpdateSteps(history)) {
       byStep.set(step, [...(byStep.get(step) ?? []), ms]);
     }
   }

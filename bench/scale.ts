@@ -11,9 +11,9 @@ import { DEFAULT_CLUSTER_DATABASE_URL, freeClusterPorts, startClusterStack } fro
 import type { Authorization } from '../src/providers/resources';
 import { startSandbox } from '../src/sandbox/server';
 import { writeWorkflowBundle } from '../src/workers/workflow-bundle';
+import { lifecycleWorkflowId } from '../src/workflows/lifecycle/definitions';
 import { BENCH_RATE_LIMIT } from './api-budgets';
 import { updateTimeline } from './capture-timeline';
-import { lifecycleWorkflowId } from '../src/workflows/lifecycle/definitions';
 import { benchEncryption } from './codec';
 import { rssOf } from './process-memory';
 import { percentile, runBounded, summary, timed } from './stats';

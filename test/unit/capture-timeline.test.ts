@@ -1,0 +1,45 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { lastUpdateSteps } from '../../bench/capture-timeline';
+import { eventTimeMs } from '../../bench/event-time';
+import { historyFromJson } from '../helpers/history-json';
+
+/** A lifecycle whose keyed captures await the checkpoint (recorded by the lost-answer test; the replay suite). */
+const history = historyFromJson(
+  JSON.parse(
+    readFileSync(
+      join(__dirname, '..', 'histories', 'authorization-lifecycle-lost-answer-claimed.json'),
+      'utf8',
+    ),
+  ),
+);
+
+describe("bench:scale's capture timeline", () => {
+  it('names each step of the last Update, from the task that accepted it to its completion', () => {
+    expect(lastUpdateSteps(history).map(([step]) => step)).toEqual([
+      '1. WORKFLOW_TASK_SCHEDULED → WORKFLOW_TASK_STARTED',
+      '2. WORKFLOW_TASK_STARTED → WORKFLOW_TASK_COMPLETED',
+      '3. WORKFLOW_TASK_COMPLETED → WORKFLOW_EXECUTION_UPDATE_ACCEPTED',
+      '4. WORKFLOW_EXECUTION_UPDATE_ACCEPTED → ACTIVITY_TASK_SCHEDULED',
+      '5. ACTIVITY_TASK_SCHEDULED → ACTIVITY_TASK_STARTED',
+      '6. ACTIVITY_TASK_STARTED → ACTIVITY_TASK_COMPLETED',
+      '7. ACTIVITY_TASK_COMPLETED → WORKFLOW_TASK_SCHEDULED',
+      '8. WORKFLOW_TASK_SCHEDULED → WORKFLOW_TASK_STARTED',
+      '9. WORKFLOW_TASK_STARTED → WORKFLOW_TASK_COMPLETED',
+      '10. WORKFLOW_TASK_COMPLETED → MARKER_RECORDED',
+      '11. MARKER_RECORDED → WORKFLOW_EXECUTION_UPDATE_COMPLETED',
+    ]);
+  });
+
+  it('adds up to the time from that task being scheduled to the Update completing', () => {
+    const events = history.events ?? [];
+    const byId = (id: number) => events.find((event) => Number(event.eventId) === id);
+    const total = lastUpdateSteps(history).reduce((sum, [, ms]) => sum + ms, 0);
+    expect(total).toBe(eventTimeMs(byId(66) ?? {}) - eventTimeMs(byId(55) ?? {}));
+    expect(total).toBeGreaterThan(0);
+  });
+
+  it('has no steps for a history without an Update', () => {
+    expect(lastUpdateSteps({ events: (history.events ?? []).slice(0, 5) })).toEqual([]);
+  });
+});
