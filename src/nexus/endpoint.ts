@@ -39,17 +39,51 @@ export async function ensurePaymentsEndpoint(
   await connection.operatorService.updateNexusEndpoint({ id: existing.id, version: existing.version, spec });
 }
 
-/** Registers a namespace unless it exists (the dev server creates its own with `--namespace`). */
+// gRPC NOT_FOUND.
+const NOT_FOUND = 5;
+const isNotFound = (error: unknown) => (error as { code?: unknown }).code === NOT_FOUND;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Registers a namespace unless it exists (the dev server creates its own with `--namespace`); resolves once the
+ * frontend serves it.
+ */
 export async function ensureNamespace(connection: Connection, namespace: string): Promise<void> {
   try {
     await connection.workflowService.describeNamespace({ namespace });
   } catch (error) {
-    // gRPC NOT_FOUND (5): any other trouble is the caller's to see.
-    if ((error as { code?: unknown }).code !== 5) throw error;
+    if (!isNotFound(error)) throw error;
     await connection.workflowService.registerNamespace({
       namespace,
       workflowExecutionRetentionPeriod: msToTs('3 days'),
     });
+    await untilServed(connection, namespace);
+  }
+}
+
+/**
+ * The lookup that found no namespace is cached by the server for a while (about a second on the dev server):
+ * until it expires, starts and polls in the namespace just registered are refused NOT_FOUND. A task queue's
+ * description goes through that cache without starting anything.
+ */
+async function untilServed(connection: Connection, namespace: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      await connection.workflowService.describeTaskQueue({
+        namespace,
+        taskQueue: { name: 'namespace-probe' },
+      });
+      return;
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+      if (Date.now() > deadline) {
+        throw new Error(`namespace ${namespace} was registered but is not served after ${timeoutMs} ms`, {
+          cause: error,
+        });
+      }
+      await sleep(200);
+    }
   }
 }
 
