@@ -142,17 +142,25 @@ it('runs a PayPal and a Stripe lifecycle on one worker, each against its own pro
   expect(stripeEvent.id).toMatch(/^evt_/);
   expect(paypalEvent.id).not.toMatch(/^evt_/);
 
-  // Each run names its provider (absent: PayPal) and ends delivered into its own lifecycle.
-  const runs = await verificationRuns();
-  const stripeRun = runs.find((run) => run.workflowId === `webhook-${stripeEvent.id}`);
+  // Each run names its provider (absent: PayPal) and ends delivered into its own lifecycle. A run signals its
+  // lifecycle before it completes, and the list shows it completed a little later.
+  const isStripeRun = (run: { workflowId: string }) => run.workflowId === `webhook-${stripeEvent.id}`;
+  const isPaypalRun = (run: { result: unknown }) =>
+    (run.result as { event?: { id?: string } } | undefined)?.event?.id === paypalEvent.id;
+  const runs = await eventually(
+    verificationRuns,
+    (listed) => listed.some(isStripeRun) && listed.some(isPaypalRun),
+    {
+      what: "both capture events' verification runs to be listed completed",
+    },
+  );
+  const stripeRun = runs.find(isStripeRun);
   expect(stripeRun?.input).toMatchObject({ provider: 'stripe', mode: 'local', webhookId: 'stripe-endpoint' });
   expect(stripeRun?.result).toMatchObject({
     outcome: 'delivered',
     lifecycleWorkflowId: `authorization-${intent.id}`,
   });
-  const paypalRun = runs.find(
-    (run) => (run.result as { event?: { id?: string } } | undefined)?.event?.id === paypalEvent.id,
-  );
+  const paypalRun = runs.find(isPaypalRun);
   expect(paypalRun?.input).not.toHaveProperty('provider');
   expect(paypalRun?.result).toMatchObject({
     outcome: 'delivered',
