@@ -27,14 +27,17 @@ export interface DevServer {
   stop(): Promise<void>;
 }
 
-// Update-with-start needs multi-operation; the rest are defaults of recent servers, stated for clarity: among
-// them Worker Deployments (versioning v3) and the versioning of workflow tasks (docs/deploying.md).
+// Update-with-start needs multi-operation; the next four are defaults of recent servers, stated for clarity:
+// among them Worker Deployments (versioning v3) and the versioning of workflow tasks (docs/deploying.md). The
+// transfer queue's read pace is deploy/temporal-dynamic-config.yaml's (docs/performance.md): the dev server's
+// one history shard at the default 20 reads a second held each activity and workflow task about 40 ms.
 const dynamicConfig = [
   'frontend.enableExecuteMultiOperation=true',
   'frontend.enableUpdateWorkflowExecution=true',
   'frontend.enableUpdateWorkflowExecutionAsyncAccepted=true',
   'system.enableDeploymentVersions=true',
   'frontend.workerVersioningWorkflowAPIs=true',
+  'history.transferProcessorMaxPollRPS=500',
 ];
 
 // The CLI spells the types in CamelCase.
