@@ -144,7 +144,6 @@ async function main() {
   const api = (i: number) => apis[i % apis.length] as AxiosInstance;
   /** Open and not captured: the lifecycles a capture is chosen from. */
   const uncaptured: string[] = [];
-  const captured: string[] = [];
 
   const openLifecycle = async (i: number) => {
     const created = await provider.post<Authorization>('/sandbox/authorizations', {
@@ -188,7 +187,7 @@ async function main() {
   /** Captures chosen at random; each is replaced by a new lifecycle, so as many stay open and uncaptured. */
   const captureAtRandom = async (count: number) => {
     const samples: number[] = [];
-    captured.length = 0;
+    const captured: string[] = [];
     await runBounded(count, CAPTURE_CONCURRENCY, async (i) => {
       withinTimeLimit();
       const index = Math.floor(Math.random() * uncaptured.length);
@@ -203,7 +202,7 @@ async function main() {
       captured.push(id);
       await openLifecycle(i);
     });
-    return samples;
+    return { samples, captured };
   };
 
   const workerMemory = () => [0, 1].map((index) => rssOf(stack.worker(index).child.pid as number));
@@ -224,7 +223,7 @@ async function main() {
       log(`  started ${opened.count} at ${opened.perSecond.toFixed(1)}/s`);
       const trivialPerSecond = await trivialRate(TRIVIAL_COUNT);
       log(`  trivial start → complete: ${trivialPerSecond.toFixed(1)}/s`);
-      const captureMs = await captureAtRandom(CAPTURES);
+      const { samples: captureMs, captured } = await captureAtRandom(CAPTURES);
       log(`  ${CAPTURES} captures: ${summary(captureMs)}`);
       log(`  where a capture's time goes (p50 of ${TIMELINE_SAMPLES} captures' histories, step by step):`);
       const sampled = captured.slice(0, TIMELINE_SAMPLES).map(lifecycleWorkflowId);

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common';
 import { DEV_CALLER_NAMESPACE } from '../nexus-callers';
@@ -42,7 +43,6 @@ export async function ensurePaymentsEndpoint(
 // gRPC NOT_FOUND.
 const NOT_FOUND = 5;
 const isNotFound = (error: unknown) => (error as { code?: unknown }).code === NOT_FOUND;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Registers a namespace unless it exists (the dev server creates its own with `--namespace`); resolves once the

@@ -102,10 +102,12 @@ export async function startClusterHarness(
     // The next test file writes the same log: the output of the process that failed goes with the error.
     const message = error instanceof Error ? error.message : String(error);
     const failed = /^(\S+) exited/.exec(message)?.[1];
-    const lines = readFileSync(processLog, 'utf8')
-      .split('\n')
-      .filter((line) => failed !== undefined && line.startsWith(`[${failed}]`))
-      .slice(-40);
+    const lines = failed
+      ? readFileSync(processLog, 'utf8')
+          .split('\n')
+          .filter((line) => line.startsWith(`[${failed}]`))
+          .slice(-40)
+      : [];
     throw new Error(`${message} (process output: ${processLog})\n${lines.join('\n')}`);
   });
   console.log(
