@@ -20,6 +20,8 @@ export type StartingAuthorization = Authorization & {
   reauthorization?: 'new-authorization';
   /** Set only for a provider whose captures of one authorization share an id (Stripe's multicapture). */
   sharedCaptureIds?: true;
+  /** Set only for a provider whose maxCaptures is its own limit: the capture that reaches it is final. */
+  capturesEndAtMax?: true;
 };
 
 export const MISSING_IDEMPOTENCY_KEY = 'MISSING_IDEMPOTENCY_KEY';
@@ -60,6 +62,7 @@ export function createPaymentsActivities(provider: PaymentsProvider) {
           reauthorization: 'new-authorization' as const,
         }),
         ...(capabilities.sharedCaptureIds && { sharedCaptureIds: true as const }),
+        ...(capabilities.capturesEndAtMax && { capturesEndAtMax: true as const }),
       };
     },
 

@@ -42,6 +42,11 @@ export type ProviderCapabilities = {
   /** How many captures one authorization takes; the lifecycle refuses the next before calling the provider. */
   maxCaptures: number;
   /**
+   * Whether maxCaptures is the provider's own limit, so the capture that reaches it is sent final (Stripe's);
+   * otherwise it is the lifecycle's bound (PayPal's limit is per account and not published).
+   */
+  capturesEndAtMax?: boolean;
+  /**
    * Whether captures of one authorization answer the same capture id (Stripe's multicapture: the charge):
    * the lifecycle then gives each capture an id of its own and refunds the shared one.
    */

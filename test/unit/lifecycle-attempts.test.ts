@@ -4,20 +4,23 @@ import {
   endAttempt,
   isDefiniteFailure,
   pendingAttempt,
-} from '../../src/workflows/lifecycle/attempts';
-import type { PendingAttempt } from '../../src/workflows/lifecycle/definitions';
+} from '../../src/workflows/lifecycle/keyed-requests';
+import type { PendingCapture } from '../../src/workflows/lifecycle/definitions';
 import { authorizedState, usd } from '../fixtures/lifecycle-state';
 
 // The keyed provider calls a lifecycle has sent and not had answered: what binds a lost answer to its key.
 
-function captureAttempt(idempotencyKey: string, amount = '10.00'): PendingAttempt {
+function captureAttempt(idempotencyKey: string, amount = '10.00'): PendingCapture {
   return {
     operation: 'capture',
     idempotencyKey,
     request: { amount },
-    providerRequestId: `A1-${idempotencyKey}`,
-    amount: usd(amount),
-    finalCapture: false,
+    sent: {
+      authorizationId: 'A1',
+      amount: usd(amount),
+      finalCapture: false,
+      idempotencyKey: `A1/capture/${idempotencyKey}`,
+    },
   };
 }
 
@@ -40,7 +43,6 @@ describe('pending attempts', () => {
     expect(pendingAttempt(state, 'capture', 'k1', { amount: '20.00' })).toBeUndefined();
     expect(pendingAttempt(state, 'capture', 'k2', { amount: '10.00' })).toBeUndefined();
     expect(pendingAttempt(state, 'refund', 'k1', { amount: '10.00' })).toBeUndefined();
-    expect(pendingAttempt(state, 'capture', undefined, { amount: '10.00' })).toBeUndefined();
     expect(pendingAttempt(authorizedState(), 'capture', 'k1', { amount: '10.00' })).toBeUndefined();
   });
 

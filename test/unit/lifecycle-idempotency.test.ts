@@ -2,7 +2,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { providerRequestIdRetention } from '../../src/duration-bounds';
 import { paypalCapabilities } from '../../src/providers/paypal/provider';
 import { LifecycleFailure } from '../../src/workflows/lifecycle/definitions';
-import { KeyedRequests, keyedAnswer, requestFingerprint } from '../../src/workflows/lifecycle/idempotency';
+import { KeyedRequests, keyedAnswer, requestFingerprint } from '../../src/workflows/lifecycle/keyed-requests';
 import { authorizedState } from '../fixtures/lifecycle-state';
 
 // Answers kept under the caller's Idempotency-Key, without a workflow: the rules the lifecycle's Updates and

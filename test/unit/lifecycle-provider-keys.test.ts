@@ -1,35 +1,34 @@
 import {
-  captureIdempotencyKey,
+  capturePlan,
   reauthorizeIdempotencyKey,
-  refundIdempotencyKey,
+  refundPlan,
   voidIdempotencyKey,
-} from '../../src/workflows/lifecycle/provider-keys';
-import { authorizedState } from '../fixtures/lifecycle-state';
+} from '../../src/workflows/lifecycle/keyed-requests';
+import type { LifecycleState } from '../../src/workflows/lifecycle/definitions';
+import { authorizedState, capturedState } from '../fixtures/lifecycle-state';
 
 // The keys provider calls carry: the same strings run after run, since a retry must repeat them exactly.
 
+/** The provider's key of a capture under the caller's `idempotencyKey`. */
+function captureKey(state: LifecycleState, idempotencyKey: string): string {
+  return capturePlan(state, { idempotencyKey }, {}).sent.idempotencyKey;
+}
+
 describe("a provider call's idempotency key", () => {
-  it("for a capture is the authorization, the operation and the caller's key, or the workflow and the capture's number", () => {
-    const state = authorizedState();
-    state.captureSequence = 3;
-    expect(captureIdempotencyKey(state, 'order-42-capture-1')).toBe('A1/capture/order-42-capture-1');
-    expect(captureIdempotencyKey(state)).toBe('authorization-A1-capture-3');
-    expect(captureIdempotencyKey(state, '')).toBe('authorization-A1-capture-3');
+  it("for a capture is the authorization, the operation and the caller's key", () => {
+    expect(captureKey(authorizedState(), 'order-42-capture-1')).toBe('A1/capture/order-42-capture-1');
   });
 
   it('for a capture keeps the first authorization after a reauthorization', () => {
     const state = authorizedState();
     state.currentAuthorizationId = 'A2';
-    expect(captureIdempotencyKey(state, 'k')).toBe('A1/capture/k');
+    expect(captureKey(state, 'k')).toBe('A1/capture/k');
   });
 
-  it("for a refund is the capture, the operation and the caller's key, or the workflow and the refund's number", () => {
-    const state = authorizedState();
-    state.refundSequence = 2;
-    expect(refundIdempotencyKey(state, { captureId: 'C1', idempotencyKey: 'order-42-refund-1' })).toBe(
-      'C1/refund/order-42-refund-1',
-    );
-    expect(refundIdempotencyKey(state, { captureId: 'C1' })).toBe('authorization-A1-refund-2');
+  it("for a refund is the capture, the operation and the caller's key", () => {
+    const state = capturedState('100.00', { C1: '40.00' });
+    const plan = refundPlan(state, { captureId: 'C1', idempotencyKey: 'order-42-refund-1' }, {});
+    expect(plan.sent.idempotencyKey).toBe('C1/refund/order-42-refund-1');
   });
 
   it('for a void is one per lifecycle', () => {
@@ -54,8 +53,6 @@ describe("a provider call's idempotency key", () => {
 
   it('differs between operations: capture "reauthorize-X" and reauthorize "X"', () => {
     const state = authorizedState();
-    expect(captureIdempotencyKey(state, 'reauthorize-X')).not.toBe(
-      reauthorizeIdempotencyKey(state, 'request', 'X'),
-    );
+    expect(captureKey(state, 'reauthorize-X')).not.toBe(reauthorizeIdempotencyKey(state, 'request', 'X'));
   });
 });

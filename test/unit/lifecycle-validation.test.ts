@@ -4,9 +4,7 @@ import { applyCapture, applyEvent, markEnded } from '../../src/workflows/lifecyc
 import {
   assertDurationsWithinBounds,
   assertOpen,
-  capturePlan,
   reauthorizeAmount,
-  refundPlan,
 } from '../../src/workflows/lifecycle/validation';
 import {
   authorizedState,
@@ -16,8 +14,13 @@ import {
   usd,
 } from '../fixtures/lifecycle-state';
 import { recordRefund } from '../../src/workflows/lifecycle/refunds';
-import { beginAttempt, endAttempt } from '../../src/workflows/lifecycle/attempts';
-import { requestFingerprint } from '../../src/workflows/lifecycle/idempotency';
+import {
+  beginAttempt,
+  capturePlan,
+  endAttempt,
+  refundPlan,
+  requestFingerprint,
+} from '../../src/workflows/lifecycle/keyed-requests';
 import type {
   CaptureInput,
   LifecycleState,
@@ -25,27 +28,40 @@ import type {
   RefundInput,
 } from '../../src/workflows/lifecycle/definitions';
 
-/** The capture plan for a request, with the fingerprint its command computes. */
+/** What the capture plan sends for a request (under key `k0` unless it names one), as its command computes it. */
 function capturePlanOf(state: LifecycleState, request: CaptureInput) {
-  return capturePlan(state, request, requestFingerprint(request, state.currency));
+  const keyed = { idempotencyKey: 'k0', ...request };
+  const { sent } = capturePlan(state, keyed, requestFingerprint(keyed, state.currency));
+  return { amount: sent.amount.value, finalCapture: sent.finalCapture, idempotencyKey: sent.idempotencyKey };
 }
 
+/** What the refund plan sends for a request (under key `k0` unless it names one). */
 function refundPlanOf(state: LifecycleState, request: RefundInput) {
-  return refundPlan(state, request, requestFingerprint(request, state.currency));
+  const keyed = { idempotencyKey: 'k0', ...request };
+  const { sent } = refundPlan(state, keyed, requestFingerprint(keyed, state.currency));
+  return { amount: sent.amount.value, idempotencyKey: sent.idempotencyKey };
 }
 
-/** The keyed attempt `request` recorded before its provider call, sent as `providerRequestId`. */
+/** The keyed attempt `request` recorded before its provider call, sent under `sentUnder`. */
 function attemptOf(
   operation: PendingAttempt['operation'],
   request: CaptureInput | RefundInput,
-  fields: Pick<PendingAttempt, 'providerRequestId' | 'amount'> & Partial<PendingAttempt>,
+  fields: { sentUnder: string; amount: string; finalCapture?: boolean; captureId?: string },
 ): PendingAttempt {
-  return {
-    operation,
+  const keyed = {
     idempotencyKey: request.idempotencyKey as string,
     request: requestFingerprint(request, 'USD'),
-    ...fields,
   };
+  const sent = { amount: usd(fields.amount), idempotencyKey: fields.sentUnder };
+  if (operation === 'capture') {
+    return {
+      ...keyed,
+      operation,
+      sent: { ...sent, authorizationId: 'A1', finalCapture: fields.finalCapture ?? false },
+    };
+  }
+  const captureId = fields.captureId as string;
+  return { ...keyed, operation, captureId, sent: { ...sent, captureId } };
 }
 
 // What the lifecycle's validators refuse before anything enters history, and the plans its commands follow.
@@ -109,9 +125,9 @@ describe('an open lifecycle', () => {
 describe('the capture plan', () => {
   it('captures what remains without an amount, and an amount with the currency decimals', () => {
     const state = authorizedState('100.00');
-    expect(capturePlanOf(state, {})).toEqual({ amount: '100.00' });
-    expect(capturePlanOf(state, { amount: '5' })).toEqual({ amount: '5.00' });
-    expect(capturePlanOf(authorizedState('1000', { currency: 'JPY' }), { amount: '999' })).toEqual({
+    expect(capturePlanOf(state, {})).toMatchObject({ amount: '100.00' });
+    expect(capturePlanOf(state, { amount: '5' })).toMatchObject({ amount: '5.00' });
+    expect(capturePlanOf(authorizedState('1000', { currency: 'JPY' }), { amount: '999' })).toMatchObject({
       amount: '999',
     });
   });
@@ -172,17 +188,13 @@ describe('the capture plan', () => {
     const request = { amount: '100', idempotencyKey: 'k1' };
     beginAttempt(
       state,
-      attemptOf('capture', request, {
-        providerRequestId: 'A1-k1',
-        amount: usd('100.00'),
-        finalCapture: true,
-      }),
+      attemptOf('capture', request, { sentUnder: 'A1-k1', amount: '100.00', finalCapture: true }),
     );
     applyEvent(state, captureCompletedEvent('100.00', { finalCapture: true }), 't3');
     expect(capturePlanOf(state, { amount: '100.00', idempotencyKey: 'k1' })).toEqual({
       amount: '100.00',
       finalCapture: true,
-      providerRequestId: 'A1-k1',
+      idempotencyKey: 'A1-k1',
     });
     // Another key, or the same key with another request, is held to what remains.
     expect(() => capturePlanOf(state, { amount: '100.00', idempotencyKey: 'k2' })).toThrow(/cannot capture/);
@@ -193,9 +205,9 @@ describe('the capture plan', () => {
   it('resends a pending attempt not yet reported while it fits what remains, and forgets it once answered', () => {
     const state = capturedState('100.00', { C1: '50.00' });
     const request = { idempotencyKey: 'k1' };
-    const attempt = attemptOf('capture', request, { providerRequestId: 'A1-k1', amount: usd('30.00') });
+    const attempt = attemptOf('capture', request, { sentUnder: 'A1-k1', amount: '30.00' });
     beginAttempt(state, attempt);
-    expect(capturePlanOf(state, request)).toEqual({ amount: '30.00', providerRequestId: 'A1-k1' });
+    expect(capturePlanOf(state, request)).toMatchObject({ amount: '30.00', idempotencyKey: 'A1-k1' });
     applyCapture(
       state,
       { id: 'C2', status: 'COMPLETED', amount: usd('50.00') },
@@ -215,7 +227,7 @@ describe('the capture plan', () => {
     const state = authorizedState('100.00');
     beginAttempt(
       state,
-      attemptOf('capture', { idempotencyKey: 'k1' }, { providerRequestId: 'A1-k1', amount: usd('100.00') }),
+      attemptOf('capture', { idempotencyKey: 'k1' }, { sentUnder: 'A1-k1', amount: '100.00' }),
     );
     applyCapture(
       state,
@@ -248,10 +260,10 @@ describe('the reauthorization amount', () => {
 describe('the refund plan', () => {
   it('refunds what the capture has not had refunded without an amount, or the amount asked', () => {
     const state = capturedState('100.00', { C1: '60.00', C2: '40.00' });
-    expect(refundPlanOf(state, { captureId: 'C1' })).toEqual({ amount: '60.00' });
+    expect(refundPlanOf(state, { captureId: 'C1' })).toMatchObject({ amount: '60.00' });
     recordRefund(state, refundOf('C1', 'R1', '15.00'));
-    expect(refundPlanOf(state, { captureId: 'C1' })).toEqual({ amount: '45.00' });
-    expect(refundPlanOf(state, { captureId: 'C1', amount: '45' })).toEqual({ amount: '45.00' });
+    expect(refundPlanOf(state, { captureId: 'C1' })).toMatchObject({ amount: '45.00' });
+    expect(refundPlanOf(state, { captureId: 'C1', amount: '45' })).toMatchObject({ amount: '45.00' });
   });
 
   it('refuses a capture the lifecycle does not hold, more than is left, and a capture not refundable', () => {
@@ -274,7 +286,7 @@ describe('the refund plan', () => {
   it('is taken after the lifecycle ended', () => {
     const state = capturedState('100.00', { C1: '100.00' });
     expect(state.status).toBe('CAPTURED');
-    expect(refundPlanOf(state, { captureId: 'C1', amount: '1.00' })).toEqual({ amount: '1.00' });
+    expect(refundPlanOf(state, { captureId: 'C1', amount: '1.00' })).toMatchObject({ amount: '1.00' });
   });
 
   it('never lets a new key claim a refund learnt only from a webhook, nor refund a reversed capture', () => {
@@ -293,10 +305,10 @@ describe('the refund plan', () => {
     const request = { captureId: 'C1', amount: '100.00', idempotencyKey: 'k1' };
     beginAttempt(
       state,
-      attemptOf('refund', request, { providerRequestId: 'C1-k1', amount: usd('100.00'), captureId: 'C1' }),
+      attemptOf('refund', request, { sentUnder: 'C1-k1', amount: '100.00', captureId: 'C1' }),
     );
     recordRefund(state, refundOf('C1', 'R1', '100.00'));
-    expect(refundPlanOf(state, request)).toEqual({ amount: '100.00', providerRequestId: 'C1-k1' });
+    expect(refundPlanOf(state, request)).toEqual({ amount: '100.00', idempotencyKey: 'C1-k1' });
     expect(() => refundPlanOf(state, { ...request, idempotencyKey: 'k2' })).toThrow(/cannot refund/);
     const claimed = capturedState('100.00', { C1: '100.00' });
     recordRefund(claimed, refundOf('C1', 'R1', '100.00', { idempotencyKey: 'C1-k0' }));

@@ -32,6 +32,7 @@ export function stripeCapabilities(multicapture: boolean): ProviderCapabilities 
     // Stripe may prune a key after 24 hours.
     idempotencyKeyRetentionMs: 24 * HOUR_MS,
     maxCaptures: multicapture ? 50 : 1,
+    capturesEndAtMax: true,
     // Every capture of a multicapture intent goes into its one charge: the charge id is each one's.
     ...(multicapture && { sharedCaptureIds: true }),
   };

@@ -2,45 +2,47 @@ import { log, proxyActivities, setCurrentDetails, workflowInfo } from '@temporal
 import type { PaymentsActivities } from '../../activities/payments';
 import type { Authorization, PaymentCapture, Refund } from '../../providers/resources';
 import { ofProvider, orderSystemCalls, type PaymentsCalls } from './activity-options';
-import type {
-  CaptureInput,
-  KeyedAnswerLookup,
-  KeyedAnswerQuestion,
-  LifecycleInput,
-  LifecycleOperation,
-  LifecycleState,
-  PaymentEvent,
-  PendingAttempt,
-  ReauthorizeInput,
-  RefundInput,
-  RequestFingerprint,
-  VoidInput,
-} from './definitions';
-import { beginAttempt, endAttempt, isDefiniteFailure } from './attempts';
-import { KeyedRequests, keyedAnswer, requestFingerprint } from './idempotency';
-import { captureIdempotencyKey, refundIdempotencyKey, voidIdempotencyKey } from './provider-keys';
 import {
-  applyCapture,
-  applyEvent,
-  applyRefund,
-  markEnded,
-  ownCapture,
-  providerCaptureId,
-  voidTarget,
-} from './state';
+  LifecycleFailure,
+  type CaptureInput,
+  type KeyedAnswerLookup,
+  type KeyedAnswerQuestion,
+  type LifecycleInput,
+  type LifecycleOperation,
+  type LifecycleState,
+  type PaymentEvent,
+  type PendingAttempt,
+  type ReauthorizeInput,
+  type RefundInput,
+  type RequestFingerprint,
+  type VoidInput,
+} from './definitions';
+import {
+  beginAttempt,
+  capturePlan,
+  endAttempt,
+  isDefiniteFailure,
+  KeyedRequests,
+  keyedAnswer,
+  refundPlan,
+  requestFingerprint,
+  voidIdempotencyKey,
+} from './keyed-requests';
+import { applyEvent, bookCapture, bookRefund, markEnded, voidTarget } from './state';
 import { fireTimer, reauthorize, type TimerKind } from './timers';
-import { assertOpen, capturePlan, inLifecycleCurrency, reauthorizeAmount, refundPlan } from './validation';
+import { assertOpen, inLifecycleCurrency, reauthorizeAmount, refuse } from './validation';
 import { lifecycleDetails, type LifecycleVisibility } from './visibility';
 
 /** The no-op activity a keyed provider call waits on first (see LifecycleCommands.attempt). */
 const { checkpoint } = proxyActivities<PaymentsActivities>({ startToCloseTimeout: '5 seconds' });
 
-/**
- * Whether the next capture is the last the authorization takes: then it is final, so a provider that takes
- * one capture (Stripe without multicapture) is never asked to keep the rest.
- */
-function lastCapture(state: LifecycleState): boolean {
-  return state.captures.length + 1 >= state.maxCaptures;
+/** The request with its key: a capture or refund without one is refused by its validator (KeyedRequests). */
+function keyed<Request extends { idempotencyKey?: string }>(
+  request: Request,
+): Request & { idempotencyKey: string } {
+  const { idempotencyKey } = request;
+  if (!idempotencyKey) return refuse(LifecycleFailure.invalidRequest, 'Idempotency-Key: required');
+  return { ...request, idempotencyKey };
 }
 
 /** One provider call at a time, so a timer's reauthorization never races a capture. */
@@ -83,57 +85,25 @@ export class LifecycleCommands {
   validateCapture(request: CaptureInput): void {
     const fingerprint = this.fingerprint(request);
     if (!this.keyed.isKnown('capture', request.idempotencyKey, fingerprint))
-      capturePlan(this.state, request, fingerprint);
+      capturePlan(this.state, keyed(request), fingerprint);
   }
 
+  /** Plan (pure), record the attempt, call the provider, book the answer, reply. */
   capture(request: CaptureInput): Promise<PaymentCapture> {
     const fingerprint = this.fingerprint(request);
     const acceptedAt = workflowInfo().historyLength;
     return this.once('capture', request.idempotencyKey, fingerprint, async () => {
-      const state = this.state;
-      const plan = capturePlan(state, request, fingerprint);
-      const amount = { currency_code: state.currency, value: plan.amount };
-      state.captureSequence += 1;
-      const idempotencyKey = plan.providerRequestId ?? captureIdempotencyKey(state, request.idempotencyKey);
-      const finalCapture =
-        request.finalCapture ??
-        plan.finalCapture ??
-        (plan.amount === state.remainingAmount || lastCapture(state));
-      const capture = await this.attempt(
-        acceptedAt,
-        request.idempotencyKey
-          ? {
-              operation: 'capture',
-              idempotencyKey: request.idempotencyKey,
-              request: fingerprint,
-              providerRequestId: idempotencyKey,
-              amount,
-              finalCapture,
-            }
-          : undefined,
-        async () =>
-          inLifecycleCurrency(
-            state,
-            await this.calls.captureAuthorization({
-              authorizationId: state.currentAuthorizationId,
-              amount,
-              finalCapture,
-              idempotencyKey,
-              ...(request.invoiceId ? { invoiceId: request.invoiceId } : {}),
-              ...(request.noteToPayer ? { noteToPayer: request.noteToPayer } : {}),
-            }),
-            'capture',
-          ),
+      const attempt = capturePlan(this.state, keyed(request), fingerprint);
+      const answer = await this.attempt(acceptedAt, attempt, () =>
+        this.calls.captureAuthorization(attempt.sent),
       );
-      const own = ownCapture(state, capture);
-      applyCapture(state, own, {
-        amount,
-        finalCapture,
-        idempotencyKey,
-        ...(own.id !== capture.id && { chargeId: capture.id }),
-      });
+      const capture = bookCapture(
+        this.state,
+        attempt.sent,
+        inLifecycleCurrency(this.state, answer, 'capture'),
+      );
       this.stateChanged();
-      return own;
+      return capture;
     });
   }
 
@@ -178,7 +148,7 @@ export class LifecycleCommands {
   validateRefund(request: RefundInput): void {
     const fingerprint = this.fingerprint(request);
     if (!this.keyed.isKnown('refund', request.idempotencyKey, fingerprint))
-      refundPlan(this.state, request, fingerprint);
+      refundPlan(this.state, keyed(request), fingerprint);
   }
 
   /** Taken also after the lifecycle ended: its captures stay refundable for months. */
@@ -186,47 +156,10 @@ export class LifecycleCommands {
     const fingerprint = this.fingerprint(request);
     const acceptedAt = workflowInfo().historyLength;
     return this.once('refund', request.idempotencyKey, fingerprint, async () => {
-      const state = this.state;
-      const plan = refundPlan(state, request, fingerprint);
-      const amount = { currency_code: state.currency, value: plan.amount };
-      state.refundSequence = (state.refundSequence ?? 0) + 1;
-      const idempotencyKey = plan.providerRequestId ?? refundIdempotencyKey(state, request);
-      const refund = await this.attempt(
-        acceptedAt,
-        request.idempotencyKey
-          ? {
-              operation: 'refund',
-              idempotencyKey: request.idempotencyKey,
-              request: fingerprint,
-              providerRequestId: idempotencyKey,
-              amount,
-              captureId: request.captureId,
-            }
-          : undefined,
-        async () =>
-          inLifecycleCurrency(
-            state,
-            await this.calls.refundCapture({
-              captureId: providerCaptureId(state, request.captureId),
-              amount,
-              idempotencyKey,
-              ...(request.invoiceId ? { invoiceId: request.invoiceId } : {}),
-              ...(request.noteToPayer ? { noteToPayer: request.noteToPayer } : {}),
-            }),
-            'refund',
-          ),
-      );
-      applyRefund(state, {
-        id: refund.id,
-        captureId: request.captureId,
-        kind: 'refund',
-        status: refund.status,
-        amount: refund.amount
-          ? { currency_code: refund.amount.currency_code, value: refund.amount.value }
-          : amount,
-        idempotencyKey,
-        createTime: refund.create_time,
-      });
+      const attempt = refundPlan(this.state, keyed(request), fingerprint);
+      const answer = await this.attempt(acceptedAt, attempt, () => this.calls.refundCapture(attempt.sent));
+      const refund = inLifecycleCurrency(this.state, answer, 'refund');
+      bookRefund(this.state, attempt, refund);
       this.stateChanged();
       return refund;
     });
@@ -261,16 +194,11 @@ export class LifecycleCommands {
   }
 
   /**
-   * A provider call, recorded as pending (for a keyed request) until its answer comes: a success or a
-   * refusal ends it, a call that got no answer leaves it for the retry under the same key.
+   * A keyed provider call, recorded as pending until its answer comes: a success or a refusal ends it, a
+   * call that got no answer leaves it for the retry under the same key.
    */
-  private async attempt<T>(
-    acceptedAt: number,
-    pending: PendingAttempt | undefined,
-    call: () => Promise<T>,
-  ): Promise<T> {
-    if (!pending) return call();
-    beginAttempt(this.state, pending);
+  private async attempt<T>(acceptedAt: number, attempt: PendingAttempt, call: () => Promise<T>): Promise<T> {
+    beginAttempt(this.state, attempt);
     // The provider call is a local activity: run inside the workflow task that accepted the Update (the
     // history has not grown since), a worker that dies before that task completes loses the Update and its
     // attempt. Scheduling a no-op activity completes the task first (a timer would too, but fires up to a
@@ -279,10 +207,10 @@ export class LifecycleCommands {
     if (workflowInfo().historyLength === acceptedAt) await checkpoint();
     try {
       const answer = await call();
-      endAttempt(this.state, pending);
+      endAttempt(this.state, attempt);
       return answer;
     } catch (error) {
-      if (isDefiniteFailure(error)) endAttempt(this.state, pending);
+      if (isDefiniteFailure(error)) endAttempt(this.state, attempt);
       throw error;
     }
   }

@@ -2,6 +2,7 @@ import type { Duration } from '@temporalio/common';
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { PaymentEvent } from '../../providers/events';
 import type { ProviderName } from '../../provider-names';
+import type { CaptureRequest, RefundRequest } from '../../providers/port';
 import type { Authorization, CaptureStatus, Money, PaymentCapture, Refund } from '../../providers/resources';
 
 export type { PaymentEvent };
@@ -162,14 +163,12 @@ export type LifecycleState = {
   keyedAnswers: KeyedAnswer[];
   /** Ids of provider events already delivered. */
   seenEventIds: string[];
-  /** How many capture requests this lifecycle made; derives the provider's keys when a caller gives no key. */
-  captureSequence: number;
-  /** Like captureSequence, for refund requests without a key. */
-  refundSequence?: number;
   /** The last timer reauthorization that failed for good; cleared by the next one that succeeds. */
   reauthorizationFailure?: { at: string; reason: string };
   /** How many captures the provider takes on one authorization. */
   maxCaptures: number;
+  /** Set when maxCaptures is the provider's own limit: the capture that reaches it is sent final. */
+  capturesEndAtMax?: true;
   /** Keyed captures and refunds sent to the provider whose answer has not come. */
   pendingAttempts: PendingAttempt[];
   /**
@@ -182,20 +181,24 @@ export type LifecycleState = {
 /**
  * A keyed capture or refund the lifecycle sent to the provider and has no answer for yet (lost with a
  * dropped connection or a crashed worker). Only a retry under its key, with the same request, may claim the
- * capture or refund a webhook reports for it, and the retry resends it under the same provider request id.
+ * capture or refund a webhook reports for it, and the retry sends the same call again: under the same
+ * provider key, the provider answers it with its first answer.
  */
-export type PendingAttempt = {
-  operation: 'capture' | 'refund';
+export type PendingAttempt = PendingCapture | PendingRefund;
+
+type KeyedAttempt = {
   /** The caller's Idempotency-Key. */
   idempotencyKey: string;
   request: RequestFingerprint;
-  /** The idempotency key the provider was sent (PayPal-Request-Id): a resend under it replays the first answer. */
-  providerRequestId: string;
-  amount: Money;
-  /** A capture's final_capture flag. */
-  finalCapture?: boolean;
-  /** A refund's capture. */
-  captureId?: string;
+};
+
+export type PendingCapture = KeyedAttempt & { operation: 'capture'; sent: CaptureRequest };
+
+export type PendingRefund = KeyedAttempt & {
+  operation: 'refund';
+  sent: RefundRequest & { amount: Money };
+  /** The lifecycle's capture it refunds (`sent.captureId` is the provider's). */
+  captureId: string;
 };
 
 export type LifecycleOperation = 'capture' | 'void' | 'reauthorize' | 'refund';

@@ -67,6 +67,7 @@ export async function startState(workflowId: string, input: LifecycleInput): Pro
       provider: input.provider,
       ...(authorization.reauthorization && { reauthorization: authorization.reauthorization }),
       ...(authorization.sharedCaptureIds && { sharedCaptureIds: authorization.sharedCaptureIds }),
+      ...(authorization.capturesEndAtMax && { capturesEndAtMax: authorization.capturesEndAtMax }),
     },
     {
       createTime: new Date(made).toISOString(),

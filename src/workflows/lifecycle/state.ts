@@ -1,4 +1,5 @@
-import type { Authorization, Money, PaymentCapture } from '../../providers/resources';
+import type { CaptureRequest } from '../../providers/port';
+import type { Authorization, Money, PaymentCapture, Refund } from '../../providers/resources';
 import { formatMinorUnits, toMinorUnits } from '../../currency-decimals';
 import {
   captureStatusByEvent,
@@ -8,6 +9,7 @@ import {
   type LifecycleState,
   type LifecycleStatus,
   type PaymentEvent,
+  type PendingRefund,
   type RecordedEvent,
   type RefundEvent,
   type RefundRecord,
@@ -90,6 +92,7 @@ export function initialState(
     provider: LifecycleState['provider'];
     reauthorization?: LifecycleState['reauthorization'];
     sharedCaptureIds?: LifecycleState['sharedCaptureIds'];
+    capturesEndAtMax?: LifecycleState['capturesEndAtMax'];
   },
   times: { createTime: string; reauthorizeAt: string; expiryPolicyAt: string; readAt?: string },
 ): LifecycleState {
@@ -128,8 +131,8 @@ export function initialState(
     recentEvents: [],
     keyedAnswers: [],
     seenEventIds: [],
-    captureSequence: 0,
     maxCaptures: options.maxCaptures,
+    ...(options.capturesEndAtMax && { capturesEndAtMax: true }),
     pendingAttempts: [],
   };
 }
@@ -242,6 +245,40 @@ export function ownCapture<Capture extends { id: string; amount?: Money }>(
   if (!state.sharedCaptureIds) return capture;
   const learned = capture.amount ? takeBackLearned(state, capture.id, capture.amount.value) : undefined;
   return { ...capture, id: learned ?? nextCaptureId(state, capture.id) };
+}
+
+/**
+ * Books the provider's answer to the lifecycle's own capture, sent as `sent`; answers the capture as the
+ * lifecycle records it (see ownCapture).
+ */
+export function bookCapture(
+  state: LifecycleState,
+  sent: CaptureRequest,
+  answer: PaymentCapture,
+): PaymentCapture {
+  const own = ownCapture(state, answer);
+  applyCapture(state, own, {
+    amount: sent.amount,
+    finalCapture: sent.finalCapture,
+    idempotencyKey: sent.idempotencyKey,
+    ...(own.id !== answer.id && { chargeId: answer.id }),
+  });
+  return own;
+}
+
+/** Books the provider's answer to the lifecycle's own refund. */
+export function bookRefund(state: LifecycleState, attempt: PendingRefund, answer: Refund): void {
+  applyRefund(state, {
+    id: answer.id,
+    captureId: attempt.captureId,
+    kind: 'refund',
+    status: answer.status,
+    amount: answer.amount
+      ? { currency_code: answer.amount.currency_code, value: answer.amount.value }
+      : attempt.sent.amount,
+    idempotencyKey: attempt.sent.idempotencyKey,
+    createTime: answer.create_time,
+  });
 }
 
 /** The provider's id of one of the lifecycle's captures: what a refund of it is sent to. */

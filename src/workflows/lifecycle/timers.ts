@@ -2,7 +2,7 @@ import { CancellationScope, isCancellation, log, sleep } from '@temporalio/workf
 import type { Authorization } from '../../providers/resources';
 import { ofProvider, timerCalls, type PaymentsCalls } from './activity-options';
 import type { LifecycleInput, LifecycleState } from './definitions';
-import { reauthorizeIdempotencyKey, voidIdempotencyKey } from './provider-keys';
+import { reauthorizeIdempotencyKey, voidIdempotencyKey } from './keyed-requests';
 import { millisecondsOf } from './start';
 import { amountOf, minorUnitsOf } from './money';
 import { applyReauthorization, isTerminal, markEnded, voidTarget } from './state';

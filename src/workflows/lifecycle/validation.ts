@@ -7,15 +7,11 @@ import {
   type CaptureInput,
   type LifecycleStart,
   type LifecycleState,
-  type PendingAttempt,
   type ReauthorizeInput,
   type RefundInput,
-  type RefundRecord,
-  type RequestFingerprint,
 } from './definitions';
-import { pendingAttempt, sameMoney } from './attempts';
 import { refundableAmount } from './refunds';
-import { amountOf, holdsMoney, minorUnitsOf } from './money';
+import { amountOf, minorUnitsOf } from './money';
 import { isTerminal } from './state';
 
 // Checks a request against the state before anything enters history; each refusal names what was wrong.
@@ -102,55 +98,8 @@ export function reauthorizeAmount(state: LifecycleState, request: ReauthorizeInp
   return amountOf(state, positiveAmount(state, request.amount)).value;
 }
 
-/** What to ask the provider for; a retry of a pending attempt resends it under its provider request id. */
-export type ProviderCallPlan = { amount: string; finalCapture?: boolean; providerRequestId?: string };
-
-function resent(attempt: PendingAttempt): ProviderCallPlan {
-  return {
-    amount: attempt.amount.value,
-    finalCapture: attempt.finalCapture,
-    providerRequestId: attempt.providerRequestId,
-  };
-}
-
-/**
- * The capture to ask the provider for: the request checked against what remains or, for a retry of this
- * lifecycle's own attempt whose answer was lost (see PendingAttempt), that attempt again. When the attempt's
- * capture is already known from the provider's webhook, the retry claims it (the provider replays it under
- * the same request id); otherwise the attempt's amount must still fit what remains.
- */
-export function capturePlan(
-  state: LifecycleState,
-  request: CaptureInput,
-  fingerprint: RequestFingerprint,
-): ProviderCallPlan {
-  const attempt = pendingAttempt(state, 'capture', request.idempotencyKey, fingerprint);
-  if (!attempt) return { amount: captureAmount(state, request) };
-  if (!unclaimedCapture(state, attempt)) captureAmount(state, { amount: attempt.amount.value });
-  return resent(attempt);
-}
-
-/**
- * Whether a capture learnt only from a webhook may be the one the attempt made: one with the attempt's
- * amount or, into a shared charge, learnt captures of at least that amount in all (see shared-charge.ts).
- */
-function unclaimedCapture(state: LifecycleState, attempt: PendingAttempt): boolean {
-  if (state.sharedCaptureIds) {
-    const learned = state.captures
-      .filter((capture) => capture.learnedFromTotal && holdsMoney(capture))
-      .reduce((sum, capture) => sum + (minorUnitsOf(state, capture.amount.value) ?? 0n), 0n);
-    return learned > 0n && learned >= (minorUnitsOf(state, attempt.amount.value) ?? 0n);
-  }
-  return state.captures.some(
-    (capture) =>
-      capture.idempotencyKey === undefined &&
-      holdsMoney(capture) &&
-      sameMoney(capture.amount, attempt.amount),
-  );
-}
-
 /** The amount to refund, in the lifecycle's currency, checked against what the capture has not had refunded. */
-function refundAmount(state: LifecycleState, request: RefundInput): string {
+export function refundAmount(state: LifecycleState, request: RefundInput): string {
   const capture = state.captures.find((candidate) => candidate.id === request.captureId);
   if (!capture) {
     refuse(
@@ -173,33 +122,4 @@ function refundAmount(state: LifecycleState, request: RefundInput): string {
     );
   }
   return amountOf(state, wanted).value;
-}
-
-/**
- * The refund to ask the provider for: the request checked against the capture or, for a retry of this
- * lifecycle's own attempt whose answer was lost, that attempt again, claiming its refund when a webhook
- * reported it already (as for captures, see capturePlan).
- */
-export function refundPlan(
-  state: LifecycleState,
-  request: RefundInput,
-  fingerprint: RequestFingerprint,
-): ProviderCallPlan {
-  const attempt = pendingAttempt(state, 'refund', request.idempotencyKey, fingerprint);
-  if (!attempt) return { amount: refundAmount(state, request) };
-  if (!unclaimedRefund(state, attempt)) {
-    refundAmount(state, { captureId: request.captureId, amount: attempt.amount.value });
-  }
-  return resent(attempt);
-}
-
-/** A refund of the attempt's capture learnt only from a webhook, with the attempt's amount. */
-function unclaimedRefund(state: LifecycleState, attempt: PendingAttempt): RefundRecord | undefined {
-  return state.refunds?.find(
-    (refund) =>
-      refund.captureId === attempt.captureId &&
-      refund.kind === 'refund' &&
-      refund.idempotencyKey === undefined &&
-      sameMoney(refund.amount, attempt.amount),
-  );
 }
