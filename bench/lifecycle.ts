@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import axios from 'axios';
 import { Client, Connection } from '@temporalio/client';
 import { eventTimeMs } from './event-time';
-import type { temporal } from '@temporalio/proto';
+import { temporal } from '@temporalio/proto';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { defaultApiLimits } from '../src/api/limits';
 import { buildApi } from '../src/api/server';
@@ -303,6 +303,16 @@ async function main() {
   const eventsOf = async (workflowId: string) =>
     (await client.workflow.getHandle(workflowId).fetchHistory()).events?.length ?? 0;
 
+  /** A history's events by type, most first: where a lifecycle's events go. */
+  const eventTypesOf = async (workflowId: string) => {
+    const counts = new Map<string, number>();
+    for (const event of (await client.workflow.getHandle(workflowId).fetchHistory()).events ?? []) {
+      const type = temporal.api.enums.v1.EventType[event.eventType ?? 0] ?? String(event.eventType);
+      counts.set(type, (counts.get(type) ?? 0) + 1);
+    }
+    return [...counts].sort(([, a], [, b]) => b - a);
+  };
+
   /**
    * A lifecycle with a few state changes (start, partial capture, a provider event, final capture) against
    * the floor: a workflow that starts and completes.
@@ -310,8 +320,10 @@ async function main() {
   const historyEvents = async (count: number) => {
     const lifecycleEvents: number[] = [];
     const floorEvents: number[] = [];
+    let lastId = '';
     for (let i = 0; i < count; i += 1) {
       const id = `events-${Date.now()}-${i}`;
+      lastId = lifecycleWorkflowId(id);
       await noopLifecycles.start({ authorizationId: id, lateEventWindow: '0 seconds' });
       const partial = await noopLifecycles.capture(id, {
         amount: '4.00',
@@ -336,7 +348,7 @@ async function main() {
       floorEvents.push(await eventsOf(trivial.workflowId));
     }
     const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
-    return { lifecycle: mean(lifecycleEvents), floor: mean(floorEvents) };
+    return { lifecycle: mean(lifecycleEvents), floor: mean(floorEvents), byType: await eventTypesOf(lastId) };
   };
 
   /**
@@ -469,6 +481,9 @@ async function main() {
   console.log(`  lifecycle:              ${events.lifecycle.toFixed(1)} events`);
   console.log(`  floor (start, complete): ${events.floor.toFixed(1)} events`);
   console.log(`  ratio to the floor:     ${(events.lifecycle / events.floor).toFixed(1)}x`);
+  console.log(
+    `  one lifecycle's events: ${events.byType.map(([type, n]) => `${n} ${type.replace('EVENT_TYPE_', '')}`).join(', ')}`,
+  );
   // BENCH_EVENTS_ONLY=1 stops after the history events.
   if (!process.env.BENCH_EVENTS_ONLY) {
     for (const provider of PROVIDERS) await throughApi(10, CONCURRENCY, authorizeAt[provider]);

@@ -161,7 +161,7 @@ it('runs a PayPal and a Stripe lifecycle on one worker, each against its own pro
     lifecycleWorkflowId: `authorization-${intent.id}`,
   });
   const paypalRun = runs.find(isPaypalRun);
-  expect(paypalRun?.input).not.toHaveProperty('provider');
+  expect(paypalRun?.input).toMatchObject({ provider: 'paypal' });
   expect(paypalRun?.result).toMatchObject({
     outcome: 'delivered',
     lifecycleWorkflowId: `authorization-${authorization.id}`,
