@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import axios, { type AxiosInstance } from 'axios';
 import type { Client } from '@temporalio/client';
-import { createWebhookActivities } from '../../../src/activities/webhooks';
 import { LifecycleClient } from '../../../src/client/lifecycle-client';
 import { startDevServer, type DevServer } from '../../../src/dev/dev-server';
 import { findFreePort } from '../../../src/dev/ports';
@@ -14,7 +13,7 @@ import { startSandbox, type Sandbox } from '../../../src/sandbox/server';
 import { ensureSubscription } from '../../../src/webhooks/ensure-subscription';
 import { WEBHOOK_ROUTE } from '../../../src/webhooks/listener-url';
 import { writeWorkflowBundle } from '../../../src/workers/workflow-bundle';
-import { sandboxProvider, startTestApi } from '../../helpers/lifecycle-stack';
+import { startTestApi } from '../../helpers/lifecycle-stack';
 import { handlerWorkerOptions, startOrdersSide, type OrdersSide } from '../../helpers/nexus-stack';
 import { paypalFixture } from '../../helpers/provider-fixtures';
 import { startRecordingProxy } from '../../helpers/recording-proxy';
@@ -92,9 +91,8 @@ export async function startRecordingStack(): Promise<RecordingStack> {
     const refusals = new VerifyRefusals();
     const proxy = await startRecordingProxy(sandbox.url, refusals.rewrite);
     closers.add(() => proxy.close());
-    const provider = sandboxProvider({ ...sandbox, url: proxy.url }, undefined, undefined, [
-      new URL(sandbox.url).origin,
-    ]);
+    // The worker's calls go through the proxy: the sandbox as the worker sees it.
+    const throughProxy: Sandbox = { ...sandbox, url: proxy.url };
 
     // A fixed name: the server is this run's own, and recorded histories differ only where the runs do.
     const taskQueue = 'histories';
@@ -109,12 +107,12 @@ export async function startRecordingStack(): Promise<RecordingStack> {
     closers.add(() => started.app.close());
     const listenerUrl = `${started.url}${WEBHOOK_ROUTE}`;
 
-    const handlers = handlerWorkerOptions(taskQueue, provider);
+    const handlers = handlerWorkerOptions(taskQueue, paypalFixture.provider(throughProxy));
     const worker = await runTestWorker({
       ...handlers,
       activities: {
         ...handlers.activities,
-        ...createWebhookActivities({ provider, listenerUrl }),
+        ...paypalFixture.activities(throughProxy, listenerUrl),
         greet: async (name: string) => `hello, ${name}`,
       },
     });
@@ -130,7 +128,7 @@ export async function startRecordingStack(): Promise<RecordingStack> {
       api: started.http,
       sandbox,
       control: axios.create({ baseURL: sandbox.url, validateStatus: () => true }),
-      dashboard: sandboxProvider(sandbox),
+      dashboard: paypalFixture.provider(sandbox),
       signing,
       webhookId,
       refusals,
