@@ -14,7 +14,8 @@ import { runService, waitForLine } from '../src/dev/child-process';
 import { startDevServer } from '../src/dev/dev-server';
 import { findFreePort } from '../src/dev/ports';
 import { resolveTemporalCli } from '../src/dev/temporal-cli';
-import type { PaymentsActivities } from '../src/activities/payments';
+import type { PaymentsActivities, StartingAuthorization } from '../src/activities/payments';
+import { underProviderNames } from '../src/provider-names';
 import { createProvider } from '../src/providers/registry';
 import { stripeEndpoint } from '../src/providers/stripe/client';
 import { stripeProvider } from '../src/providers/stripe/provider';
@@ -55,11 +56,12 @@ const STRIPE_API_KEY = 'sk_test_sandbox';
 
 const noopActivities: Pick<PaymentsActivities, 'checkpoint' | 'getAuthorization' | 'captureAuthorization'> = {
   checkpoint: async () => undefined,
-  getAuthorization: async (id: string): Promise<Authorization> => ({
+  getAuthorization: async (id: string): Promise<StartingAuthorization> => ({
     id,
     status: 'CREATED',
     amount: { currency_code: 'USD', value: '10.00' },
     create_time: new Date().toISOString(),
+    maxCaptures: 100,
   }),
   captureAuthorization: async (input): Promise<PaymentCapture> => ({
     id: `noop-${input.idempotencyKey}`,
@@ -181,7 +183,7 @@ async function main() {
     taskQueue: 'bench-noop',
     dataConverter: encryption.dataConverter,
     workflowBundle: { codePath: bundlePath },
-    activities: noopActivities,
+    activities: { checkpoint: noopActivities.checkpoint, ...underProviderNames('paypal', noopActivities) },
   });
   const noopRunning = noopWorker.run();
   const noopLifecycles = new LifecycleClient(client, 'bench-noop');

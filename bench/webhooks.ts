@@ -76,6 +76,7 @@ async function main() {
         taskQueue: TASK_QUEUE,
         mode: MODE,
         webhookId: WEBHOOK_ID,
+        provider: 'paypal',
       }),
       bodyLimitBytes: 1_048_576,
       headerNames: specDialect.transmissionHeaders,

@@ -1,10 +1,10 @@
-// The providers a lifecycle may run on, and how a start that names none is told apart. Plain data: the
+// The providers a lifecycle may run on, and the provider of a start that names none. Plain data: the
 // workflow, the API and the Nexus handlers all read it.
 
 export const providerNames = ['paypal', 'stripe'] as const;
 export type ProviderName = (typeof providerNames)[number];
 
-/** A lifecycle that names no provider runs on PayPal's (every lifecycle started before providers had names). */
+/** The provider of a start that names none and whose authorization id is not another provider's. */
 export const DEFAULT_PROVIDER: ProviderName = 'paypal';
 
 /** The provider a start names, or the one its authorization id gives away: Stripe's PaymentIntents are `pi_…`. */
@@ -21,10 +21,14 @@ export function unconfiguredProvider(
   return `provider: ${provider} is not configured here (PAYMENTS_PROVIDER=${configured.join(',')})`;
 }
 
-/**
- * The activity a provider call runs as: PayPal's keep their names (every recorded history schedules them),
- * another provider's carry its name first (`stripe.captureAuthorization`), so one worker hosts both.
- */
-export function providerActivityName(provider: ProviderName | undefined, activity: string): string {
-  return provider === undefined || provider === DEFAULT_PROVIDER ? activity : `${provider}.${activity}`;
+/** The activity a provider call runs as: the provider's name first (`stripe.captureAuthorization`), so one worker hosts every provider. */
+export function providerActivityName(provider: ProviderName, activity: string): string {
+  return `${provider}.${activity}`;
+}
+
+/** Activities under a provider's names (providerActivityName). */
+export function underProviderNames(provider: ProviderName, activities: object): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(activities).map(([activity, call]) => [providerActivityName(provider, activity), call]),
+  );
 }

@@ -14,8 +14,8 @@ export interface ActivityDependencies {
   /** The provider of webhook subscriptions; also of every lifecycle and delivery when `providers` is not given. */
   provider: PaymentsProvider;
   /**
-   * Every configured provider: each one's lifecycle calls and webhook calls under the names its lifecycles
-   * and deliveries schedule them by (providerActivityName).
+   * Every configured provider (default: `provider`): each one's lifecycle calls and webhook calls under the
+   * names its lifecycles and deliveries schedule them by (providerActivityName).
    */
   providers?: readonly PaymentsProvider[];
   characters: CharactersClient;
@@ -32,18 +32,29 @@ const lifecycleCalls = new Set([
 ]);
 
 export function createActivities(deps: ActivityDependencies) {
+  return { ...createPaymentsWorkerActivities(deps), ...createCharactersActivities(deps.characters) };
+}
+
+/**
+ * The payments side of a worker: each provider's lifecycle and delivery calls under its names, the webhook
+ * subscription calls of `provider`, and the calls that ask no provider (finding and signalling lifecycles).
+ */
+export function createPaymentsWorkerActivities(
+  deps: Omit<ActivityDependencies, 'characters' | 'webhooks'> &
+    Partial<Pick<ActivityDependencies, 'webhooks'>>,
+): Record<string, unknown> {
   const payments: Record<string, unknown> = createPaymentsActivities(deps.provider);
   const webhooks: Record<string, unknown> = createWebhookActivities({
     provider: deps.provider,
     ...deps.webhooks,
   });
-  // With `providers`, each lifecycle's and each delivery's calls come from its own provider: a worker without
-  // PayPal leaves a PayPal lifecycle's or delivery's calls unregistered (they wait for a worker that has them)
-  // rather than send them to Stripe.
-  const providers = deps.providers ?? [];
+  // Each lifecycle's and each delivery's calls come from its own provider: a worker without PayPal leaves a
+  // PayPal lifecycle's or delivery's calls unregistered (they wait for a worker that has them) rather than
+  // send them to Stripe.
+  const providers = deps.providers ?? [deps.provider];
   return {
-    ...(deps.providers ? without(payments, lifecycleCalls) : payments),
-    ...(deps.providers ? without(webhooks, new Set(webhookProviderCalls)) : webhooks),
+    ...without(payments, lifecycleCalls),
+    ...without(webhooks, new Set(webhookProviderCalls)),
     ...providers.reduce<Record<string, unknown>>(
       (activities, provider) => ({
         ...activities,
@@ -52,7 +63,6 @@ export function createActivities(deps: ActivityDependencies) {
       }),
       {},
     ),
-    ...createCharactersActivities(deps.characters),
   };
 }
 

@@ -10,15 +10,12 @@ import {
   type WebhookSubscriptions,
 } from '../providers/port';
 import type { Authorization, PaymentCapture, Refund, Webhook } from '../providers/resources';
-import { providerActivityName, type ProviderName } from '../provider-names';
+import { underProviderNames, type ProviderName } from '../provider-names';
 import { count, type BusinessCounter, type CallOutcome } from './business-metrics';
 
-/**
- * The authorization a lifecycle starts on, with how many captures its provider takes (absent in results
- * recorded by earlier versions).
- */
+/** The authorization a lifecycle starts on, with how many captures its provider takes. */
 export type StartingAuthorization = Authorization & {
-  maxCaptures?: number;
+  maxCaptures: number;
   /** Set only for a provider that reauthorizes by a new authorization (Stripe): the lifecycle voids the current one. */
   reauthorization?: 'new-authorization';
   /** Set only for a provider whose captures of one authorization share an id (Stripe's multicapture). */
@@ -36,36 +33,6 @@ function requireIdempotencyKey(activity: string, idempotencyKey: string): void {
     message: `${activity} needs a non-empty idempotencyKey so that its retries never move money twice`,
     nonRetryable: true,
   });
-}
-
-/**
- * The inputs of void and reauthorize as earlier versions scheduled them: timers schedule both as regular
- * activities, so a run may hold one a previous deploy recorded (`voidAuthorization(id, requestId)`, a
- * reauthorization's `{ amount: { currency, total }, requestId }`) and a worker of this version executes it.
- */
-type RecordedVoid = [authorizationId: string, requestId?: string];
-type RecordedReauthorization = {
-  authorizationId: string;
-  amount: { currency: string; total: string };
-  requestId?: string;
-};
-
-export function voidRequestOf(args: [VoidRequest] | RecordedVoid): VoidRequest {
-  const [first, requestId] = args;
-  if (typeof first !== 'string') return first;
-  return { authorizationId: first, ...(requestId && { idempotencyKey: requestId }) };
-}
-
-export function reauthorizeRequestOf(
-  input: ReauthorizeRequest | RecordedReauthorization,
-): ReauthorizeRequest {
-  if (!('currency' in input.amount)) return input as ReauthorizeRequest;
-  const { authorizationId, amount, requestId } = input as RecordedReauthorization;
-  return {
-    authorizationId,
-    amount: { currency_code: amount.currency, value: amount.total },
-    ...(requestId && { idempotencyKey: requestId }),
-  };
 }
 
 /** One activity per call of the provider port; every argument and result is plain JSON. */
@@ -108,17 +75,13 @@ export function createPaymentsActivities(provider: PaymentsProvider) {
       return await callProvider(() => provider.refundCapture(input), 'refund');
     },
 
-    /** With a key, every retry voids at most once (some recorded histories schedule it without one). */
-    voidAuthorization: (...args: [VoidRequest] | RecordedVoid): Promise<Authorization> =>
-      callProvider(() => provider.voidAuthorization(voidRequestOf(args)), 'void', 'voids'),
+    /** Under its key, every retry voids at most once. */
+    voidAuthorization: (input: VoidRequest): Promise<Authorization> =>
+      callProvider(() => provider.voidAuthorization(input), 'void', 'voids'),
 
-    /** With a key, every retry holds at most once (some recorded histories schedule it without one). */
-    reauthorizeAuthorization: (input: ReauthorizeRequest | RecordedReauthorization): Promise<Authorization> =>
-      callProvider(
-        () => provider.reauthorizeAuthorization(reauthorizeRequestOf(input)),
-        'reauthorize',
-        'reauthorizations',
-      ),
+    /** Under its key, every retry holds at most once. */
+    reauthorizeAuthorization: (input: ReauthorizeRequest): Promise<Authorization> =>
+      callProvider(() => provider.reauthorizeAuthorization(input), 'reauthorize', 'reauthorizations'),
 
     createWebhook: (request: { url: string; event_types: { name: string }[] }): Promise<Webhook> =>
       callProvider(() => subscriptions().createWebhook(request)),
@@ -148,13 +111,7 @@ export type PaymentsActivities = ReturnType<typeof createPaymentsActivities>;
  */
 export function createProviderActivities(provider: PaymentsProvider): Record<string, unknown> {
   const { checkpoint, ...calls } = createPaymentsActivities(provider);
-  const name = provider.name as ProviderName;
-  return {
-    checkpoint,
-    ...Object.fromEntries(
-      Object.entries(calls).map(([activity, call]) => [providerActivityName(name, activity), call]),
-    ),
-  };
+  return { checkpoint, ...underProviderNames(provider.name as ProviderName, calls) };
 }
 
 /** One provider call; `operation` names it in the refusal counter, `outcomes` counts how it ended. */

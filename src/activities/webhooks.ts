@@ -16,7 +16,7 @@ import {
 } from '../workflows/lifecycle/definitions';
 import type { PaymentEventRouted } from '../workflows/webhooks/definitions';
 import { PaymentProviderKey } from '../workflows/search-attributes';
-import { DEFAULT_PROVIDER, providerActivityName, type ProviderName } from '../provider-names';
+import { underProviderNames, type ProviderName } from '../provider-names';
 import { count } from './business-metrics';
 import { callProvider, paymentsFailure } from './payments';
 
@@ -92,13 +92,6 @@ export function createWebhookActivities(options: WebhookActivityOptions) {
      */
     findLifecycleOfAuthorization: (authorizationId: string): Promise<string | null> =>
       runningLifecycleListing('AuthorizationIds', authorizationId),
-
-    /**
-     * The running lifecycle that holds a capture, found through the CaptureIds search attribute (listed by
-     * lifecycles started before refunds were routed by the capture's authorization).
-     */
-    findLifecycleOfCapture: (captureId: string): Promise<string | null> =>
-      runningLifecycleListing('CaptureIds', captureId),
 
     /** The authorization a capture was taken from, as the provider links it; null when it does not. */
     authorizationOfCapture: async (captureId: string): Promise<string | null> => {
@@ -184,14 +177,12 @@ export const webhookProviderCalls = [
 
 /**
  * A provider's webhook calls under the names its deliveries' runs schedule them by (providerActivityName):
- * PayPal's under their own, Stripe's as `stripe.verifyWebhookSignatureLocally`, …
+ * `paypal.verifyWebhookSignature`, `stripe.verifyWebhookSignatureLocally`, …
  */
 export function createProviderWebhookActivities(options: WebhookActivityOptions): Record<string, unknown> {
   const activities = createWebhookActivities(options);
-  const name = options.provider.name as ProviderName;
-  return Object.fromEntries(
-    webhookProviderCalls.map((activity) => [providerActivityName(name, activity), activities[activity]]),
-  );
+  const calls = Object.fromEntries(webhookProviderCalls.map((activity) => [activity, activities[activity]]));
+  return underProviderNames(options.provider.name as ProviderName, calls);
 }
 
 /**
@@ -203,12 +194,12 @@ export function createProviderWebhookActivities(options: WebhookActivityOptions)
 async function reopenedWith(state: LifecycleState, event: PaymentEvent, taskQueue: string): Promise<void> {
   const input: LifecycleInput = {
     authorizationId: state.authorizationId,
-    ...(state.provider !== undefined && { provider: state.provider }),
+    provider: state.provider,
     orderId: state.orderId,
     ...(state.owner !== undefined && { owner: state.owner }),
     carriedState: { ...state, nextTimer: undefined },
   };
-  const provider = state.provider ?? DEFAULT_PROVIDER;
+  const { provider } = state;
   await Context.current().client.workflow.signalWithStart(lifecycleWorkflowType, {
     workflowId: lifecycleWorkflowId(state.authorizationId),
     taskQueue,

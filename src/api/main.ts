@@ -67,6 +67,7 @@ async function main() {
         taskQueue: config.TEMPORAL_TASK_QUEUE,
         mode: config.WEBHOOK_VERIFY_MODE,
         webhookId: config.WEBHOOK_ID,
+        provider: 'paypal',
       }),
       bodyLimitBytes: config.WEBHOOK_BODY_LIMIT_BYTES,
       headerNames,

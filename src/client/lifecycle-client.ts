@@ -30,6 +30,7 @@ import {
   voidUpdate,
   type CaptureInput,
   type LifecycleInput,
+  type LifecycleStart,
   type LifecycleOperation,
   type LifecycleState,
   type ReauthorizeInput,
@@ -38,7 +39,7 @@ import {
 } from '../workflows/lifecycle/definitions';
 import type { authorizationLifecycle } from '../workflows/lifecycle/workflow';
 import type { Authorization, PaymentCapture, Refund } from '../providers/resources';
-import { DEFAULT_PROVIDER, providerOfStart } from '../provider-names';
+import { providerOfStart } from '../provider-names';
 import { PaymentProviderKey } from '../workflows/search-attributes';
 import { betweenTasks, LifecycleRunEndedError, UPDATE_RETRY_DELAYS_MS } from './update-failures';
 
@@ -172,7 +173,7 @@ export class LifecycleClient {
    * the memo names the owner, for confine, and the provider, which operators also filter on (PaymentProvider).
    */
   private startOperation(input: LifecycleInput, reusePolicy: WorkflowIdReusePolicy) {
-    const provider = input.provider ?? DEFAULT_PROVIDER;
+    const { provider } = input;
     return new WithStartWorkflowOperation<typeof authorizationLifecycle>(lifecycleWorkflowType, {
       workflowId: lifecycleWorkflowId(input.authorizationId),
       taskQueue: this.taskQueue,
@@ -190,7 +191,7 @@ export class LifecycleClient {
    * sends the `started` update with the start, and it answers once the lifecycle has read the authorization.
    * A lifecycle that failed may be started again; one that ended otherwise is returned as it ended.
    */
-  async start(request: LifecycleInput): Promise<StartedLifecycle> {
+  async start(request: LifecycleStart): Promise<StartedLifecycle> {
     const workflowId = lifecycleWorkflowId(request.authorizationId);
     const startRequestId = randomUUID();
     const input = withProvider(request);
@@ -293,7 +294,7 @@ export class LifecycleClient {
     const startWorkflowOperation = this.startOperation(
       {
         authorizationId: state.authorizationId,
-        ...(state.provider !== undefined && { provider: state.provider }),
+        provider: state.provider,
         orderId: state.orderId,
         ...(state.owner !== undefined && { owner: state.owner }),
         carriedState: { ...state, nextTimer: undefined },
@@ -386,12 +387,7 @@ export class LifecycleClient {
   }
 }
 
-/**
- * The start with its provider: the one it names, or Stripe's for a `pi_…` id. PayPal's is left out, so a
- * PayPal lifecycle's input is what it always was.
- */
-export function withProvider(input: LifecycleInput): LifecycleInput {
-  const { provider: _named, ...rest } = input;
-  const provider = providerOfStart(input);
-  return provider === DEFAULT_PROVIDER ? rest : { ...rest, provider };
+/** The start with its provider: the one it names, else Stripe's for a `pi_…` id, else PayPal's. */
+export function withProvider(input: LifecycleStart): LifecycleInput {
+  return { ...input, provider: providerOfStart(input) };
 }

@@ -16,10 +16,10 @@ export type CaptureRequest = {
   noteToPayer?: string;
 };
 
-export type VoidRequest = { authorizationId: string; idempotencyKey?: string };
+export type VoidRequest = { authorizationId: string; idempotencyKey: string };
 
 /** Hold `amount` again, on the provider's own terms (see ProviderCapabilities.reauthorization). */
-export type ReauthorizeRequest = { authorizationId: string; amount: Money; idempotencyKey?: string };
+export type ReauthorizeRequest = { authorizationId: string; amount: Money; idempotencyKey: string };
 
 /** Refund a capture: all that is not yet refunded when `amount` is absent. */
 export type RefundRequest = {

@@ -15,8 +15,8 @@ export interface VerificationStarterOptions {
   mode: WebhookVerifyMode;
   /** WEBHOOK_ID; without it the worker looks up the listener's subscription. */
   webhookId?: string;
-  /** Whose deliveries these are; absent: PayPal's (the run's input then names none, as it always did). */
-  provider?: ProviderName;
+  /** Whose deliveries these are. */
+  provider: ProviderName;
   /** How long a start may take before the delivery is answered 503 (the provider then delivers again). */
   startTimeoutMs?: number;
 }
@@ -55,7 +55,7 @@ export class VerificationStarter {
               receivedAt: receivedAt.toISOString(),
               mode,
               ...(webhookId && { webhookId }),
-              ...(provider && { provider }),
+              provider,
             },
           ],
           // A completed run (a verified delivery) is never repeated: a replayed signature, even on another body

@@ -18,7 +18,7 @@ const versioned = (versioningBehavior: 'PINNED' | 'AUTO_UPGRADE') => () =>
 
 // Runs that outlive any deploy (a lifecycle sleeps about 3 days on its reauthorization timer, an outcome wait
 // up to its authorization's expiry) move to the current version at their next workflow task: every change to
-// them is guarded by patched() and proved by the replay histories (test/histories/).
+// them follows the patch policy (docs/deploying.md) and is proved by the replay histories (test/histories/).
 setWorkflowOptions(versioned('AUTO_UPGRADE'), authorizationLifecycle);
 setWorkflowOptions(versioned('AUTO_UPGRADE'), paymentOutcome);
 // Runs of seconds or minutes stay on the version that started them: their code may change freely, and the

@@ -9,11 +9,6 @@ export const AuthorizationIdsKey = defineSearchAttributeKey(
   'AuthorizationIds',
   SearchAttributeType.KEYWORD_LIST,
 );
-/**
- * Every capture a lifecycle has made or learnt of, listed only by runs recorded before refunds and reversals
- * were routed by their capture's authorization; still searched for those runs' events.
- */
-export const CaptureIdsKey = defineSearchAttributeKey('CaptureIds', SearchAttributeType.KEYWORD_LIST);
 export const PaymentStatusKey = defineSearchAttributeKey('PaymentStatus', SearchAttributeType.KEYWORD);
 export const WebhookVerificationKey = defineSearchAttributeKey(
   'WebhookVerification',
@@ -42,6 +37,5 @@ export const customSearchAttributes = [
   WebhookVerificationKey,
   PaymentEventRoutingKey,
   ReauthorizationFailureKey,
-  CaptureIdsKey,
   PaymentProviderKey,
 ];

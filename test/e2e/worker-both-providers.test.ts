@@ -104,7 +104,7 @@ it('runs a PayPal and a Stripe lifecycle on one worker, each against its own pro
 
   const paypalStart = await lifecycles.start({ authorizationId: authorization.id });
   const stripeStart = await lifecycles.start({ authorizationId: intent.id });
-  expect(paypalStart.state).not.toHaveProperty('provider');
+  expect(paypalStart.state).toMatchObject({ provider: 'paypal', maxCaptures: 100 });
   expect(stripeStart.state).toMatchObject({ provider: 'stripe', maxCaptures: 50 });
 
   const paypalCapture = await lifecycles.capture(authorization.id, {

@@ -2,7 +2,7 @@ import { clearKeyCaller } from '../../src/api-callers';
 import { randomUUID } from 'node:crypto';
 import axios, { type AxiosInstance } from 'axios';
 import type { Client } from '@temporalio/client';
-import { createPaymentsActivities } from '../../src/activities/payments';
+import { createProviderActivities } from '../../src/activities/payments';
 import { defaultApiLimits, type ApiLimits } from '../../src/api/limits';
 import { buildApi, type ApiOptions } from '../../src/api/server';
 import { LifecycleClient } from '../../src/client/lifecycle-client';
@@ -162,7 +162,7 @@ export async function startLifecycleStack(options: LifecycleStackOptions = {}): 
   let running: { stop: () => Promise<void> } | undefined;
   const startWorker = async () => {
     running = await runTestWorker(
-      options.worker?.(taskQueue, payments) ?? { taskQueue, activities: createPaymentsActivities(payments) },
+      options.worker?.(taskQueue, payments) ?? { taskQueue, activities: createProviderActivities(payments) },
     );
   };
   const stopWorker = async () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client, Connection, WorkflowFailedError } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
-import { createPaymentsActivities } from '../../src/activities/payments';
+import { createProviderActivities } from '../../src/activities/payments';
 import { paymentsOperations } from '../../src/nexus/callers';
 import { ORDERS_NAMESPACE, ensurePaymentsEndpoint } from '../../src/nexus/endpoint';
 import { paymentsServiceHandler, type PaymentsHandlerOptions } from '../../src/nexus/handlers';
@@ -31,7 +31,7 @@ export function handlerWorker(
   return (taskQueue: string, payments: PaymentsProvider) => ({
     ...more,
     taskQueue,
-    activities: { ...createPaymentsActivities(payments), ...createOutcomeActivities() },
+    activities: { ...createProviderActivities(payments), ...createOutcomeActivities() },
     nexusServices: [paymentsServiceHandler({ taskQueue, defaults, ...callers })],
   });
 }

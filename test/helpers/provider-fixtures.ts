@@ -1,4 +1,5 @@
 import type { Client } from '@temporalio/client';
+import { createPaymentsWorkerActivities } from '../../src/activities';
 import {
   fromCents,
   paypalSandbox,
@@ -7,8 +8,6 @@ import {
   subscribeToStripeSandbox,
   toCents,
 } from '../../bench/provider-sandboxes';
-import { createPaymentsActivities, createProviderActivities } from '../../src/activities/payments';
-import { createProviderWebhookActivities, createWebhookActivities } from '../../src/activities/webhooks';
 import type { ApiOptions } from '../../src/api/server';
 import { SANDBOX_STRIPE_API_KEY, SANDBOX_STRIPE_WEBHOOK_SECRET } from '../../src/config';
 import type { ProviderName } from '../../src/provider-names';
@@ -84,11 +83,11 @@ export const paypalFixture: ProviderFixture = {
   provider: (sandbox) => sandboxProvider(sandbox, undefined, undefined, ['localhost', '127.0.0.1']),
   activities(sandbox, listenerUrl) {
     const provider = this.provider(sandbox);
-    return { ...createPaymentsActivities(provider), ...createWebhookActivities({ provider, listenerUrl }) };
+    return createPaymentsWorkerActivities({ provider, webhooks: { listenerUrl } });
   },
   webhookIntake: (client, taskQueue) => ({
     webhooks: {
-      verifications: new VerificationStarter({ client, taskQueue, mode: 'api' }),
+      verifications: new VerificationStarter({ client, taskQueue, mode: 'api', provider: 'paypal' }),
       bodyLimitBytes: WEBHOOK_BODY_LIMIT_BYTES,
       headerNames: specDialect.transmissionHeaders,
     },
@@ -134,11 +133,7 @@ export const stripeFixture: ProviderFixture = {
     }),
   activities(sandbox) {
     const provider = this.provider(sandbox);
-    return {
-      ...createProviderActivities(provider),
-      ...createWebhookActivities({ provider }),
-      ...createProviderWebhookActivities({ provider }),
-    };
+    return createPaymentsWorkerActivities({ provider });
   },
   webhookIntake: (client, taskQueue) => ({
     stripeWebhooks: {

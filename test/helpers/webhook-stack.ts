@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { createPaymentsWorkerActivities } from '../../src/activities';
 import axios, { type AxiosInstance, type AxiosResponse } from 'axios';
 import { WorkflowFailedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { createPaymentsActivities } from '../../src/activities/payments';
-import { createWebhookActivities } from '../../src/activities/webhooks';
 import type { ApiLimits } from '../../src/api/limits';
 import { LifecycleClient } from '../../src/client/lifecycle-client';
 import type { PaymentsClient } from '../../src/providers/paypal/client';
@@ -126,7 +125,13 @@ export async function startWebhookStack(options: { mode?: PaymentsDialectName } 
     startTestApi({
       lifecycles,
       webhooks: {
-        verifications: new VerificationStarter({ client, taskQueue: verificationQueue, mode, webhookId }),
+        verifications: new VerificationStarter({
+          client,
+          taskQueue: verificationQueue,
+          mode,
+          webhookId,
+          provider: 'paypal',
+        }),
         bodyLimitBytes: BODY_LIMIT_BYTES,
         headerNames: port.deliveryHeaders,
         // As src/api/main.ts builds it: the sandbox's certificate host; in local mode, the signature too.
@@ -144,10 +149,7 @@ export async function startWebhookStack(options: { mode?: PaymentsDialectName } 
 
   const { worker, close: closeWorker } = await createTestWorker({
     taskQueue,
-    activities: {
-      ...createPaymentsActivities(port),
-      ...createWebhookActivities({ provider: port, listenerUrl }),
-    },
+    activities: createPaymentsWorkerActivities({ provider: port, webhooks: { listenerUrl } }),
   });
   const workerDone = worker.run();
 

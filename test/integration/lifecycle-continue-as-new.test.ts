@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import axios from 'axios';
 import type { Client } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
-import { createPaymentsActivities } from '../../src/activities/payments';
+import { createProviderActivities } from '../../src/activities/payments';
 import { LifecycleClient } from '../../src/client/lifecycle-client';
 import { startDevServer, type DevServer } from '../../src/dev/dev-server';
 import { findFreePort } from '../../src/dev/ports';
@@ -42,7 +42,7 @@ beforeAll(async () => {
   const taskQueue = uniqueTaskQueue('continue-as-new');
   lifecycles = new LifecycleClient(client, taskQueue);
   worker = await runTestWorker(
-    { taskQueue, activities: createPaymentsActivities(sandboxProvider(sandbox)) },
+    { taskQueue, activities: createProviderActivities(sandboxProvider(sandbox)) },
     server.address,
   );
 });

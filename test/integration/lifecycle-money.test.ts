@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createPaymentsActivities } from '../../src/activities/payments';
+import { createProviderActivities } from '../../src/activities/payments';
 import { formatMinorUnits, toMinorUnits } from '../../src/currency-decimals';
 import { sandboxPaymentsClient, useLifecycleStack } from '../helpers/lifecycle-stack';
 import {
@@ -17,7 +17,7 @@ const tellsCaptured = new Set<string>();
 const stack = useLifecycleStack({
   worker: (taskQueue, payments) => ({
     taskQueue,
-    activities: createPaymentsActivities({
+    activities: createProviderActivities({
       ...payments,
       capabilities: { ...payments.capabilities, maxCaptures: 3 },
       async getAuthorization(authorizationId) {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createPaymentsActivities } from '../../src/activities/payments';
+import { createProviderActivities } from '../../src/activities/payments';
 import { LifecycleClient, LifecycleStartFailedError } from '../../src/client/lifecycle-client';
 import { createProvider } from '../../src/providers/registry';
 import type { Authorization } from '../../src/providers/paypal/schemas';
@@ -131,7 +131,7 @@ describe('amounts', () => {
       timeoutMs: 2_000,
     });
     try {
-      await withWorker({ taskQueue, activities: createPaymentsActivities(payments) }, async () => {
+      await withWorker({ taskQueue, activities: createProviderActivities(payments) }, async () => {
         const started = new LifecycleClient(stack.client, taskQueue).start({ authorizationId });
         await expect(started).rejects.toThrow(/10.0001 KWD: not an amount with the decimals/);
       });

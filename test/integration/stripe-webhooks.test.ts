@@ -4,12 +4,10 @@ import type { AxiosInstance } from 'axios';
 import type { Client } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
 import Stripe from 'stripe';
-import { createActivities } from '../../src/activities';
-import { createProviderActivities } from '../../src/activities/payments';
+import { createActivities, createPaymentsWorkerActivities } from '../../src/activities';
 import { charactersClientFromConfig } from '../../src/characters/client';
 import { loadConfig } from '../../src/config';
 import { createProvider } from '../../src/providers/registry';
-import { createProviderWebhookActivities, createWebhookActivities } from '../../src/activities/webhooks';
 import { LifecycleClient } from '../../src/client/lifecycle-client';
 import { stripeEndpoint } from '../../src/providers/stripe/client';
 import { stripeProvider } from '../../src/providers/stripe/provider';
@@ -64,11 +62,7 @@ beforeAll(async () => {
   const worker = await runTestWorker({
     taskQueue,
     // Stripe's calls under Stripe's names (stripe.…), as a worker with PAYMENTS_PROVIDER=stripe hosts them.
-    activities: {
-      ...createProviderActivities(provider),
-      ...createWebhookActivities({ provider }),
-      ...createProviderWebhookActivities({ provider }),
-    },
+    activities: createPaymentsWorkerActivities({ provider }),
   });
   const started = await startTestApi({
     lifecycles: new LifecycleClient(client, taskQueue),
@@ -449,7 +443,7 @@ describe("the Stripe intake's budget", () => {
     const limited = await startTestApi({
       lifecycles: new LifecycleClient(client, taskQueue),
       webhooks: {
-        verifications: new VerificationStarter({ client, taskQueue, mode: 'api' }),
+        verifications: new VerificationStarter({ client, taskQueue, mode: 'api', provider: 'paypal' }),
         bodyLimitBytes: BODY_LIMIT_BYTES,
         headerNames: paymentsDialect('paypal').transmissionHeaders,
       },

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { createPaymentsWorkerActivities } from '../../src/activities';
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { crc32 } from 'node:zlib';
-import { createPaymentsActivities } from '../../src/activities/payments';
-import { createWebhookActivities } from '../../src/activities/webhooks';
 import { defaultApiLimits, type ApiLimits } from '../../src/api/limits';
 import { createProvider } from '../../src/providers/registry';
 import { CERTIFICATE_PATH } from '../../src/sandbox/paypal/certificate';
@@ -221,10 +220,7 @@ describe('a refused or failed verification never blocks the genuine delivery', (
       await withWorker(
         {
           taskQueue,
-          activities: {
-            ...createPaymentsActivities(stack.port),
-            ...createWebhookActivities({ provider: stack.port }),
-          },
+          activities: createPaymentsWorkerActivities({ provider: stack.port }),
         },
         async () => {
           expect(await stack.verification(tampered.transmissionId)).toMatchObject({ outcome: 'rejected' });
@@ -281,10 +277,7 @@ describe('a refused or failed verification never blocks the genuine delivery', (
         await withWorker(
           {
             taskQueue,
-            activities: {
-              ...createPaymentsActivities(payments),
-              ...createWebhookActivities({ provider: payments }),
-            },
+            activities: createPaymentsWorkerActivities({ provider: payments }),
           },
           async () => {
             for (const mode of ['local', 'api'] as const) {
@@ -293,6 +286,7 @@ describe('a refused or failed verification never blocks the genuine delivery', (
                 taskQueue,
                 mode,
                 webhookId: stack.webhookId,
+                provider: 'paypal',
               });
               const delivery = stack.sign(unroutedEvent(), {
                 certUrl: `${certificateOrigin}${CERTIFICATE_PATH}CERT-transient`,

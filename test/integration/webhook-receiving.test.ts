@@ -1,4 +1,5 @@
 import { clearKeyCaller } from '../../src/api-callers';
+import { createPaymentsWorkerActivities } from '../../src/activities';
 import axios from 'axios';
 import { Client, Connection } from '@temporalio/client';
 import { buildApi } from '../../src/api/server';
@@ -13,8 +14,6 @@ import {
   type WebhookVerificationResult,
 } from '../../src/workflows/webhooks/definitions';
 import { PaymentEventRoutingKey, WebhookVerificationKey } from '../../src/workflows/search-attributes';
-import { createPaymentsActivities } from '../../src/activities/payments';
-import { createWebhookActivities } from '../../src/activities/webhooks';
 import { WEBHOOK_ROUTE } from '../../src/webhooks/listener-url';
 import { uniqueTaskQueue, withWorker } from '../helpers/temporal';
 import {
@@ -92,6 +91,7 @@ describe('POST /webhooks/payments refuses what cannot be verified, and starts no
           client,
           taskQueue: stack.taskQueue,
           mode: 'api',
+          provider: 'paypal',
           startTimeoutMs: 1_000,
         }),
         bodyLimitBytes: BODY_LIMIT_BYTES,
@@ -325,10 +325,7 @@ describe('nothing is lost while the service restarts or the provider falters', (
       const result = await withWorker(
         {
           taskQueue,
-          activities: {
-            ...createPaymentsActivities(stack.port),
-            ...createWebhookActivities({ provider: stack.port }),
-          },
+          activities: createPaymentsWorkerActivities({ provider: stack.port }),
         },
         () => stack.verification(delivery.transmissionId),
       );

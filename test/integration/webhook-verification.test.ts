@@ -110,6 +110,7 @@ describe('deliveries the sandbox sends', () => {
             taskQueue: stack.taskQueue,
             mode,
             webhookId: recorderWebhookId,
+            provider: 'paypal',
           });
           for (const [sent, expected] of [
             [delivery, 'SUCCESS'],
@@ -164,6 +165,7 @@ describe('certificates in local mode', () => {
       client: stack.client,
       taskQueue: stack.taskQueue,
       mode: 'local',
+      provider: 'paypal',
       webhookId: stack.webhookId,
     });
     await starter.start(delivery.transmissionId, delivery, new Date());

@@ -1,6 +1,5 @@
-import { createPaymentsActivities } from '../../src/activities/payments';
-import { createWebhookActivities } from '../../src/activities/webhooks';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server';
+import { createPaymentsWorkerActivities } from '../../src/activities';
 import { VerificationStarter } from '../../src/webhooks/verification-starter';
 import { WEBHOOK_ROUTE } from '../../src/webhooks/listener-url';
 import { sandboxProvider } from '../helpers/lifecycle-stack';
@@ -17,7 +16,13 @@ export const paypalModel: ModelProvider = {
   startSandbox: (dashboardToken) => startSandbox({ port: 0, logger: false, staticTokens: [dashboardToken] }),
   intake: (sandbox, client, taskQueue, webhookId) => ({
     webhooks: {
-      verifications: new VerificationStarter({ client, taskQueue, mode: 'api', webhookId }),
+      verifications: new VerificationStarter({
+        client,
+        taskQueue,
+        mode: 'api',
+        provider: 'paypal',
+        webhookId,
+      }),
       bodyLimitBytes: 64 * 1024,
       headerNames: portOf(sandbox).deliveryHeaders,
     },
@@ -25,7 +30,7 @@ export const paypalModel: ModelProvider = {
   webhookRoute: WEBHOOK_ROUTE,
   activities(sandbox, listenerUrl) {
     const port = portOf(sandbox);
-    return { ...createPaymentsActivities(port), ...createWebhookActivities({ provider: port, listenerUrl }) };
+    return createPaymentsWorkerActivities({ provider: port, webhooks: { listenerUrl } });
   },
   async authorize(provider) {
     const authorization = await provider.post<{ id: string }>('/sandbox/authorizations', {

@@ -1,6 +1,5 @@
 import type { AxiosInstance } from 'axios';
-import { createProviderActivities } from '../../src/activities/payments';
-import { createProviderWebhookActivities, createWebhookActivities } from '../../src/activities/webhooks';
+import { createPaymentsWorkerActivities } from '../../src/activities';
 import { toMinorUnits } from '../../src/currency-decimals';
 import { stripeEndpoint } from '../../src/providers/stripe/client';
 import { stripeProvider } from '../../src/providers/stripe/provider';
@@ -54,11 +53,7 @@ export const stripeModel: ModelProvider = {
       webhookSecrets: [STRIPE_WEBHOOK_SECRET],
     });
     // Stripe's calls under Stripe's names (stripe.…), as a worker with PAYMENTS_PROVIDER=stripe hosts them.
-    return {
-      ...createProviderActivities(provider),
-      ...createWebhookActivities({ provider }),
-      ...createProviderWebhookActivities({ provider }),
-    };
+    return createPaymentsWorkerActivities({ provider });
   },
   async authorize(provider, multicapture) {
     const intent = await provider.post<{ id: string }>('/sandbox/payment_intents', {

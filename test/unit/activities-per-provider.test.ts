@@ -36,8 +36,9 @@ describe("a worker's webhook calls per provider", () => {
   it('hosts each provider’s under its names, and the event routing once, under its own', () => {
     const names = Object.keys(hosting(paypal, stripe));
     for (const call of ['verifyWebhookSignatureLocally', 'parsePaymentEvent', 'authorizationOfCapture']) {
-      expect(names).toContain(call);
+      expect(names).toContain(`paypal.${call}`);
       expect(names).toContain(`stripe.${call}`);
+      expect(names).not.toContain(call);
     }
     expect(names).toContain('signalPaymentEvent');
     expect(names).not.toContain('stripe.signalPaymentEvent');
@@ -48,7 +49,7 @@ describe("a worker's webhook calls per provider", () => {
     expect(onPaypal.filter((name) => name.startsWith('stripe.'))).toEqual([]);
     const onStripe = Object.keys(hosting(stripe));
     expect(onStripe).toContain('stripe.verifyWebhookSignatureLocally');
-    expect(onStripe).not.toContain('verifyWebhookSignatureLocally');
+    expect(onStripe.filter((name) => name.startsWith('paypal.'))).toEqual([]);
     expect(onStripe).not.toContain('parsePaymentEvent');
     // Routing into lifecycles asks no provider: every worker hosts it.
     expect(onStripe).toContain('reopenLifecycleForEvent');
@@ -58,9 +59,9 @@ describe("a worker's webhook calls per provider", () => {
     const activities = hosting(paypal, stripe);
     const byStripe = await (activities['stripe.verifyWebhookSignatureLocally'] as Verify)(stripeDelivery);
     expect(byStripe.verification_status).toBe('SUCCESS');
-    const byPaypal = await (activities.verifyWebhookSignatureLocally as Verify)(stripeDelivery).catch(
-      (error: Error) => ({ verification_status: `refused: ${error.message}` }),
-    );
+    const byPaypal = await (activities['paypal.verifyWebhookSignatureLocally'] as Verify)(
+      stripeDelivery,
+    ).catch((error: Error) => ({ verification_status: `refused: ${error.message}` }));
     expect(byPaypal.verification_status).not.toBe('SUCCESS');
   });
 });

@@ -55,22 +55,26 @@ describe('business counters of the activities', () => {
   it('counts voids and reauthorizations by outcome, and the provider’s refusals by issue', async () => {
     const activities = createPaymentsActivities(payments);
     provider.setHandler((_req, res) => respondJson(res, 200, authorizationBody({ status: 'VOIDED' })));
-    await env.run(activities.voidAuthorization, 'AUTH-1');
+    await env.run(activities.voidAuthorization, { authorizationId: 'AUTH-1', idempotencyKey: 'void-1' });
     provider.setHandler((_req, res) => respondJson(res, 422, refusal('PREVIOUSLY_CAPTURED')));
-    await expect(env.run(activities.voidAuthorization, 'AUTH-2')).rejects.toThrow();
+    await expect(
+      env.run(activities.voidAuthorization, { authorizationId: 'AUTH-2', idempotencyKey: 'void-2' }),
+    ).rejects.toThrow();
     provider.setHandler((_req, res) =>
       respondJson(res, 503, { name: 'SERVICE_UNAVAILABLE', message: 'later' }),
     );
     await expect(
       env.run(activities.reauthorizeAuthorization, {
         authorizationId: 'AUTH-3',
-        amount: { currency: 'USD', total: '1.00' },
+        amount: { currency_code: 'USD', value: '1.00' },
+        idempotencyKey: 'reauthorize-3',
       }),
     ).rejects.toThrow();
     provider.setHandler((_req, res) => respondJson(res, 201, authorizationBody({ id: 'AUTH-4' })));
     await env.run(activities.reauthorizeAuthorization, {
       authorizationId: 'AUTH-3',
-      amount: { currency: 'USD', total: '1.00' },
+      amount: { currency_code: 'USD', value: '1.00' },
+      idempotencyKey: 'reauthorize-3',
     });
 
     const exposed = await scrapeMetrics(metricsUrl);

@@ -14,7 +14,7 @@ describe('what the Web UI shows of a lifecycle', () => {
     const state = initialState(
       'authorization-A1',
       { id: 'A1', status: 'CREATED', amount: usd('100.00') },
-      { expiryPolicy: 'void' },
+      { expiryPolicy: 'void', maxCaptures: 100, provider: 'paypal' },
       { createTime: 't0', reauthorizeAt: 't1', expiryPolicyAt: 't2' },
     );
     applyCapture(
@@ -25,7 +25,7 @@ describe('what the Web UI shows of a lifecycle', () => {
     state.nextTimer = { kind: 'reauthorize', at: '2026-11-26T10:00:00.000Z' };
     expect(lifecycleDetails(state).split('\n\n')).toEqual([
       '**PARTIALLY_CAPTURED**: captured 40.00 of 100.00 USD, 60.00 remaining',
-      'Authorization A1',
+      'Authorization A1 at paypal',
       'Next timer: reauthorization at 2026-11-26T10:00:00.000Z',
     ]);
 

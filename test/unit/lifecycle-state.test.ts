@@ -238,7 +238,7 @@ describe('a lifecycle started on a partly captured authorization', () => {
     const state = initialState(
       'authorization-A1',
       { id: 'A1', status: 'PARTIALLY_CAPTURED', amount: usd('100.00'), captured_amount: usd('30') },
-      { expiryPolicy: 'void' },
+      { expiryPolicy: 'void', maxCaptures: 100, provider: 'paypal' },
       {
         createTime: '2026-11-25T10:00:00Z',
         reauthorizeAt: 't1',

@@ -67,7 +67,7 @@ describe('a reauthorization', () => {
     const authorization = await reauthorize(state, calls, '70.00', 'request', 'k1');
     expect(authorization.id).toBe('A2');
     expect(reauthorizeAuthorization).toHaveBeenCalledWith(
-      expect.objectContaining({ authorizationId: 'A1', idempotencyKey: 'A1-reauthorize-k1' }),
+      expect.objectContaining({ authorizationId: 'A1', idempotencyKey: 'A1/reauthorize/k1' }),
     );
     expect(state).toMatchObject({
       currentAuthorizationId: 'A2',
@@ -86,15 +86,19 @@ describe('a deadline firing', () => {
     const state = authorizedState();
     markEnded(state, 'VOIDED');
     const before = structuredClone(state);
-    await fireTimer(state, 'reauthorize', { authorizationId: 'A1' });
-    await fireTimer(state, 'expiryPolicy', { authorizationId: 'A1' });
+    await fireTimer(state, 'reauthorize', { authorizationId: 'A1', provider: 'paypal' });
+    await fireTimer(state, 'expiryPolicy', { authorizationId: 'A1', provider: 'paypal' });
     expect(state).toEqual(before);
   });
 
   it("marks the lifecycle EXPIRED under the 'expire' policy, releasing what remains", async () => {
     const state = capturedState('100.00', { C1: '30.00' });
     state.expiryPolicy = 'expire';
-    await fireTimer(state, 'expiryPolicy', { authorizationId: 'A1', expiryPolicy: 'expire' });
+    await fireTimer(state, 'expiryPolicy', {
+      authorizationId: 'A1',
+      provider: 'paypal',
+      expiryPolicy: 'expire',
+    });
     expect(state).toMatchObject({ status: 'EXPIRED', remainingAmount: '0.00', capturedAmount: '30.00' });
   });
 });

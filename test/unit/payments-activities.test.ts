@@ -93,7 +93,9 @@ describe('payments activities', () => {
     provider.setHandler((_req, res) =>
       respondJson(res, 429, { name: 'RATE_LIMIT_REACHED' }, { 'Retry-After': '7' }),
     );
-    const error = await failure(env.run(activities.voidAuthorization, 'AUTH-1'));
+    const error = await failure(
+      env.run(activities.voidAuthorization, { authorizationId: 'AUTH-1', idempotencyKey: 'void-1' }),
+    );
     expect(error).toMatchObject({ type: 'RATE_LIMIT_REACHED', nonRetryable: false, nextRetryDelay: 7_000 });
   });
 
@@ -109,7 +111,8 @@ describe('payments activities', () => {
     const error = await failure(
       env.run(activities.reauthorizeAuthorization, {
         authorizationId: 'A',
-        amount: { currency: 'USD', total: '1.00' },
+        amount: { currency_code: 'USD', value: '1.00' },
+        idempotencyKey: 'reauthorize-1',
       }),
     );
     expect(error).toMatchObject({ type: 'TIMEOUT', nonRetryable: false });
@@ -127,7 +130,9 @@ describe('payments activities', () => {
       res.writeHead(204);
       res.end();
     });
-    await expect(env.run(activities.voidAuthorization, 'AUTH-1', 'void-1')).resolves.toMatchObject({
+    await expect(
+      env.run(activities.voidAuthorization, { authorizationId: 'AUTH-1', idempotencyKey: 'void-1' }),
+    ).resolves.toMatchObject({
       status: 'VOIDED',
     });
   });

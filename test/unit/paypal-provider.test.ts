@@ -96,7 +96,11 @@ describe('the PayPal adapter of the provider port', () => {
     ['spec', { amount: { currency: 'USD', total: '7.50' } }],
     ['paypal', { amount: usd('7.50') }],
   ] as const)('writes a reauthorization’s amount in the %s dialect', async (dialect, body) => {
-    await paypal(dialect).reauthorizeAuthorization({ authorizationId: 'AUTH-1', amount: usd('7.50') });
+    await paypal(dialect).reauthorizeAuthorization({
+      authorizationId: 'AUTH-1',
+      amount: usd('7.50'),
+      idempotencyKey: 'reauthorize-1',
+    });
     expect(sent().path).toBe('/v2/payments/authorizations/AUTH-1/reauthorize');
     expect(sent().json).toEqual(body);
   });

@@ -1,7 +1,7 @@
 import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { Duration } from '@temporalio/common';
 import type { PaymentsActivities } from '../../activities/payments';
-import { DEFAULT_PROVIDER, providerActivityName, type ProviderName } from '../../provider-names';
+import { providerActivityName, type ProviderName } from '../../provider-names';
 
 // Who waits on a provider call decides how long it may retry.
 
@@ -42,13 +42,11 @@ export function timerCalls(timeout: Duration) {
 export type PaymentsCalls = typeof orderSystemCalls;
 
 /**
- * The calls of the lifecycle's provider: PayPal's under their own names, so a PayPal lifecycle schedules
- * exactly what it always did; another provider's under its name (providerActivityName). Names rather than a
- * task queue per provider because the calls an order system waits on are local activities, which run on
- * the worker that runs the workflow.
+ * The calls of the lifecycle's provider, under its names (providerActivityName). Names rather than a task
+ * queue per provider because the calls an order system waits on are local activities, which run on the
+ * worker that runs the workflow.
  */
-export function ofProvider<Calls extends object>(calls: Calls, provider: ProviderName | undefined): Calls {
-  if (provider === undefined || provider === DEFAULT_PROVIDER) return calls;
+export function ofProvider<Calls extends object>(calls: Calls, provider: ProviderName): Calls {
   return new Proxy(calls, {
     get: (target, name) =>
       Reflect.get(target, typeof name === 'string' ? providerActivityName(provider, name) : name),

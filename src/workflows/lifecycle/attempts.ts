@@ -10,13 +10,12 @@ import type { LifecycleState, PendingAttempt, RequestFingerprint } from './defin
 const PENDING_ATTEMPTS = 100;
 
 export function beginAttempt(state: LifecycleState, attempt: PendingAttempt): void {
-  const others = (state.pendingAttempts ?? []).filter((each) => !isSame(each, attempt));
+  const others = state.pendingAttempts.filter((each) => !isSame(each, attempt));
   state.pendingAttempts = [...others, attempt].slice(-PENDING_ATTEMPTS);
 }
 
 /** The answer came (success or a refusal): the attempt is no longer pending. */
 export function endAttempt(state: LifecycleState, attempt: PendingAttempt): void {
-  if (!state.pendingAttempts) return;
   state.pendingAttempts = state.pendingAttempts.filter((each) => !isSame(each, attempt));
 }
 
@@ -34,7 +33,7 @@ export function pendingAttempt(
   request: RequestFingerprint,
 ): PendingAttempt | undefined {
   if (!idempotencyKey) return undefined;
-  return state.pendingAttempts?.find(
+  return state.pendingAttempts.find(
     (attempt) =>
       attempt.operation === operation &&
       attempt.idempotencyKey === idempotencyKey &&

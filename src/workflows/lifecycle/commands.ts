@@ -1,4 +1,4 @@
-import { log, patched, proxyActivities, setCurrentDetails, workflowInfo } from '@temporalio/workflow';
+import { log, proxyActivities, setCurrentDetails, workflowInfo } from '@temporalio/workflow';
 import type { PaymentsActivities } from '../../activities/payments';
 import type { Authorization, PaymentCapture, Refund } from '../../providers/resources';
 import { ofProvider, orderSystemCalls, type PaymentsCalls } from './activity-options';
@@ -37,11 +37,10 @@ const { checkpoint } = proxyActivities<PaymentsActivities>({ startToCloseTimeout
 
 /**
  * Whether the next capture is the last the authorization takes: then it is final, so a provider that takes
- * one capture (Stripe without multicapture) is never asked to keep the rest. Only for lifecycles that name
- * their provider: a PayPal lifecycle's captures are sent as they always were.
+ * one capture (Stripe without multicapture) is never asked to keep the rest.
  */
 function lastCapture(state: LifecycleState): boolean {
-  return state.provider !== undefined && state.captures.length + 1 >= (state.maxCaptures ?? Infinity);
+  return state.captures.length + 1 >= state.maxCaptures;
 }
 
 /** One provider call at a time, so a timer's reauthorization never races a capture. */
@@ -235,11 +234,7 @@ export class LifecycleCommands {
 
   /** A verified provider event: applied, or recorded with why not. */
   recordEvent(event: PaymentEvent): void {
-    const recorded = applyEvent(this.state, event, new Date().toISOString(), {
-      refundsWaitForCapture: () => patched('refunds-wait-for-capture'),
-      capturesOfEarlierAuthorizations: () => patched('captures-of-earlier-authorizations'),
-      booksSharedCharges: () => patched('books-shared-charges'),
-    });
+    const recorded = applyEvent(this.state, event, new Date().toISOString());
     if (!recorded.applied) log.info('payment event recorded, not applied', { ...recorded });
     this.stateChanged();
   }
@@ -281,9 +276,7 @@ export class LifecycleCommands {
     // attempt. Scheduling a no-op activity completes the task first (a timer would too, but fires up to a
     // second late), so the attempt is in history before the provider is called. An Update accepted by an
     // earlier task (it waited its turn) is in history already: its replay records the attempt again.
-    if (workflowInfo().historyLength === acceptedAt && patched('pending-attempt-in-history')) {
-      await checkpoint();
-    }
+    if (workflowInfo().historyLength === acceptedAt) await checkpoint();
     try {
       const answer = await call();
       endAttempt(this.state, pending);

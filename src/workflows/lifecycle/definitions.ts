@@ -21,8 +21,8 @@ export type ExpiryPolicy = 'void' | 'expire';
 
 export type LifecycleInput = {
   authorizationId: string;
-  /** The authorization's provider; absent means PayPal (as on every lifecycle started before providers had names). */
-  provider?: ProviderName;
+  /** The authorization's provider: its activities run under the provider's names (`paypal.captureAuthorization`). */
+  provider: ProviderName;
   orderId?: string;
   /** When to reauthorize, measured from when the authorization was made: a Temporal duration, e.g. '3 days'. */
   reauthorizeAfter?: Duration;
@@ -42,6 +42,9 @@ export type LifecycleInput = {
   /** The caller that started the lifecycle (an API caller id, a Nexus caller namespace); see LifecycleClient. */
   owner?: string;
 };
+
+/** What a caller asks to start: without a provider, the authorization id decides (providerOfStart). */
+export type LifecycleStart = Omit<LifecycleInput, 'provider'> & { provider?: ProviderName };
 
 /** After CAPTURED, refunds and reversals of its captures move it on to PARTIALLY_REFUNDED, REFUNDED or REVERSED. */
 export type LifecycleStatus =
@@ -122,15 +125,14 @@ export type RecordedEvent = {
 export type LifecycleState = {
   workflowId: string;
   authorizationId: string;
-  /** The provider the lifecycle runs on; absent means PayPal. */
-  provider?: ProviderName;
+  provider: ProviderName;
   /** Set when the provider reauthorizes by a new authorization (Stripe): a void then voids the current one. */
   reauthorization?: 'new-authorization';
   /** Set when the provider's captures of one authorization share an id: each capture gets one of its own. */
   sharedCaptureIds?: true;
   currentAuthorizationId: string;
   orderId?: string;
-  /** The caller that started it: only it (and an admin) sees it. Absent on lifecycles started before owners. */
+  /** The caller that started it: only it (and an admin) sees it. Absent when the start named no caller. */
   owner?: string;
   status: LifecycleStatus;
   currency: string;
@@ -164,18 +166,12 @@ export type LifecycleState = {
   captureSequence: number;
   /** Like captureSequence, for refund requests without a key. */
   refundSequence?: number;
-  /**
-   * 2 for lifecycles started since provider request ids name their operation and answers are kept as long as
-   * the provider honours a request id (set at start, behind a patch); absent on earlier ones, which keep the
-   * ids and retention they had.
-   */
-  idempotencyScheme?: 2;
   /** The last timer reauthorization that failed for good; cleared by the next one that succeeds. */
   reauthorizationFailure?: { at: string; reason: string };
-  /** How many captures the provider takes on one authorization; absent in older states (then 100). */
-  maxCaptures?: number;
-  /** Keyed captures and refunds sent to the provider whose answer has not come; absent in older states. */
-  pendingAttempts?: PendingAttempt[];
+  /** How many captures the provider takes on one authorization. */
+  maxCaptures: number;
+  /** Keyed captures and refunds sent to the provider whose answer has not come. */
+  pendingAttempts: PendingAttempt[];
   /**
    * Refund and reversal events that came before their capture's event (deliveries are not ordered): applied
    * when the capture is recorded. Absent while none waits.
@@ -209,10 +205,8 @@ export type RequestFingerprint = Record<string, string | boolean>;
 
 export type KeyedAnswer = {
   idempotencyKey: string;
-  /** Absent on answers carried over without an operation. */
-  operation?: LifecycleOperation;
-  /** Absent on answers carried over without a fingerprint: any retry of the key matches them. */
-  request?: RequestFingerprint;
+  operation: LifecycleOperation;
+  request: RequestFingerprint;
   answer: unknown;
   /** End of the retention: a retry after it is a new request. */
   keptUntil: string;

@@ -16,9 +16,9 @@ import {
 import { refuse } from './validation';
 
 // Answers kept under the caller's Idempotency-Key, as Stripe keeps them: a retry within the retention gets
-// the first answer, a key reused for another request is refused, a failed attempt is forgotten. Since
-// idempotencyScheme 2 an answer is kept at least as long as the provider honours its request id, and none is
-// evicted to make room: a new key is refused instead, so a forgotten key is never the provider's stale replay.
+// the first answer, a key reused for another request is refused, a failed attempt is forgotten. An answer is
+// kept at least as long as the provider honours its request id, and none is evicted to make room: a new key
+// is refused instead, so a forgotten key is never the provider's stale replay.
 
 // Bounds the answers a lifecycle remembers, whatever their retention.
 const KEYED_ANSWERS = 500;
@@ -48,9 +48,7 @@ function keyReuseConflict(
   request: RequestFingerprint,
 ): string | undefined {
   const reused = `Idempotency-Key "${first.idempotencyKey}" was first used`;
-  if (first.operation && first.operation !== operation)
-    return `${reused} for a ${first.operation}, not a ${operation}`;
-  if (!first.request) return undefined;
+  if (first.operation !== operation) return `${reused} for a ${first.operation}, not a ${operation}`;
   for (const field of new Set([...Object.keys(first.request), ...Object.keys(request)])) {
     const before = first.request[field];
     const now = request[field];
@@ -139,7 +137,6 @@ export class KeyedRequests {
         `Idempotency-Key "${idempotencyKey}": its answer was kept until ${forgotten.keptUntil} and is no longer known; use a new key`,
       );
     }
-    if (this.state.idempotencyScheme !== 2) return;
     const kept = this.state.keyedAnswers.filter((entry) => Date.parse(entry.keptUntil) > now).length;
     if (kept + this.running.size >= KEYED_ANSWERS) {
       refuse(
@@ -176,9 +173,8 @@ export class KeyedRequests {
   private remember(entry: Omit<KeyedAnswer, 'keptUntil'>): void {
     const now = Date.now();
     const kept = this.state.keyedAnswers.filter((answer) => Date.parse(answer.keptUntil) > now);
-    const scheme2 = this.state.idempotencyScheme === 2;
-    const retention = scheme2 ? Math.max(this.retentionMs, providerRequestIdRetention) : this.retentionMs;
+    const retention = Math.max(this.retentionMs, providerRequestIdRetention);
     kept.push({ ...entry, keptUntil: new Date(now + retention).toISOString() });
-    this.state.keyedAnswers = scheme2 ? kept : kept.slice(-KEYED_ANSWERS);
+    this.state.keyedAnswers = kept;
   }
 }

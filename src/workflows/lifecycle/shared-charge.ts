@@ -22,15 +22,11 @@ export function nextCaptureId(state: LifecycleState, chargeId: string): string {
   return `${chargeId}-${highest + 1}`;
 }
 
-/**
- * What the lifecycle booked into the charge, in minor units: its captures there and, for the charge of the
- * authorization it started on, what a lifecycle started before captures at start were recorded counts apart.
- */
-export function bookedIntoCharge(state: LifecycleState, chargeId: string, ofOriginal: boolean): bigint {
-  const recorded = capturesOfCharge(state, chargeId)
+/** What the lifecycle booked into the charge, in minor units: its captures there. */
+export function bookedIntoCharge(state: LifecycleState, chargeId: string): bigint {
+  return capturesOfCharge(state, chargeId)
     .filter(holdsMoney)
     .reduce((sum, capture) => sum + minorUnitsOrZero(state, capture.amount.value), 0n);
-  return recorded + (ofOriginal ? minorUnitsOrZero(state, state.capturedAtStart?.amount) : 0n);
 }
 
 /**

@@ -86,8 +86,8 @@ export function initialState(
     orderId?: string;
     owner?: string;
     expiryPolicy: LifecycleState['expiryPolicy'];
-    maxCaptures?: number;
-    provider?: LifecycleState['provider'];
+    maxCaptures: number;
+    provider: LifecycleState['provider'];
     reauthorization?: LifecycleState['reauthorization'];
     sharedCaptureIds?: LifecycleState['sharedCaptureIds'];
   },
@@ -99,7 +99,7 @@ export function initialState(
   return {
     workflowId,
     authorizationId: authorization.id,
-    ...(options.provider !== undefined && { provider: options.provider }),
+    provider: options.provider,
     ...(options.reauthorization !== undefined && { reauthorization: options.reauthorization }),
     ...(options.sharedCaptureIds !== undefined && { sharedCaptureIds: options.sharedCaptureIds }),
     currentAuthorizationId: authorization.id,
@@ -129,7 +129,8 @@ export function initialState(
     keyedAnswers: [],
     seenEventIds: [],
     captureSequence: 0,
-    ...(options.maxCaptures !== undefined && { maxCaptures: options.maxCaptures }),
+    maxCaptures: options.maxCaptures,
+    pendingAttempts: [],
   };
 }
 
@@ -253,34 +254,11 @@ export function markEnded(state: LifecycleState, status: 'VOIDED' | 'EXPIRED' | 
   state.remainingAmount = amountOf(state, 0n).value;
 }
 
-export interface EventOptions {
-  /**
-   * Whether a refund or reversal that comes before its capture's event waits for it (asked only then: a
-   * history recorded before the wait replays as it ran).
-   */
-  refundsWaitForCapture?: () => boolean;
-  /**
-   * Whether a capture event of an earlier authorization of this lifecycle (one made before a reauthorization,
-   * heard of after it) is applied (asked only for such an event, for the same reason).
-   */
-  capturesOfEarlierAuthorizations?: () => boolean;
-  /**
-   * Whether what a shared charge captured in all books the captures the lifecycle did not make (asked only
-   * for such an event, for the same reason).
-   */
-  booksSharedCharges?: () => boolean;
-}
-
 /**
  * Applies a verified provider event, or records why not. Events never move the state backwards: one about
  * an older authorization id, a duplicate, or a VOIDED after money was captured is recorded, not applied.
  */
-export function applyEvent(
-  state: LifecycleState,
-  event: PaymentEvent,
-  receivedAt: string,
-  options: EventOptions = {},
-): RecordedEvent {
+export function applyEvent(state: LifecycleState, event: PaymentEvent, receivedAt: string): RecordedEvent {
   const recorded: RecordedEvent = {
     id: event.id,
     eventType: event.eventType,
@@ -293,14 +271,14 @@ export function applyEvent(
   state.seenEventIds.push(event.id);
   if (state.seenEventIds.length > SEEN_EVENT_IDS) state.seenEventIds.shift();
 
-  recorded.note = decide(state, event, options);
+  recorded.note = decide(state, event);
   recorded.applied = recorded.note === undefined;
   state.recentEvents.push(recorded);
   if (state.recentEvents.length > RECENT_EVENTS) state.recentEvents.shift();
   return recorded;
 }
 
-function decide(state: LifecycleState, event: PaymentEvent, options: EventOptions): string | undefined {
+function decide(state: LifecycleState, event: PaymentEvent): string | undefined {
   if (event.amount && event.amount.currency_code !== state.currency) {
     return `amount in ${event.amount.currency_code}, not the lifecycle's ${state.currency}: not booked`;
   }
@@ -310,9 +288,9 @@ function decide(state: LifecycleState, event: PaymentEvent, options: EventOption
       : event.captureId;
     const refund = { ...event, refundId: event.refundId, captureId };
     const held = state.captures.some((capture) => capture.id === captureId);
-    const spread = !held && state.sharedCaptureIds ? spreadOverCharge(state, refund, options) : null;
+    const spread = !held && state.sharedCaptureIds ? spreadOverCharge(state, refund) : null;
     if (spread !== null) return spread;
-    if (!held && options.refundsWaitForCapture?.()) {
+    if (!held) {
       state.refundsAwaitingCapture = [...(state.refundsAwaitingCapture ?? []), refund].slice(
         -REFUNDS_AWAITING_CAPTURE,
       );
@@ -322,11 +300,11 @@ function decide(state: LifecycleState, event: PaymentEvent, options: EventOption
   }
   const captureStatus = captureStatusByEvent[event.eventType];
   const chargeTotal = state.sharedCaptureIds && event.captureId ? totalOfCharge(event) : undefined;
-  if (chargeTotal && event.captureId && options.booksSharedCharges?.()) {
+  if (chargeTotal && event.captureId) {
     if (chargeTotal.currency_code !== state.currency) {
       return `total in ${chargeTotal.currency_code}, not the lifecycle's ${state.currency}: not booked`;
     }
-    return learnFromChargeTotal(state, event, event.captureId, chargeTotal, options);
+    return learnFromChargeTotal(state, event, event.captureId, chargeTotal);
   }
   if (captureStatus && event.captureId && state.sharedCaptureIds) {
     // One charge holds several of the lifecycle's captures: its event cannot say which one it reports.
@@ -335,10 +313,7 @@ function decide(state: LifecycleState, event: PaymentEvent, options: EventOption
   if (captureStatus && event.captureId) {
     const known = state.captures.find((capture) => capture.id === event.captureId);
     const ofEarlier = !known && event.authorizationId !== state.currentAuthorizationId;
-    if (
-      ofEarlier &&
-      !(heldEarlier(state, event.authorizationId) && options.capturesOfEarlierAuthorizations?.())
-    ) {
+    if (ofEarlier && !heldEarlier(state, event.authorizationId)) {
       return `capture of authorization ${event.authorizationId}, not the current one`;
     }
     if (known?.status === captureStatus) return `capture ${known.id} is already ${captureStatus}`;
@@ -406,7 +381,6 @@ function learnFromChargeTotal(
   event: PaymentEvent,
   chargeId: string,
   total: Money,
-  options: EventOptions,
 ): string | undefined {
   const authorizationId = event.authorizationId ?? state.currentAuthorizationId;
   const ofLifecycle =
@@ -415,7 +389,7 @@ function learnFromChargeTotal(
     heldEarlier(state, authorizationId);
   if (!ofLifecycle) return `charge of authorization ${authorizationId}, which this lifecycle does not hold`;
   const final = event.eventType === 'PAYMENT.AUTHORIZATION.CAPTURED';
-  const booked = bookedIntoCharge(state, chargeId, authorizationId === state.authorizationId);
+  const booked = bookedIntoCharge(state, chargeId);
   const unexplained = (minorUnitsOf(state, total.value) ?? 0n) - booked;
   if (unexplained > 0n) {
     const amount = amountOf(state, unexplained);
@@ -431,7 +405,7 @@ function learnFromChargeTotal(
       { amount, finalCapture: final, chargeId, learnedFromTotal: true },
       authorizationId,
     );
-    applyRefundsAwaitingCharge(state, chargeId, options);
+    applyRefundsAwaitingCharge(state, chargeId);
     return undefined;
   }
   const remaining = minorUnitsOf(state, state.remainingAmount) ?? 0n;
@@ -444,12 +418,12 @@ function learnFromChargeTotal(
 }
 
 /** Refund events parked on the shared charge's own id, applied now if the charge's captures can take them. */
-function applyRefundsAwaitingCharge(state: LifecycleState, chargeId: string, options: EventOptions): void {
+function applyRefundsAwaitingCharge(state: LifecycleState, chargeId: string): void {
   const waiting = state.refundsAwaitingCapture?.filter((event) => event.captureId === chargeId) ?? [];
   for (const event of waiting) {
     const captureId = captureOfSharedId(state, event.refundId, chargeId);
     if (captureId !== chargeId) decideRefund(state, { ...event, captureId });
-    else if (spreadOverCharge(state, event, options) === null) continue;
+    else if (spreadOverCharge(state, event) === null) continue;
     state.refundsAwaitingCapture = state.refundsAwaitingCapture?.filter((each) => each !== event);
   }
   if (state.refundsAwaitingCapture?.length === 0) state.refundsAwaitingCapture = undefined;
@@ -461,15 +435,10 @@ function applyRefundsAwaitingCharge(state: LifecycleState, chargeId: string, opt
  * refund record of its own, `<refund>/<capture>`; a later event of the same refund (a new status) updates its
  * portions. Null when it is not such an event, or when the captures cannot take it all yet.
  */
-function spreadOverCharge(
-  state: LifecycleState,
-  event: RefundEvent,
-  options: EventOptions,
-): string | undefined | null {
+function spreadOverCharge(state: LifecycleState, event: RefundEvent): string | undefined | null {
   const chargeId = event.captureId;
   const recorded = state.refunds?.filter((refund) => refund.id.startsWith(`${event.refundId}/`)) ?? [];
   if (recorded.length === 0 && capturesOfCharge(state, chargeId).length < 2) return null;
-  if (!options.booksSharedCharges?.()) return null;
   const portions = recorded.length
     ? recorded.map((refund) => ({ captureId: refund.captureId, amount: refund.amount.value }))
     : event.amount && refundPortions(state, chargeId, event.amount.value);

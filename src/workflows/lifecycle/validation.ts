@@ -5,7 +5,7 @@ import { durationBounds, durationRule, isWithinBounds, type DurationField } from
 import {
   LifecycleFailure,
   type CaptureInput,
-  type LifecycleInput,
+  type LifecycleStart,
   type LifecycleState,
   type PendingAttempt,
   type ReauthorizeInput,
@@ -25,7 +25,7 @@ export function refuse(type: string, message: string): never {
 }
 
 /** Refuses a start whose durations are out of bounds (a timer must be able to hold them), naming the field. */
-export function assertDurationsWithinBounds(input: LifecycleInput): void {
+export function assertDurationsWithinBounds(input: LifecycleStart): void {
   for (const field of Object.keys(durationBounds) as DurationField[]) {
     const duration = input[field];
     if (duration !== undefined && !isWithinBounds(field, duration)) {
@@ -73,13 +73,10 @@ function positiveAmount(state: LifecycleState, amount: string): bigint {
   return wanted;
 }
 
-/** The captures a lifecycle makes at most when its state does not say (states of earlier versions). */
-export const DEFAULT_MAX_CAPTURES = 100;
-
 /** The amount to capture, with the currency's decimals ("5" USD becomes "5.00"), validated against what remains. */
 export function captureAmount(state: LifecycleState, request: CaptureInput): string {
   assertOpen(state, 'capture');
-  const maxCaptures = state.maxCaptures ?? DEFAULT_MAX_CAPTURES;
+  const { maxCaptures } = state;
   if (state.captures.length >= maxCaptures) {
     refuse(
       LifecycleFailure.stateForbids,

@@ -2,10 +2,8 @@ import {
   allHandlersFinished,
   condition,
   continueAsNew,
-  patched,
   setCurrentDetails,
   setHandler,
-  upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
 import { LifecycleCommands } from './commands';
@@ -25,9 +23,9 @@ import {
   type RefundInput,
   type VoidInput,
 } from './definitions';
-import { carriedOver, millisecondsOf, startState } from './start';
+import { millisecondsOf, startState } from './start';
 import { isTerminal } from './state';
-import { DeadlineTimer, nextDeadline, type Deadline } from './timers';
+import { DeadlineTimer, nextDeadline } from './timers';
 import { assertDurationsWithinBounds } from './validation';
 import { LifecycleVisibility, lifecycleDetails } from './visibility';
 
@@ -44,7 +42,7 @@ export async function authorizationLifecycle(input: LifecycleInput): Promise<Lif
   if (!input.carriedState) assertDurationsWithinBounds(input);
   const retention = millisecondsOf(input, 'idempotencyKeyRetention');
   // The query answers null until the authorization has been read, so a caller can wait for the start.
-  let started = input.carriedState ? carriedOver(input.carriedState, retention, Date.now()) : null;
+  let started = input.carriedState ?? null;
   setHandler(stateQuery, () => started);
   setHandler(startedUpdate, async () => {
     await condition(() => started !== null);
@@ -52,10 +50,7 @@ export async function authorizationLifecycle(input: LifecycleInput): Promise<Lif
   });
   const state = started ?? (await startState(workflowInfo().workflowId, input));
   started = state;
-  // One patch for the history diet: one upsert at start, one timer per deadline. A run that has it also has
-  // every older change, so it asks no older patch (each patch costs a marker and an upsert in history).
-  const fewerEvents = patched('fewer-history-events');
-  const visibility = new LifecycleVisibility(state, !fewerEvents);
+  const visibility = new LifecycleVisibility(state);
   const lifecycle = new LifecycleCommands(state, retention, visibility);
 
   setHandler(paymentEventSignal, (event) => lifecycle.recordEvent(event));
@@ -73,36 +68,23 @@ export async function authorizationLifecycle(input: LifecycleInput): Promise<Lif
   });
   setHandler(keyedAnswerQuery, (question) => lifecycle.keyedAnswer(question));
 
-  if (fewerEvents) visibility.show(visibility.identity());
-  else {
-    upsertSearchAttributes(visibility.identity());
-    visibility.show();
-  }
+  visibility.show(visibility.identity());
   const timer = new DeadlineTimer();
   while (!isTerminal(state)) {
     const deadline = nextDeadline(state);
     state.nextTimer = { kind: deadline.kind, at: new Date(deadline.at).toISOString() };
     setCurrentDetails(lifecycleDetails(state));
     const seen = lifecycle.changes;
-    let fired: Deadline | undefined;
-    if (fewerEvents) {
-      timer.arm(deadline);
-      await condition(
-        () => lifecycle.changes !== seen || isTerminal(state) || timer.hasFired || shouldContinueAsNew(),
-      );
-      fired = timer.takeFired();
-    } else {
-      const changed = await condition(
-        () => lifecycle.changes !== seen || isTerminal(state),
-        Math.max(deadline.at - Date.now(), 1),
-      );
-      fired = changed ? undefined : deadline;
-    }
+    timer.arm(deadline);
+    await condition(
+      () => lifecycle.changes !== seen || isTerminal(state) || timer.hasFired || shouldContinueAsNew(),
+    );
+    const fired = timer.takeFired();
     if (fired) await lifecycle.deadlineReached(fired.kind, input);
     if (!isTerminal(state)) await continueAsNewIfSuggested(input, state);
   }
   timer.cancel();
-  if (fewerEvents || patched('late-event-window')) await lateEventWindow(input, state);
+  await lateEventWindow(input, state);
   state.nextTimer = undefined;
   await condition(allHandlersFinished);
   return state;
@@ -110,7 +92,7 @@ export async function authorizationLifecycle(input: LifecycleInput): Promise<Lif
 
 /**
  * Events about an ended authorization still arrive: the capture that ended it, refunds, redeliveries. The
- * run stays open for the late-event window. A history without the window's patch ends at once.
+ * run stays open for the late-event window.
  */
 async function lateEventWindow(input: LifecycleInput, state: LifecycleState): Promise<void> {
   if (state.nextTimer?.kind !== 'close') {
@@ -127,9 +109,7 @@ async function lateEventWindow(input: LifecycleInput, state: LifecycleState): Pr
 /** Whether this run should continue as new: the server suggests it, or its history reached the bound. */
 function shouldContinueAsNew(): boolean {
   const info = workflowInfo();
-  if (info.continueAsNewSuggested) return true;
-  // Asked only past the bound: a shorter run records no marker, and a history without it does not continue.
-  return info.historyLength >= HISTORY_EVENTS_PER_RUN && patched('continue-as-new-by-history-length');
+  return info.continueAsNewSuggested || info.historyLength >= HISTORY_EVENTS_PER_RUN;
 }
 
 /** When it should, lets running handlers finish and carries the state into a new run. */

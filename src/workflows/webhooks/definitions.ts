@@ -34,11 +34,8 @@ export type WebhookVerificationInput = {
   mode: WebhookVerifyMode;
   /** The subscription's webhook id when configured (WEBHOOK_ID); otherwise the worker looks it up. */
   webhookId?: string;
-  /**
-   * Whose delivery this is: its provider's webhook activities check, parse and link it (providerActivityName).
-   * Absent means PayPal, as on every run started before providers had names.
-   */
-  provider?: ProviderName;
+  /** Whose delivery this is: its provider's webhook activities check, parse and link it (providerActivityName). */
+  provider: ProviderName;
 };
 
 export type PaymentEventDelivered = {

@@ -1,4 +1,4 @@
-import { patched, proxyLocalActivities } from '@temporalio/workflow';
+import { proxyLocalActivities } from '@temporalio/workflow';
 import type { WebhookActivities } from '../../activities/webhooks';
 import type { ProviderName } from '../../provider-names';
 import { ofProvider } from '../lifecycle/activity-options';
@@ -16,24 +16,19 @@ const lifecycleEventCalls = proxyLocalActivities<WebhookActivities>({
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
 
-// A run recorded without this patch routes refunds and reversals only by the CaptureIds search attribute.
-const ROUTED_BY_CAPTURE_LINK = 'route-by-capture-link';
-
 /**
  * Signals a verified provider event to the lifecycle that holds its authorization: `authorization-<id>`, or,
  * for an event about a reauthorization, the lifecycle whose AuthorizationIds list that id. A refund or
  * reversal names only its capture: the provider's capture names its authorization, which leads to the
  * lifecycle as above, reopened when it has closed (refunds and chargebacks come weeks later). The lifecycle
  * skips an event id it has already seen, so a second transmission of the same event (or a retried signal)
- * changes nothing. The capture's link is asked of the event's provider (absent: PayPal).
+ * changes nothing. The capture's link is asked of the event's provider.
  */
 export async function routePaymentEvent(
   event: PaymentEvent,
-  provider?: ProviderName,
+  provider: ProviderName,
 ): Promise<PaymentEventRouted> {
-  if (event.authorizationId === undefined) {
-    return patched(ROUTED_BY_CAPTURE_LINK) ? routeByCaptureLink(event, provider) : routeByCaptureList(event);
-  }
+  if (event.authorizationId === undefined) return routeByCaptureLink(event, provider);
   const routed = await routeToRunning(event.authorizationId, event);
   return (
     routed ?? {
@@ -56,30 +51,20 @@ async function routeToRunning(
 
 /**
  * A refund or reversal: to the lifecycle of the authorization its capture was taken from, running or
- * reopened. A capture the provider does not link to an authorization is looked up in CaptureIds, which
- * lifecycles started before this routing list.
+ * reopened.
  */
-async function routeByCaptureLink(
-  event: PaymentEvent,
-  provider: ProviderName | undefined,
-): Promise<PaymentEventRouted> {
+async function routeByCaptureLink(event: PaymentEvent, provider: ProviderName): Promise<PaymentEventRouted> {
   const authorizationId = event.captureId
     ? await ofProvider(lifecycleEventCalls, provider).authorizationOfCapture(event.captureId)
     : null;
-  if (!authorizationId) return routeByCaptureList(event);
+  if (!authorizationId) {
+    return {
+      routed: false,
+      reason: `capture ${event.captureId} is linked to no authorization at its provider for ${event.eventType} ${event.id}`,
+    };
+  }
   const running = await routeToRunning(authorizationId, event);
   return running ?? (await lifecycleEventCalls.reopenLifecycleForEvent({ authorizationId, event }));
-}
-
-async function routeByCaptureList(event: PaymentEvent): Promise<PaymentEventRouted> {
-  const holder = event.captureId ? await lifecycleEventCalls.findLifecycleOfCapture(event.captureId) : null;
-  const routed = holder ? await signalTo(holder, event) : undefined;
-  return (
-    routed ?? {
-      routed: false,
-      reason: `no running lifecycle holds capture ${event.captureId} (tried CaptureIds) for ${event.eventType} ${event.id}`,
-    }
-  );
 }
 
 async function signalTo(workflowId: string, event: PaymentEvent): Promise<PaymentEventRouted | undefined> {

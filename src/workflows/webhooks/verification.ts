@@ -1,7 +1,6 @@
 import {
   ApplicationFailure,
   log,
-  patched,
   proxyLocalActivities,
   sleep,
   upsertSearchAttributes,
@@ -32,9 +31,6 @@ const redeliveryCalls = proxyLocalActivities<WebhookActivities>({
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
 
-// A run recorded without these patches completes when it rejects a delivery, and ends on every refusal.
-const REJECTION_FAILS_RUN = 'webhook-rejection-fails-run';
-const SETTINGS_REFUSALS_RETRIED = 'webhook-settings-refusals-retried';
 // Answers about our credentials or settings (rotating credentials, a subscription being replaced), not about
 // the delivery: asked again, up to this long between attempts, until they change.
 const settingsRefusalStatuses = [401, 403, 404];
@@ -51,7 +47,7 @@ export async function webhookVerification(
   const { delivery, receivedAt } = input;
   // The delivery's provider checks, parses and links it; a worker without that provider leaves the run waiting.
   const providerCalls = ofProvider(redeliveryCalls, input.provider);
-  const rejected = (reason: string, id?: string): WebhookVerificationResult => {
+  const rejected = (reason: string, id?: string): never => {
     upsertSearchAttributes([{ key: WebhookVerificationKey, value: 'FAILURE' }]);
     log.warn('webhook delivery rejected', { reason });
     const result = {
@@ -61,7 +57,6 @@ export async function webhookVerification(
       receivedAt,
       reason,
     } as const;
-    if (!patched(REJECTION_FAILS_RUN)) return result;
     throw ApplicationFailure.create({
       type: WEBHOOK_DELIVERY_REJECTED,
       message: reason,
@@ -71,18 +66,15 @@ export async function webhookVerification(
   };
 
   let retryDelayMs = 1_000;
-  const waitForSettings = async (why: string): Promise<boolean> => {
-    if (!patched(SETTINGS_REFUSALS_RETRIED)) return false;
+  const waitForSettings = async (why: string): Promise<void> => {
     log.warn('webhook verification waits for the credentials or subscription', { why, retryDelayMs });
     await sleep(retryDelayMs);
     retryDelayMs = Math.min(retryDelayMs * 2, MAX_SETTINGS_RETRY_MS);
-    return true;
   };
 
   let webhookId = input.webhookId ?? (await providerCalls.subscribedWebhookId());
   while (!webhookId) {
-    const reason = 'no webhook subscription for this listener to verify against';
-    if (!(await waitForSettings(reason))) return rejected(reason);
+    await waitForSettings('no webhook subscription for this listener to verify against');
     webhookId = await providerCalls.subscribedWebhookId();
   }
 
@@ -95,11 +87,12 @@ export async function webhookVerification(
       const refusal = refusalOf(error);
       if (!refusal) throw error;
       const reason = `verification refused: ${refusal.message}`;
-      if (!isSettingsRefusal(refusal) || !(await waitForSettings(reason))) return rejected(reason, webhookId);
+      if (!isSettingsRefusal(refusal)) rejected(reason, webhookId);
+      await waitForSettings(reason);
     }
   }
   if (check.verification_status !== 'SUCCESS') {
-    return rejected(check.reason ?? 'the signature does not match', webhookId);
+    rejected(check.reason ?? 'the signature does not match', webhookId);
   }
   const verified = { verification: 'SUCCESS' as const, webhookId, receivedAt };
   const unrouted = (reason: string, eventId?: string, eventType?: string): WebhookVerificationResult => {
@@ -125,7 +118,7 @@ export async function webhookVerification(
 function verifySignature(
   mode: WebhookVerifyMode,
   input: { delivery: WebhookDelivery<string>; webhookId: string },
-  provider: ProviderName | undefined,
+  provider: ProviderName,
 ): Promise<SignatureCheck> {
   const calls = ofProvider(redeliveryCalls, provider);
   return mode === 'local' ? calls.verifyWebhookSignatureLocally(input) : calls.verifyWebhookSignature(input);
