@@ -5,10 +5,10 @@ import { temporalTarget } from '../temporal-env';
 import { resolveTemporalCli } from './temporal-cli';
 
 /**
- * Saves a workflow's event history as JSON for the replay suite:
- *   npm run history:record -- <workflowId> test/histories/<name>.json
- * Replaying it on every `npm test` catches a change that would break determinism for runs already in flight.
- * The Temporal CLI writes the history in the JSON form the SDK's replayer reads.
+ * Saves one workflow's event history from a running stack as JSON:
+ *   npm run history:record -- <workflowId> <file.json>
+ * The replay suite's set is recorded by `npm run histories:record` (test/histories/record/). The Temporal CLI
+ * writes the history in the JSON form the SDK's replayer reads.
  */
 async function main() {
   const [workflowId, file] = process.argv.slice(2);

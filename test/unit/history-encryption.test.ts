@@ -11,8 +11,9 @@ import { historyFromJson } from '../helpers/history-json';
 import { TEST_CODEC_KEY } from '../helpers/temporal';
 
 /**
- * A lifecycle recorded by test/e2e/operators-ui.test.ts (the service's worker and API with PAYLOAD_CODEC_KEYS set
- * to the test key): authorized 173.19 USD for order order-da3d883c, captured 61.37. The replay suite replays it.
+ * A lifecycle recorded by `npm run histories:record` (test/histories/record/, payloads encrypted with the test
+ * key as the service encrypts them): authorized 173.19 USD for order order-da3d883c, captured 61.37. The replay
+ * suite replays it.
  */
 const history = historyFromJson(
   JSON.parse(
@@ -34,15 +35,20 @@ describe('a recorded encrypted history', () => {
     await expect(decodedHistoryText(history, new EncryptionCodec([otherKey]))).rejects.toThrow();
   });
 
-  it('encrypts every payload but search attributes and the local-activity markers’ bookkeeping', () => {
-    // Written by the SDK's core, never through the codec: which activity, attempt, when. Not user data.
-    const markerBookkeeping = (history.events ?? []).flatMap(
-      (event) => event.markerRecordedEventAttributes?.details?.data?.payloads ?? [],
-    );
-    const searchAttributes = (history.events ?? []).flatMap((event) =>
-      Object.values(
-        event.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields ?? {},
+  it('encrypts every payload but search attributes and the markers’ bookkeeping', () => {
+    // Written by the SDK's core, never through the codec: which activity, attempt, when; which patch. Not user
+    // data. A local activity's result is user data.
+    const markerBookkeeping = (history.events ?? []).flatMap((event) =>
+      Object.entries(event.markerRecordedEventAttributes?.details ?? {}).flatMap(([name, payloads]) =>
+        name === 'result' ? [] : (payloads.payloads ?? []),
       ),
+    );
+    // The start's and every upsert's.
+    const searchAttributes = (history.events ?? []).flatMap((event) =>
+      Object.values({
+        ...event.workflowExecutionStartedEventAttributes?.searchAttributes?.indexedFields,
+        ...event.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields,
+      }),
     );
     const exempt = new Set([...markerBookkeeping, ...searchAttributes]);
     const userPayloads = historyPayloads(history).filter((payload) => !exempt.has(payload));
