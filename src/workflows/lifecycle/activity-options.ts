@@ -20,8 +20,12 @@ export const orderSystemCalls = proxyLocalActivities<PaymentsActivities>({
   },
 });
 
-/** The start reads the authorization while its caller waits: a provider that is down fails it in seconds. */
-export const startCalls = proxyActivities<PaymentsActivities>({
+/**
+ * The start reads the authorization while its caller waits: a provider that is down fails it in seconds. A
+ * local activity, so the read is part of the run's first workflow task (a marker, not an activity's three
+ * events and a second task).
+ */
+export const startCalls = proxyLocalActivities<PaymentsActivities>({
   startToCloseTimeout: '5 seconds',
   scheduleToCloseTimeout: '5 seconds',
   retry: { initialInterval: '500 ms', backoffCoefficient: 2, maximumInterval: '2 seconds' },
