@@ -13,7 +13,7 @@ const sdkInternals = {
 // types included. No path is in two layers.
 const layers = [
   // Values every side shares (configuration, durations, currency decimals, the logger) and the payload codec.
-  ['src/*.ts', 'src/codec/**'],
+  ['src/*.ts', 'src/config/**', 'src/codec/**'],
   // Helpers that admit callers, shared by the HTTP API and the characters service.
   ['src/auth/**'],
   // The provider port: what the service asks of any provider, in the lifecycle's vocabulary.

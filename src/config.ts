@@ -7,6 +7,7 @@ import { endpointKeysSchema } from './codec/endpoint-keys';
 import type { OperatorTokenSettings } from './codec/operator-tokens';
 import { durationDefault, durationSchema } from './duration';
 import { DEFAULT_PROVIDER, providerNames, type ProviderName } from './provider-names';
+import { underCurrentNames, warnOnce, type RenamedEnvironment } from './config/renamed-variables';
 
 /** The API key development runs with: well known, so production refuses it. */
 export const DEV_API_KEY = 'dev-api-key';
@@ -107,12 +108,12 @@ export const configSchema = z.object({
     .optional(),
 
   // Payments provider (interfaces A and B); no base URL means the embedded sandbox
-  PAYMENTS_BASE_URL: optionalUrl,
-  PAYMENTS_DIALECT: z.enum(['spec', 'paypal']).default('spec'),
-  PAYMENTS_CLIENT_ID: z.string().min(1).default('sandbox-client'),
-  /** The sandbox's secret by default; required in production (unless PAYMENTS_ACCESS_TOKEN is set). */
-  PAYMENTS_CLIENT_SECRET: z.string().min(1).default('sandbox-secret'),
-  PAYMENTS_ACCESS_TOKEN: z.string().min(1).optional(),
+  PAYPAL_BASE_URL: optionalUrl,
+  PAYPAL_DIALECT: z.enum(['spec', 'paypal']).default('spec'),
+  PAYPAL_CLIENT_ID: z.string().min(1).default('sandbox-client'),
+  /** The sandbox's secret by default; required in production (unless PAYPAL_ACCESS_TOKEN is set). */
+  PAYPAL_CLIENT_SECRET: z.string().min(1).default('sandbox-secret'),
+  PAYPAL_ACCESS_TOKEN: z.string().min(1).optional(),
   PAYMENTS_TIMEOUT_MS: z.coerce.number().int().positive().max(300_000).default(10_000),
   /** The providers lifecycles run on: `paypal`, `stripe` or `paypal,stripe` (docs/providers.md). */
   PAYMENTS_PROVIDER: commaList.pipe(z.array(z.enum(providerNames)).min(1)).default([DEFAULT_PROVIDER]),
@@ -134,7 +135,7 @@ export const configSchema = z.object({
     .default('false')
     .transform((value) => value === 'true' || value === '1'),
   SANDBOX_PORT: port.default(8090),
-  /** The contract the sandbox answers by; unset: PAYMENTS_DIALECT's (`npm start` runs a `stripe` one for Stripe). */
+  /** The contract the sandbox answers by; unset: PAYPAL_DIALECT's (`npm start` runs a `stripe` one for Stripe). */
   SANDBOX_MODE: z.enum(['spec', 'paypal', 'stripe']).optional(),
   /** The embedded sandbox's Stripe mode under `npm start`, when Stripe is configured without STRIPE_BASE_URL. */
   STRIPE_SANDBOX_PORT: port.default(8091),
@@ -253,7 +254,7 @@ export const configSchema = z.object({
   CHARACTERS_API_KEYS: commaList.optional(),
 
   /**
-   * `1` lets production use a test provider: a plain-http PAYMENTS_BASE_URL, http or loopback
+   * `1` lets production use a test provider: a plain-http PAYPAL_BASE_URL, http or loopback
    * WEBHOOK_CERT_HOSTS and the sandbox's client id and secret (docker-compose's sandbox, end-to-end tests).
    */
   ALLOW_INSECURE_PROVIDER_FOR_TESTS: z.enum(['0', '1']).default('0'),
@@ -271,8 +272,8 @@ export class ConfigError extends Error {
  */
 const requiredInProduction = {
   API_KEYS: 'API_CALLERS (id:scope+scope:sha256 of the key), or API_KEYS (keys of at least 32 characters)',
-  PAYMENTS_BASE_URL: "the payments provider's base URL",
-  PAYMENTS_CLIENT_SECRET: "the provider's OAuth client secret (or PAYMENTS_ACCESS_TOKEN)",
+  PAYPAL_BASE_URL: "the payments provider's base URL",
+  PAYPAL_CLIENT_SECRET: "the provider's OAuth client secret (or PAYPAL_ACCESS_TOKEN)",
   WEBHOOK_CERT_HOSTS: "the hosts the provider's signing certificates may come from",
   PAYLOAD_CODEC_KEYS: 'keyId:base64-32-byte-key, comma-separated',
 } as const;
@@ -282,16 +283,16 @@ export type ProductionSetting = keyof typeof requiredInProduction;
 const everyProductionSetting = Object.keys(requiredInProduction) as ProductionSetting[];
 export const productionSettingsOf = {
   api: ['API_KEYS', 'PAYLOAD_CODEC_KEYS', 'WEBHOOK_CERT_HOSTS'],
-  worker: ['PAYMENTS_BASE_URL', 'PAYMENTS_CLIENT_SECRET', 'WEBHOOK_CERT_HOSTS', 'PAYLOAD_CODEC_KEYS'],
-  sandbox: ['PAYMENTS_CLIENT_SECRET'],
+  worker: ['PAYPAL_BASE_URL', 'PAYPAL_CLIENT_SECRET', 'WEBHOOK_CERT_HOSTS', 'PAYLOAD_CODEC_KEYS'],
+  sandbox: ['PAYPAL_CLIENT_SECRET'],
   characters: [],
   webhookSubscription: ['PAYLOAD_CODEC_KEYS'],
 } as const satisfies Record<string, readonly ProductionSetting[]>;
 
 /** PayPal's own settings: a process is held to them only when PAYMENTS_PROVIDER names PayPal. */
 const providerSettings: Record<string, ProviderName> = {
-  PAYMENTS_BASE_URL: 'paypal',
-  PAYMENTS_CLIENT_SECRET: 'paypal',
+  PAYPAL_BASE_URL: 'paypal',
+  PAYPAL_CLIENT_SECRET: 'paypal',
 };
 
 function missingInProduction(
@@ -303,7 +304,7 @@ function missingInProduction(
     .filter(([name]) => uses.includes(name) && env[name] === undefined)
     .filter(([name]) => providerSettings[name] === undefined || providers.includes(providerSettings[name]))
     .filter(([name]) => !(name === 'API_KEYS' && env.API_CALLERS !== undefined))
-    .filter(([name]) => !(name === 'PAYMENTS_CLIENT_SECRET' && env.PAYMENTS_ACCESS_TOKEN !== undefined))
+    .filter(([name]) => !(name === 'PAYPAL_CLIENT_SECRET' && env.PAYPAL_ACCESS_TOKEN !== undefined))
     .map(([name, form]) => `  ${name}: required when NODE_ENV=production (${form})`);
 }
 
@@ -339,13 +340,14 @@ function weakInProduction(
   config: Config,
   env: Record<string, string | undefined>,
   uses: readonly ProductionSetting[],
+  named: (variable: string) => string,
 ): string[] {
   const problems = [
     ...weakClearKeys('API_KEYS', env.API_KEYS === undefined ? undefined : config.API_KEYS),
     ...weakClearKeys('CHARACTERS_API_KEYS', config.CHARACTERS_API_KEYS),
   ];
   // The worker checks Stripe's signatures in the run, the API at its intake (POST /webhooks/stripe).
-  const checksStripeSignatures = uses.includes('PAYMENTS_CLIENT_SECRET') || uses.includes('API_KEYS');
+  const checksStripeSignatures = uses.includes('PAYPAL_CLIENT_SECRET') || uses.includes('API_KEYS');
   if (config.PAYMENTS_PROVIDER.includes('stripe') && checksStripeSignatures)
     problems.push(...weakStripeWebhookSecrets(config, env));
   const devHash = apiKeyHash(DEV_API_KEY);
@@ -359,15 +361,15 @@ function weakInProduction(
   const test = 'unless ALLOW_INSECURE_PROVIDER_FOR_TESTS=1';
   // A process is held only to the provider settings it reads: the others keep their local defaults.
   const paypal = config.PAYMENTS_PROVIDER.includes('paypal');
-  const usesCredentials = paypal && uses.includes('PAYMENTS_CLIENT_SECRET') && !config.PAYMENTS_ACCESS_TOKEN;
-  if (usesCredentials && config.PAYMENTS_CLIENT_SECRET === SANDBOX_CLIENT_SECRET)
-    problems.push(`  PAYMENTS_CLIENT_SECRET: the sandbox's secret (${test})`);
-  if (usesCredentials && config.PAYMENTS_CLIENT_ID === SANDBOX_CLIENT_ID)
-    problems.push(`  PAYMENTS_CLIENT_ID: the sandbox's client id; set the provider's (${test})`);
-  if (config.PAYMENTS_BASE_URL && new URL(config.PAYMENTS_BASE_URL).protocol !== 'https:')
-    problems.push(`  PAYMENTS_BASE_URL: https only (${test})`);
+  const usesCredentials = paypal && uses.includes('PAYPAL_CLIENT_SECRET') && !config.PAYPAL_ACCESS_TOKEN;
+  if (usesCredentials && config.PAYPAL_CLIENT_SECRET === SANDBOX_CLIENT_SECRET)
+    problems.push(`  ${named('PAYPAL_CLIENT_SECRET')}: the sandbox's secret (${test})`);
+  if (usesCredentials && config.PAYPAL_CLIENT_ID === SANDBOX_CLIENT_ID)
+    problems.push(`  ${named('PAYPAL_CLIENT_ID')}: the sandbox's client id; set the provider's (${test})`);
+  if (config.PAYPAL_BASE_URL && new URL(config.PAYPAL_BASE_URL).protocol !== 'https:')
+    problems.push(`  ${named('PAYPAL_BASE_URL')}: https only (${test})`);
   // The processes that call the provider (they read its credentials) call Stripe too when it is configured.
-  if (config.PAYMENTS_PROVIDER.includes('stripe') && uses.includes('PAYMENTS_CLIENT_SECRET'))
+  if (config.PAYMENTS_PROVIDER.includes('stripe') && uses.includes('PAYPAL_CLIENT_SECRET'))
     problems.push(...weakStripeSettings(config, env, test));
   const certificateHosts = uses.includes('WEBHOOK_CERT_HOSTS') ? config.WEBHOOK_CERT_HOSTS : [];
   for (const entry of certificateHosts) {
@@ -425,10 +427,20 @@ export function loadConfig(
   uses: readonly ProductionSetting[] = everyProductionSetting,
 ): Config {
   // An empty variable means "not set", as in most shells' `VAR= cmd`.
-  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  const set = Object.fromEntries(
+    Object.entries(env).filter(
+      (entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== '',
+    ),
+  );
+  const { env: present, readFrom, warnings } = underCurrentNames(set);
+  warnOnce(warnings);
+  // A problem with a value names the variable the operator set it under.
+  const named = (variable: string) => readFrom[variable as keyof RenamedEnvironment['readFrom']] ?? variable;
   const parsed = configSchema.safeParse(present);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    const problems = parsed.error.issues.map(
+      (issue) => `  ${[named(String(issue.path[0])), ...issue.path.slice(1)].join('.')}: ${issue.message}`,
+    );
     throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
   }
   const problems = [
@@ -438,7 +450,7 @@ export function loadConfig(
     ...(parsed.data.NODE_ENV === 'production'
       ? [
           ...missingInProduction(present, uses, parsed.data.PAYMENTS_PROVIDER),
-          ...weakInProduction(parsed.data, present, uses),
+          ...weakInProduction(parsed.data, present, uses, named),
         ]
       : []),
   ];

@@ -43,7 +43,7 @@ async function main() {
   // Each configured provider's calls, under the activity names its lifecycles schedule (providerActivityName).
   const providers = providersFromConfig(
     config,
-    { paypal: config.PAYMENTS_BASE_URL ?? `http://127.0.0.1:${config.SANDBOX_PORT}` },
+    { paypal: config.PAYPAL_BASE_URL ?? `http://127.0.0.1:${config.SANDBOX_PORT}` },
     log,
   );
   const temporal = temporalTarget(config);

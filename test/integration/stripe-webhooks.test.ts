@@ -8,7 +8,7 @@ import { createActivities } from '../../src/activities';
 import { createProviderActivities } from '../../src/activities/payments';
 import { charactersClientFromConfig } from '../../src/characters/client';
 import { loadConfig } from '../../src/config';
-import { createProvider } from '../../src/providers/registry';
+import { createPayPalProvider } from '../../src/providers/registry';
 import { createProviderWebhookActivities, createWebhookActivities } from '../../src/activities/webhooks';
 import { LifecycleClient } from '../../src/client/lifecycle-client';
 import { stripeEndpoint } from '../../src/providers/stripe/client';
@@ -339,7 +339,7 @@ describe('a worker without Stripe', () => {
     const queue = uniqueTaskQueue('stripe-webhooks-paypal-only');
     const config = loadConfig({});
     // A worker with PAYMENTS_PROVIDER=paypal: PayPal's calls alone (its provider is never reached here).
-    const paypal = createProvider({
+    const paypal = createPayPalProvider({
       baseUrl: 'http://127.0.0.1:9',
       credentials: { accessToken: 'unused' },
       timeoutMs: 300,

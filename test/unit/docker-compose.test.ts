@@ -110,7 +110,7 @@ describe('docker-compose.yml', () => {
     }
     expect(services['worker-1']?.environment).toMatchObject({
       CHARACTERS_URL: 'http://characters:8070/graphql',
-      PAYMENTS_BASE_URL: 'http://sandbox:8090',
+      PAYPAL_BASE_URL: 'http://sandbox:8090',
     });
     expect(services['api-1']?.environment?.API_PORT).not.toEqual(services['api-2']?.environment?.API_PORT);
     expect(services['worker-1']?.environment?.WORKER_METRICS_PORT).not.toEqual(
@@ -163,10 +163,10 @@ describe('docker-compose.yml', () => {
       'temporal-namespace': [],
       'characters-database': ['CHARACTERS_DATABASE_PASSWORD', 'POSTGRES_PASSWORD'],
       'temporal-ui': [],
-      sandbox: ['PAYMENTS_CLIENT_SECRET'],
+      sandbox: ['PAYPAL_CLIENT_SECRET'],
       characters: ['CHARACTERS_API_KEYS', 'CHARACTERS_DATABASE_PASSWORD'],
-      'worker-1': ['CHARACTERS_API_KEYS', 'PAYLOAD_CODEC_KEYS', 'PAYMENTS_CLIENT_SECRET'],
-      'worker-2': ['CHARACTERS_API_KEYS', 'PAYLOAD_CODEC_KEYS', 'PAYMENTS_CLIENT_SECRET'],
+      'worker-1': ['CHARACTERS_API_KEYS', 'PAYLOAD_CODEC_KEYS', 'PAYPAL_CLIENT_SECRET'],
+      'worker-2': ['CHARACTERS_API_KEYS', 'PAYLOAD_CODEC_KEYS', 'PAYPAL_CLIENT_SECRET'],
       'api-1': ['API_KEYS', 'PAYLOAD_CODEC_KEYS'],
       'api-2': ['API_KEYS', 'PAYLOAD_CODEC_KEYS'],
       'webhook-subscription': ['PAYLOAD_CODEC_KEYS'],
@@ -276,7 +276,7 @@ describe('docker-compose.yml', () => {
         expect(`${name}=${String(value)}`).toMatch(/=(.*[^$])?\$\{[A-Z_]+:\?[^}]+\}/);
       }
     }
-    for (const name of ['API_KEYS', 'PAYLOAD_CODEC_KEYS', 'PAYMENTS_CLIENT_SECRET', 'POSTGRES_PASSWORD'])
+    for (const name of ['API_KEYS', 'PAYLOAD_CODEC_KEYS', 'PAYPAL_CLIENT_SECRET', 'POSTGRES_PASSWORD'])
       expect(seen).toContain(name);
   });
 
