@@ -8,7 +8,7 @@ import {
   codecCorsOrigins,
   codecOperatorTokens,
   lifecycleStartDefaults,
-  loadConfig,
+  loadApiConfig,
   productionSettingsOf,
 } from '../config';
 import { createLogger } from '../logger';
@@ -28,7 +28,7 @@ import { apiConnectionOptions } from './temporal-connection';
 async function main() {
   // Local verification without WEBHOOK_ID looks the listener's subscription up at the provider.
   const looksUpSubscription = process.env.WEBHOOK_VERIFY_MODE === 'local' && !process.env.WEBHOOK_ID;
-  const config = loadConfig(process.env, [
+  const config = loadApiConfig(process.env, [
     ...productionSettingsOf.api,
     ...(looksUpSubscription ? (['PAYPAL_BASE_URL', 'PAYPAL_CLIENT_SECRET'] as const) : []),
   ]);

@@ -1,5 +1,5 @@
 import { DEV_KEY_FILE, codecKeysFromConfig } from '../codec/codec-keys';
-import { loadConfig } from '../config';
+import { loadLocalStackConfig } from '../config';
 import { currentNamesForChildren } from '../config/renamed-variables';
 import { superviseStack } from './child-process';
 import { startDevServer, type DevServer } from './dev-server';
@@ -17,7 +17,7 @@ import { subscribeListener } from '../webhooks/subscribe-listener';
  * the characters service, the worker and the API. Ctrl-C stops everything.
  */
 async function main() {
-  const config = loadConfig();
+  const config = loadLocalStackConfig();
   const configured = temporalTarget(config);
   // Stripe without STRIPE_BASE_URL: the sandbox answers as Stripe too, on a port of its own.
   const embeddedStripe = config.PAYMENTS_PROVIDER.includes('stripe') && !config.STRIPE_BASE_URL;

@@ -1,6 +1,11 @@
 import type { Config } from '../config';
 import type { DeliveryHeaderNames, PaymentsProvider } from './port';
-import { PayPalClient, paypalClientOptionsFromConfig, type PayPalClientOptions } from './paypal/client';
+import {
+  PayPalClient,
+  paypalClientOptionsFromConfig,
+  type PayPalClientOptions,
+  type PayPalClientSettings,
+} from './paypal/client';
 import { paymentsDialect } from './paypal/dialects';
 import type { PaymentsLogger } from './paypal/http-transport';
 import { paypalProvider } from './paypal/provider';
@@ -11,6 +16,17 @@ import { stripeProvider } from './stripe/provider';
 // The one place that knows every provider: the worker, the API, the benches and the tests get theirs here.
 
 export type { ProviderName } from '../provider-names';
+
+/** PayPal's settings as configured, with the hosts its deliveries' certificates may come from. */
+type PayPalProviderConfig = PayPalClientSettings & Pick<Config, 'WEBHOOK_CERT_HOSTS'>;
+type StripeProviderSettings = Pick<
+  Config,
+  | 'STRIPE_API_KEY'
+  | 'STRIPE_BASE_URL'
+  | 'STRIPE_MULTICAPTURE'
+  | 'STRIPE_WEBHOOK_SECRETS'
+  | 'PAYMENTS_TIMEOUT_MS'
+>;
 
 /** What PayPal's provider is built from: where it answers, its credentials and mode, and whom local checks trust. */
 export type PayPalProviderSettings = PayPalClientOptions & {
@@ -24,7 +40,7 @@ export function createPayPalProvider(settings: PayPalProviderSettings): Payments
 }
 
 /** Stripe's provider as configured; `baseUrl` (e.g. the embedded sandbox's) wins over STRIPE_BASE_URL. */
-export function stripeProviderFromConfig(config: Config, baseUrl?: string): PaymentsProvider {
+export function stripeProviderFromConfig(config: StripeProviderSettings, baseUrl?: string): PaymentsProvider {
   const url = baseUrl ?? config.STRIPE_BASE_URL;
   return stripeProvider({
     apiKey: config.STRIPE_API_KEY,
@@ -37,7 +53,7 @@ export function stripeProviderFromConfig(config: Config, baseUrl?: string): Paym
 
 /** Every provider PAYMENTS_PROVIDER names, in its order; `baseUrls` win over each one's configured URL. */
 export function providersFromConfig(
-  config: Config,
+  config: PayPalProviderConfig & StripeProviderSettings & Pick<Config, 'PAYMENTS_PROVIDER'>,
   baseUrls: Partial<Record<ProviderName, string>> = {},
   logger?: PaymentsLogger,
 ): PaymentsProvider[] {
@@ -50,7 +66,7 @@ export function providersFromConfig(
 
 /** PayPal's provider as configured; `baseUrl` (e.g. the embedded sandbox's) wins over the config. */
 export function paypalProviderFromConfig(
-  config: Config,
+  config: PayPalProviderConfig,
   baseUrl?: string,
   logger?: PaymentsLogger,
 ): PaymentsProvider {
@@ -61,6 +77,6 @@ export function paypalProviderFromConfig(
 }
 
 /** The delivery headers the configured provider signs with, for the webhook intake. */
-export function deliveryHeadersFromConfig(config: Config): DeliveryHeaderNames {
+export function deliveryHeadersFromConfig(config: Pick<Config, 'PAYPAL_DIALECT'>): DeliveryHeaderNames {
   return paymentsDialect(config.PAYPAL_DIALECT).transmissionHeaders;
 }

@@ -1,10 +1,10 @@
-import { loadConfig, productionSettingsOf } from '../config';
+import { loadSandboxConfig, productionSettingsOf } from '../config';
 import { createLogger } from '../logger';
 import { startSandbox } from './server';
 
 /** Runs the payments sandbox on its own: `tsx src/sandbox/main.ts`. SIGINT/SIGTERM stop it. */
 async function main() {
-  const config = loadConfig(process.env, productionSettingsOf.sandbox);
+  const config = loadSandboxConfig(process.env, productionSettingsOf.sandbox);
   const log = createLogger(config, 'payments-sandbox');
   const sandbox = await startSandbox({
     port: config.SANDBOX_PORT,

@@ -1,6 +1,17 @@
 import type { AxiosRequestConfig } from 'axios';
 import type { z } from 'zod';
 import type { Config } from '../../config';
+
+/** The settings PayPal's client is built from. */
+export type PayPalClientSettings = Pick<
+  Config,
+  | 'PAYPAL_BASE_URL'
+  | 'PAYPAL_DIALECT'
+  | 'PAYPAL_CLIENT_ID'
+  | 'PAYPAL_CLIENT_SECRET'
+  | 'PAYPAL_ACCESS_TOKEN'
+  | 'PAYMENTS_TIMEOUT_MS'
+>;
 import { accessTokenSource, type AccessTokenSource, type PaymentsCredentials } from './auth';
 import { paymentsDialect, type PaymentsDialect, type PaymentsDialectName } from './dialects';
 import { describeIssues } from '../parsing';
@@ -304,7 +315,7 @@ export class PayPalClient {
 
 /** The client's options from the config; `baseUrl` (e.g. the embedded sandbox's) wins over the config. */
 export function paypalClientOptionsFromConfig(
-  config: Config,
+  config: PayPalClientSettings,
   baseUrl?: string,
   logger?: PaymentsLogger,
 ): PayPalClientOptions {
@@ -323,7 +334,7 @@ export function paypalClientOptionsFromConfig(
 
 /** The client for the configured provider; `baseUrl` (e.g. the embedded sandbox's) wins over the config. */
 export function paypalClientFromConfig(
-  config: Config,
+  config: PayPalClientSettings,
   baseUrl?: string,
   logger?: PaymentsLogger,
 ): PayPalClient {
