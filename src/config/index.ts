@@ -11,7 +11,6 @@ export {
   loadConfig,
   loadLocalStackConfig,
   loadSandboxConfig,
-  loadSettings,
   loadWorkerConfig,
 } from './load';
 export {
@@ -20,14 +19,5 @@ export {
   productionSettingsOf,
   type ProductionSetting,
 } from './production';
-export {
-  configSchema,
-  configVariableNames,
-  type ApiConfig,
-  type CharactersConfig,
-  type Config,
-  type LocalStackConfig,
-  type SandboxConfig,
-  type WorkerConfig,
-} from './programs';
+export { configSchema, configVariableNames, type Config } from './programs';
 export { SANDBOX_STRIPE_API_KEY, SANDBOX_STRIPE_WEBHOOK_SECRET } from './stripe';

@@ -135,11 +135,6 @@ export const configSchema = z.object({
 });
 
 export type Config = z.infer<typeof configSchema>;
-export type ApiConfig = z.infer<typeof apiSchema>;
-export type WorkerConfig = z.infer<typeof workerSchema>;
-export type SandboxConfig = z.infer<typeof sandboxSchema>;
-export type CharactersConfig = z.infer<typeof charactersSchema>;
-export type LocalStackConfig = z.infer<typeof localStackSchema>;
 
 /** The names the schemas know; docker-compose.yml is checked against them. */
 export const configVariableNames = Object.keys(configSchema.shape);
