@@ -32,7 +32,7 @@ export function loadSettings<Schema extends ProgramSchema>(
       (entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== '',
     ),
   );
-  const { env: present, readFrom, warnings } = underCurrentNames(set);
+  const { env: present, readFrom, warnings } = underCurrentNames(set, Object.keys(schema.shape));
   warnOnce(warnings);
   // A problem with a value names the variable the operator set it under.
   const named = (variable: string) => readFrom[variable as RenamedVariable] ?? variable;

@@ -20,14 +20,20 @@ export interface RenamedEnvironment {
   warnings: string[];
 }
 
-/** Reads each old name into its new one; where both are set, the new one wins. */
-export function underCurrentNames(env: Record<string, string>): RenamedEnvironment {
+/**
+ * Reads each old name into its new one; where both are set, the new one wins. Only the settings in `reads`
+ * (by default all): a program is told only of the names it reads.
+ */
+export function underCurrentNames(
+  env: Record<string, string>,
+  reads: readonly string[] = Object.keys(renamedVariables),
+): RenamedEnvironment {
   const current = { ...env };
   const readFrom: RenamedEnvironment['readFrom'] = {};
   const warnings: string[] = [];
   for (const [name, oldName] of Object.entries(renamedVariables) as [RenamedVariable, string][]) {
     const old = env[oldName];
-    if (old === undefined) continue;
+    if (old === undefined || !reads.includes(name)) continue;
     delete current[oldName];
     if (env[name] !== undefined) {
       warnings.push(`${oldName} and ${name} are both set: ${name} wins; ${oldName} is its old name, drop it`);

@@ -1,4 +1,5 @@
 import { loadConfig, productionSettingsOf } from '../../src/config';
+import { charactersSchema, sandboxSchema } from '../../src/config/programs';
 import { renamedVariables, underCurrentNames, warnOnce } from '../../src/config/renamed-variables';
 
 const production = {
@@ -48,6 +49,12 @@ describe("PayPal's settings under their names before 1.0 (PAYMENTS_*)", () => {
       'PAYMENTS_DIALECT and PAYPAL_DIALECT are both set: PAYPAL_DIALECT wins; PAYMENTS_DIALECT is its old name, drop it',
     ]);
     expect(loadConfig({ PAYMENTS_DIALECT: 'spec', PAYPAL_DIALECT: 'paypal' }).PAYPAL_DIALECT).toBe('paypal');
+  });
+
+  it('tells a program only of the old names it reads', () => {
+    const env = { PAYMENTS_CLIENT_SECRET: 'characters-never-reads-it' };
+    expect(underCurrentNames(env, Object.keys(charactersSchema.shape)).warnings).toEqual([]);
+    expect(underCurrentNames(env, Object.keys(sandboxSchema.shape)).warnings).toHaveLength(1);
   });
 
   it('satisfies the production refusals under the old names', () => {
