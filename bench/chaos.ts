@@ -14,7 +14,7 @@ import { DEFAULT_CLUSTER_DATABASE_URL, freeClusterPorts, startClusterStack } fro
 import { linkNames, throughLink, type ClusterLinks, type LinkName } from '../src/dev/cluster/links';
 import { toMinorUnits } from '../src/currency-decimals';
 import { resolveTemporalCli } from '../src/dev/temporal-cli';
-import { createProvider } from '../src/providers/registry';
+import { createPayPalProvider } from '../src/providers/registry';
 import { paymentsDialect, type PaymentsDialectName } from '../src/providers/paypal/dialects';
 import type { PaymentCapture } from '../src/providers/resources';
 import { createSigningCertificate } from '../src/sandbox/paypal/certificate';
@@ -126,7 +126,7 @@ interface ProviderRun {
 
 const serviceEnv = (run: ProviderRun) => ({
   API_KEYS: API_KEY,
-  PAYMENTS_DIALECT: MODE,
+  PAYPAL_DIALECT: MODE,
   ...BENCH_RATE_LIMIT,
   ...encryption.env,
   ...run.driver.serviceEnv(run.sandbox.url),
@@ -536,7 +536,7 @@ async function subscribeRelay(run: ProviderRun, subscribedUrl: string): Promise<
     await subscribeToStripeSandbox(run.sandbox.url, subscribedUrl);
     return '';
   }
-  const payments = createProvider({
+  const payments = createPayPalProvider({
     baseUrl: run.sandbox.url,
     dialect: MODE,
     credentials: { clientId: 'sandbox-client', clientSecret: 'sandbox-secret' },

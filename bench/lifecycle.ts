@@ -16,7 +16,7 @@ import { findFreePort } from '../src/dev/ports';
 import { resolveTemporalCli } from '../src/dev/temporal-cli';
 import type { PaymentsActivities, StartingAuthorization } from '../src/activities/payments';
 import { underProviderNames } from '../src/provider-names';
-import { createProvider } from '../src/providers/registry';
+import { createPayPalProvider } from '../src/providers/registry';
 import { stripeEndpoint } from '../src/providers/stripe/client';
 import { stripeProvider } from '../src/providers/stripe/provider';
 import type { Authorization, PaymentCapture } from '../src/providers/resources';
@@ -138,7 +138,7 @@ async function main() {
     headers: { authorization: `Bearer ${API_KEY}` },
   });
   const provider = axios.create({ baseURL: sandbox.url });
-  const payments = createProvider({
+  const payments = createPayPalProvider({
     baseUrl: sandbox.url,
     credentials: { clientId: 'sandbox-client', clientSecret: 'sandbox-secret' },
   });
@@ -158,7 +158,7 @@ async function main() {
       WORKFLOW_BUNDLE_PATH: bundlePath,
       TEMPORAL_ADDRESS: server.address,
       TEMPORAL_TASK_QUEUE: taskQueue,
-      PAYMENTS_BASE_URL: sandbox.url,
+      PAYPAL_BASE_URL: sandbox.url,
       // One worker for both providers, as a service configured with both runs.
       ...(stripeSandbox && { PAYMENTS_PROVIDER: 'paypal,stripe', STRIPE_BASE_URL: stripeSandbox.url }),
       WORKER_METRICS_PORT: String(await findFreePort()),

@@ -89,7 +89,7 @@ async function main() {
   const workerEnv = {
     TEMPORAL_ADDRESS: server.address,
     TEMPORAL_TASK_QUEUE: TASK_QUEUE,
-    PAYMENTS_BASE_URL: providerUrl,
+    PAYPAL_BASE_URL: providerUrl,
     WORKER_METRICS_PORT: String(await findFreePort()),
     ...encryption.env,
   };

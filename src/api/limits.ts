@@ -1,4 +1,4 @@
-import { loadConfig, type Config } from '../config';
+import { loadApiConfig, type Config } from '../config';
 
 /** What bounds every request to the API, authenticated or not: its rate and its duration. */
 export interface ApiLimits {
@@ -17,7 +17,18 @@ export interface ApiLimits {
   answerWaitMs: number;
 }
 
-export function apiLimits(config: Config): ApiLimits {
+export function apiLimits(
+  config: Pick<
+    Config,
+    | 'API_RATE_LIMIT_MAX'
+    | 'API_RATE_LIMIT_WINDOW_MS'
+    | 'API_CALLER_RATE_LIMIT_MAX'
+    | 'WEBHOOK_RATE_LIMIT_MAX'
+    | 'API_REQUEST_TIMEOUT_MS'
+    | 'API_HEADERS_TIMEOUT_MS'
+    | 'API_ANSWER_WAIT_MS'
+  >,
+): ApiLimits {
   return {
     rateLimitMax: config.API_RATE_LIMIT_MAX,
     rateLimitWindowMs: config.API_RATE_LIMIT_WINDOW_MS,
@@ -30,6 +41,6 @@ export function apiLimits(config: Config): ApiLimits {
 }
 
 // The configuration's defaults: an API built without limits is bounded all the same.
-const defaults = loadConfig({});
+const defaults = loadApiConfig({}, []);
 export const defaultApiLimits: ApiLimits = apiLimits(defaults);
 export const defaultTransmissionToleranceMs = defaults.WEBHOOK_TRANSMISSION_TOLERANCE_MS;

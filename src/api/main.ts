@@ -8,12 +8,12 @@ import {
   codecCorsOrigins,
   codecOperatorTokens,
   lifecycleStartDefaults,
-  loadConfig,
+  loadApiConfig,
   productionSettingsOf,
 } from '../config';
 import { createLogger } from '../logger';
 import { Registry } from 'prom-client';
-import { deliveryHeadersFromConfig, providerFromConfig } from '../providers/registry';
+import { deliveryHeadersFromConfig, paypalProviderFromConfig } from '../providers/registry';
 import { temporalTarget } from '../temporal-env';
 import { deliveryScreening, subscribedWebhookId } from '../webhooks/delivery-screening';
 import { webhookListenerUrl } from '../webhooks/listener-url';
@@ -28,9 +28,9 @@ import { apiConnectionOptions } from './temporal-connection';
 async function main() {
   // Local verification without WEBHOOK_ID looks the listener's subscription up at the provider.
   const looksUpSubscription = process.env.WEBHOOK_VERIFY_MODE === 'local' && !process.env.WEBHOOK_ID;
-  const config = loadConfig(process.env, [
+  const config = loadApiConfig(process.env, [
     ...productionSettingsOf.api,
-    ...(looksUpSubscription ? (['PAYMENTS_BASE_URL', 'PAYMENTS_CLIENT_SECRET'] as const) : []),
+    ...(looksUpSubscription ? (['PAYPAL_BASE_URL', 'PAYPAL_CLIENT_SECRET'] as const) : []),
   ]);
   const logger = createLogger(config, 'api');
   const temporal = temporalTarget(config);
@@ -46,7 +46,7 @@ async function main() {
   const headerNames = deliveryHeadersFromConfig(config);
   // Local mode checks signatures here too, so a forged delivery starts no run (the provider is asked only for
   // certificates and, without WEBHOOK_ID, the listener's subscription).
-  const provider = config.WEBHOOK_VERIFY_MODE === 'local' ? providerFromConfig(config) : undefined;
+  const provider = config.WEBHOOK_VERIFY_MODE === 'local' ? paypalProviderFromConfig(config) : undefined;
   const metrics = new Registry();
   const app = await buildApi({
     lifecycles: new LifecycleClient(client, config.TEMPORAL_TASK_QUEUE),

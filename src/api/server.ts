@@ -19,7 +19,7 @@ import { defaultApiLimits, type ApiLimits } from './limits';
 import { recordApiMetrics } from './metrics';
 import { addRateLimits } from './rate-limits';
 import { stripeWebhookRoutes, type StripeWebhookRoutesOptions } from './stripe-webhook-routes';
-import { webhookRoutes, type WebhookRoutesOptions } from './webhook-routes';
+import { paypalWebhookRoutes, type PayPalWebhookRoutesOptions } from './paypal-webhook-routes';
 import { READINESS_PATH } from '../readiness';
 
 export interface ApiOptions {
@@ -31,7 +31,7 @@ export interface ApiOptions {
   providers?: LifecycleRoutesOptions['providers'];
   logger?: Logger | false;
   /** Webhook deliveries at POST /webhooks/payments; none means the route is not served. */
-  webhooks?: WebhookRoutesOptions;
+  webhooks?: PayPalWebhookRoutesOptions;
   /** Stripe's deliveries at POST /webhooks/stripe; none means the route is not served. */
   stripeWebhooks?: StripeWebhookRoutesOptions;
   /** The codec server at /codec/encode and /codec/decode; none means it is not served. */
@@ -125,7 +125,7 @@ export async function buildApi(options: ApiOptions) {
     answerWaitMs: limits.answerWaitMs,
     ...(options.providers && { providers: options.providers }),
   });
-  if (options.webhooks) await app.register(webhookRoutes, options.webhooks);
+  if (options.webhooks) await app.register(paypalWebhookRoutes, options.webhooks);
   if (options.stripeWebhooks) await app.register(stripeWebhookRoutes, options.stripeWebhooks);
   if (options.codec) await app.register(codecRoutes, { ...options.codec, callers: options.callers });
   return app;

@@ -1,4 +1,4 @@
-import { loadConfig, productionSettingsOf } from '../config';
+import { loadCharactersConfig, productionSettingsOf } from '../config';
 import { createLogger } from '../logger';
 import { charactersApiKeys } from './api-keys';
 import { buildCharactersServer, charactersGraphQLPath } from './server';
@@ -10,7 +10,7 @@ import { openCharacterStore } from './store';
  */
 async function main() {
   // Its own keys (CHARACTERS_API_KEYS) and database; none of the payments settings.
-  const config = loadConfig(process.env, productionSettingsOf.characters);
+  const config = loadCharactersConfig(process.env, productionSettingsOf.characters);
   const log = createLogger(config, 'characters');
   const apiKeys = charactersApiKeys(config);
   const store = await openCharacterStore(config);

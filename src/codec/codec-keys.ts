@@ -4,7 +4,7 @@ import { dirname } from 'node:path';
 import { codecKeysSchema } from './key-schema';
 import type { CodecKey } from './payload-encryption';
 
-/** What the codec needs of the configuration (src/config.ts parses it; the codec does not depend on it). */
+/** What the codec needs of the configuration (src/config/ parses it; the codec does not depend on it). */
 export interface CodecSettings {
   NODE_ENV: string;
   PAYLOAD_CODEC_KEYS?: CodecKey[];

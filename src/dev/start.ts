@@ -1,5 +1,6 @@
 import { DEV_KEY_FILE, codecKeysFromConfig } from '../codec/codec-keys';
-import { loadConfig } from '../config';
+import { loadLocalStackConfig } from '../config';
+import { currentNamesForChildren } from '../config/renamed-variables';
 import { superviseStack } from './child-process';
 import { startDevServer, type DevServer } from './dev-server';
 import { assertPortsFree, type PortClaim } from './ports';
@@ -12,11 +13,11 @@ import { subscribeListener } from '../webhooks/subscribe-listener';
 
 /**
  * `npm start`: the whole local stack on the embedded defaults. A Temporal dev server persisted under .data/
- * (unless TEMPORAL_ADDRESS or the Temporal profile names a server), the payments sandbox (unless PAYMENTS_BASE_URL names a provider),
+ * (unless TEMPORAL_ADDRESS or the Temporal profile names a server), the payments sandbox (unless PAYPAL_BASE_URL names a provider),
  * the characters service, the worker and the API. Ctrl-C stops everything.
  */
 async function main() {
-  const config = loadConfig();
+  const config = loadLocalStackConfig();
   const configured = temporalTarget(config);
   // Stripe without STRIPE_BASE_URL: the sandbox answers as Stripe too, on a port of its own.
   const embeddedStripe = config.PAYMENTS_PROVIDER.includes('stripe') && !config.STRIPE_BASE_URL;
@@ -39,7 +40,7 @@ async function main() {
             },
             { port: config.TEMPORAL_UI_PORT, what: 'the Temporal Web UI', variable: 'TEMPORAL_UI_PORT' },
           ]),
-      ...(config.PAYMENTS_BASE_URL
+      ...(config.PAYPAL_BASE_URL
         ? []
         : [{ port: config.SANDBOX_PORT, what: 'the payments sandbox', variable: 'SANDBOX_PORT' }]),
       ...(embeddedStripe
@@ -81,16 +82,18 @@ async function main() {
       console.log(announced('Temporal Web UI', `${temporal.uiUrl}`));
     }
     // The processes inherit the environment, profile included; a dev server started here is named outright.
-    const env: NodeJS.ProcessEnv = { TEMPORAL_ADDRESS: connection.address, TEMPORAL_NAMESPACE: namespace };
+    const env: NodeJS.ProcessEnv = {
+      ...currentNamesForChildren(process.env),
+      TEMPORAL_ADDRESS: connection.address,
+      TEMPORAL_NAMESPACE: namespace,
+    };
 
-    if (config.PAYMENTS_BASE_URL) {
-      console.log(announced('Payments provider', `${config.PAYMENTS_BASE_URL} (PAYMENTS_BASE_URL)`));
+    if (config.PAYPAL_BASE_URL) {
+      console.log(announced('Payments provider', `${config.PAYPAL_BASE_URL} (PAYPAL_BASE_URL)`));
     } else {
-      env.PAYMENTS_BASE_URL = await startup.sandbox(config.SANDBOX_PORT, env);
+      env.PAYPAL_BASE_URL = await startup.sandbox(config.SANDBOX_PORT, env);
       // Its deliveries name certificates on it, whatever SANDBOX_PORT is.
-      env.WEBHOOK_CERT_HOSTS = [...config.WEBHOOK_CERT_HOSTS, new URL(env.PAYMENTS_BASE_URL).origin].join(
-        ',',
-      );
+      env.WEBHOOK_CERT_HOSTS = [...config.WEBHOOK_CERT_HOSTS, new URL(env.PAYPAL_BASE_URL).origin].join(',');
     }
     if (embeddedStripe) env.STRIPE_BASE_URL = await startup.stripeSandbox(config.STRIPE_SANDBOX_PORT, env);
     else if (config.STRIPE_BASE_URL && config.PAYMENTS_PROVIDER.includes('stripe'))

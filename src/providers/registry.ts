@@ -1,6 +1,11 @@
 import type { Config } from '../config';
 import type { DeliveryHeaderNames, PaymentsProvider } from './port';
-import { PaymentsClient, paymentsClientOptionsFromConfig, type PaymentsClientOptions } from './paypal/client';
+import {
+  PayPalClient,
+  paypalClientOptionsFromConfig,
+  type PayPalClientOptions,
+  type PayPalClientSettings,
+} from './paypal/client';
 import { paymentsDialect } from './paypal/dialects';
 import type { PaymentsLogger } from './paypal/http-transport';
 import { paypalProvider } from './paypal/provider';
@@ -12,24 +17,30 @@ import { stripeProvider } from './stripe/provider';
 
 export type { ProviderName } from '../provider-names';
 
-/** What a provider is built from: where it answers, its credentials and mode, and whom local checks trust. */
-export type ProviderSettings = PaymentsClientOptions & {
+/** PayPal's settings as configured, with the hosts its deliveries' certificates may come from. */
+type PayPalProviderConfig = PayPalClientSettings & Pick<Config, 'WEBHOOK_CERT_HOSTS'>;
+type StripeProviderSettings = Pick<
+  Config,
+  | 'STRIPE_API_KEY'
+  | 'STRIPE_BASE_URL'
+  | 'STRIPE_MULTICAPTURE'
+  | 'STRIPE_WEBHOOK_SECRETS'
+  | 'PAYMENTS_TIMEOUT_MS'
+>;
+
+/** What PayPal's provider is built from: where it answers, its credentials and mode, and whom local checks trust. */
+export type PayPalProviderSettings = PayPalClientOptions & {
   /** Hosts a delivery's certificate may come from in local verification mode. */
   certificateHosts?: readonly string[];
 };
 
-/** PayPal's provider (Stripe's is built from its own settings: stripeFromConfig, stripeProvider). */
-export function createProvider(settings: ProviderSettings, name: 'paypal' = 'paypal'): PaymentsProvider {
-  switch (name) {
-    case 'paypal':
-      return paypalProvider(new PaymentsClient(settings), {
-        certificateHosts: settings.certificateHosts ?? [],
-      });
-  }
+/** PayPal's provider from its settings (Stripe's: stripeProviderFromConfig, stripeProvider). */
+export function createPayPalProvider(settings: PayPalProviderSettings): PaymentsProvider {
+  return paypalProvider(new PayPalClient(settings), { certificateHosts: settings.certificateHosts ?? [] });
 }
 
 /** Stripe's provider as configured; `baseUrl` (e.g. the embedded sandbox's) wins over STRIPE_BASE_URL. */
-export function stripeFromConfig(config: Config, baseUrl?: string): PaymentsProvider {
+export function stripeProviderFromConfig(config: StripeProviderSettings, baseUrl?: string): PaymentsProvider {
   const url = baseUrl ?? config.STRIPE_BASE_URL;
   return stripeProvider({
     apiKey: config.STRIPE_API_KEY,
@@ -42,30 +53,30 @@ export function stripeFromConfig(config: Config, baseUrl?: string): PaymentsProv
 
 /** Every provider PAYMENTS_PROVIDER names, in its order; `baseUrls` win over each one's configured URL. */
 export function providersFromConfig(
-  config: Config,
+  config: PayPalProviderConfig & StripeProviderSettings & Pick<Config, 'PAYMENTS_PROVIDER'>,
   baseUrls: Partial<Record<ProviderName, string>> = {},
   logger?: PaymentsLogger,
 ): PaymentsProvider[] {
   return config.PAYMENTS_PROVIDER.map((name) =>
     name === 'stripe'
-      ? stripeFromConfig(config, baseUrls.stripe)
-      : providerFromConfig(config, baseUrls.paypal, logger),
+      ? stripeProviderFromConfig(config, baseUrls.stripe)
+      : paypalProviderFromConfig(config, baseUrls.paypal, logger),
   );
 }
 
-/** The configured provider; `baseUrl` (e.g. the embedded sandbox's) wins over the config. */
-export function providerFromConfig(
-  config: Config,
+/** PayPal's provider as configured; `baseUrl` (e.g. the embedded sandbox's) wins over the config. */
+export function paypalProviderFromConfig(
+  config: PayPalProviderConfig,
   baseUrl?: string,
   logger?: PaymentsLogger,
 ): PaymentsProvider {
-  return createProvider({
-    ...paymentsClientOptionsFromConfig(config, baseUrl, logger),
+  return createPayPalProvider({
+    ...paypalClientOptionsFromConfig(config, baseUrl, logger),
     certificateHosts: config.WEBHOOK_CERT_HOSTS,
   });
 }
 
 /** The delivery headers the configured provider signs with, for the webhook intake. */
-export function deliveryHeadersFromConfig(config: Config): DeliveryHeaderNames {
-  return paymentsDialect(config.PAYMENTS_DIALECT).transmissionHeaders;
+export function deliveryHeadersFromConfig(config: Pick<Config, 'PAYPAL_DIALECT'>): DeliveryHeaderNames {
+  return paymentsDialect(config.PAYPAL_DIALECT).transmissionHeaders;
 }

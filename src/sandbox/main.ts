@@ -1,20 +1,20 @@
-import { loadConfig, productionSettingsOf } from '../config';
+import { loadSandboxConfig, productionSettingsOf } from '../config';
 import { createLogger } from '../logger';
 import { startSandbox } from './server';
 
 /** Runs the payments sandbox on its own: `tsx src/sandbox/main.ts`. SIGINT/SIGTERM stop it. */
 async function main() {
-  const config = loadConfig(process.env, productionSettingsOf.sandbox);
+  const config = loadSandboxConfig(process.env, productionSettingsOf.sandbox);
   const log = createLogger(config, 'payments-sandbox');
   const sandbox = await startSandbox({
     port: config.SANDBOX_PORT,
     host: config.SANDBOX_HOST,
     // The sandbox answers by the contract the client is configured to speak.
-    mode: config.SANDBOX_MODE ?? config.PAYMENTS_DIALECT,
+    mode: config.SANDBOX_MODE ?? config.PAYPAL_DIALECT,
     stripeWebhookSecrets: config.STRIPE_WEBHOOK_SECRETS,
-    clientId: config.PAYMENTS_CLIENT_ID,
-    clientSecret: config.PAYMENTS_CLIENT_SECRET,
-    staticTokens: config.PAYMENTS_ACCESS_TOKEN ? [config.PAYMENTS_ACCESS_TOKEN] : [],
+    clientId: config.PAYPAL_CLIENT_ID,
+    clientSecret: config.PAYPAL_CLIENT_SECRET,
+    staticTokens: config.PAYPAL_ACCESS_TOKEN ? [config.PAYPAL_ACCESS_TOKEN] : [],
     authorizationValidityDays: config.SANDBOX_AUTHORIZATION_VALIDITY_DAYS,
     ...(config.SANDBOX_PUBLIC_URL && { publicUrl: config.SANDBOX_PUBLIC_URL }),
     logger: log,

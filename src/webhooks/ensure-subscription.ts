@@ -1,7 +1,7 @@
 import { dataConverterFromConfig } from '../codec/data-converter';
 import { Client, Connection } from '@temporalio/client';
 import type { Config } from '../config';
-import { temporalTarget } from '../temporal-env';
+import { temporalTarget, type TemporalEnvConfig } from '../temporal-env';
 import type {
   ensureWebhookSubscription,
   removeWebhookSubscription,
@@ -44,9 +44,21 @@ export function removeSubscription(
   });
 }
 
+/** What managing the listener's subscription reads: Temporal, the payload keys, the listener's URL. */
+export type SubscriptionSettings = TemporalEnvConfig &
+  Pick<
+    Config,
+    | 'TEMPORAL_TASK_QUEUE'
+    | 'NODE_ENV'
+    | 'PAYLOAD_CODEC_KEYS'
+    | 'NEXUS_ENDPOINT_KEYS'
+    | 'WEBHOOK_LISTENER_URL'
+    | 'API_PORT'
+  >;
+
 /** Ensures (or with `remove`, deletes) the configured listener's subscription, through the worker. */
 export async function manageSubscriptionFromConfig(
-  config: Config,
+  config: SubscriptionSettings,
   action: 'ensure' | 'remove' = 'ensure',
 ): Promise<{ listenerUrl: string } & (WebhookSubscriptionResult | WebhookSubscriptionRemoval)> {
   const temporal = temporalTarget(config);

@@ -1,5 +1,5 @@
 import type { Config } from '../config';
-import { manageSubscriptionFromConfig } from './ensure-subscription';
+import { manageSubscriptionFromConfig, type SubscriptionSettings } from './ensure-subscription';
 
 /**
  * `npm start`'s webhook step, once the worker and the API run: ensures the provider's subscription for the
@@ -7,7 +7,9 @@ import { manageSubscriptionFromConfig } from './ensure-subscription';
  * subscription up by that URL. A provider that refuses (e.g. a real one and an http listener) is reported,
  * and the rest of the stack keeps running.
  */
-export async function subscribeListener(config: Config): Promise<void> {
+export async function subscribeListener(
+  config: SubscriptionSettings & Pick<Config, 'PAYMENTS_PROVIDER'>,
+): Promise<void> {
   // Only PayPal's subscriptions are managed through the provider's API; Stripe's endpoint is set in its dashboard.
   if (!config.PAYMENTS_PROVIDER.includes('paypal')) return;
   try {

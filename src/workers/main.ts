@@ -7,7 +7,7 @@ import {
 } from '@temporalio/worker';
 import { createActivities } from '../activities';
 import { dataConverterFromConfig } from '../codec/data-converter';
-import { lifecycleStartDefaults, loadConfig, productionSettingsOf } from '../config';
+import { lifecycleStartDefaults, loadWorkerConfig, productionSettingsOf } from '../config';
 import { createLogger } from '../logger';
 import { nexusCallerSettings } from '../nexus/handler-config';
 import { paymentsServiceHandler } from '../nexus/handlers';
@@ -25,7 +25,7 @@ import { WorkerDeployment, makeCurrentIfFirst } from './worker-deployment';
  * shutdown: polling stops, in-flight activities get `shutdownGraceTime` to finish, then are cancelled.
  */
 async function main() {
-  const config = loadConfig(process.env, productionSettingsOf.worker);
+  const config = loadWorkerConfig(process.env, productionSettingsOf.worker);
   const log = createLogger(config, 'worker');
   // Keys first: a production worker without PAYLOAD_CODEC_KEYS (or a caller's endpoint key) stops before it connects.
   const dataConverter = dataConverterFromConfig(config);
@@ -43,7 +43,7 @@ async function main() {
   // Each configured provider's calls, under the activity names its lifecycles schedule (providerActivityName).
   const providers = providersFromConfig(
     config,
-    { paypal: config.PAYMENTS_BASE_URL ?? `http://127.0.0.1:${config.SANDBOX_PORT}` },
+    { paypal: config.PAYPAL_BASE_URL ?? `http://127.0.0.1:${config.SANDBOX_PORT}` },
     log,
   );
   const temporal = temporalTarget(config);

@@ -93,9 +93,9 @@ beforeAll(async () => {
     startApi({ NODE_ENV: 'development', API_HOST: '0.0.0.0' }),
     startApi({
       NODE_ENV: 'production',
-      PAYMENTS_BASE_URL: 'https://payments.invalid',
-      PAYMENTS_CLIENT_ID: 'exposure-test-client',
-      PAYMENTS_CLIENT_SECRET: 'exposure-test-secret',
+      PAYPAL_BASE_URL: 'https://payments.invalid',
+      PAYPAL_CLIENT_ID: 'exposure-test-client',
+      PAYPAL_CLIENT_SECRET: 'exposure-test-secret',
       WEBHOOK_CERT_HOSTS: 'payments.invalid',
       // An unknown variable opens nothing: there is no keyless path in production, whatever the environment says.
       CODEC_UI_WITHOUT_KEY: 'true',

@@ -50,7 +50,7 @@ beforeAll(async () => {
     PAYLOAD_CODEC_KEYS: TEST_CODEC_KEYS_ENV,
     API_PORT: String(apiPort),
     API_METRICS_PORT: String(apiMetricsPort),
-    PAYMENTS_BASE_URL: paypal.url,
+    PAYPAL_BASE_URL: paypal.url,
     WEBHOOK_ID: paypalWebhook,
     WEBHOOK_CERT_HOSTS: new URL(paypal.url).origin,
     LOG_LEVEL: 'warn',

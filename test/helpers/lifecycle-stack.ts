@@ -6,11 +6,11 @@ import { createProviderActivities } from '../../src/activities/payments';
 import { defaultApiLimits, type ApiLimits } from '../../src/api/limits';
 import { buildApi, type ApiOptions } from '../../src/api/server';
 import { LifecycleClient } from '../../src/client/lifecycle-client';
-import { PaymentsClient } from '../../src/providers/paypal/client';
+import { PayPalClient } from '../../src/providers/paypal/client';
 import type { PaymentsDialectName } from '../../src/providers/paypal/dialects';
 import type { Authorization } from '../../src/providers/paypal/schemas';
 import type { PaymentsProvider } from '../../src/providers/port';
-import { createProvider, type ProviderSettings } from '../../src/providers/registry';
+import { createPayPalProvider, type PayPalProviderSettings } from '../../src/providers/registry';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server';
 import { connectClient, runTestWorker, uniqueTaskQueue, type TestWorkerOptions } from './temporal';
 
@@ -47,7 +47,7 @@ function sandboxSettings(
   sandbox: Sandbox,
   timeoutMs = 2_000,
   dialect: PaymentsDialectName = 'spec',
-): ProviderSettings {
+): PayPalProviderSettings {
   return {
     baseUrl: sandbox.url,
     dialect,
@@ -61,8 +61,8 @@ export function sandboxPaymentsClient(
   sandbox: Sandbox,
   timeoutMs?: number,
   dialect?: PaymentsDialectName,
-): PaymentsClient {
-  return new PaymentsClient(sandboxSettings(sandbox, timeoutMs, dialect));
+): PayPalClient {
+  return new PayPalClient(sandboxSettings(sandbox, timeoutMs, dialect));
 }
 
 /** The sandbox behind the provider port, as the worker's activities take it. */
@@ -72,7 +72,7 @@ export function sandboxProvider(
   dialect?: PaymentsDialectName,
   certificateHosts?: readonly string[],
 ): PaymentsProvider {
-  return createProvider({ ...sandboxSettings(sandbox, timeoutMs, dialect), certificateHosts });
+  return createPayPalProvider({ ...sandboxSettings(sandbox, timeoutMs, dialect), certificateHosts });
 }
 
 /** Authorizes a payment at the sandbox through its control API. */

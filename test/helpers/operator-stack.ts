@@ -56,8 +56,8 @@ export async function startOperatorStack(): Promise<OperatorStack> {
     CHARACTERS_API_KEYS: 'operator-stack-characters-key-of-32-characters',
     // The sandbox is the provider: plain http on this machine, its own credentials.
     ALLOW_INSECURE_PROVIDER_FOR_TESTS: '1',
-    PAYMENTS_BASE_URL: sandbox.url,
-    PAYMENTS_CLIENT_SECRET: 'sandbox-secret',
+    PAYPAL_BASE_URL: sandbox.url,
+    PAYPAL_CLIENT_SECRET: 'sandbox-secret',
     WEBHOOK_CERT_HOSTS: '127.0.0.1,localhost',
     WORKER_METRICS_PORT: String(metricsPort),
     WORKFLOW_BUNDLE_PATH: process.env.TEST_WORKFLOW_BUNDLE,

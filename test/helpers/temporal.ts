@@ -111,7 +111,7 @@ export async function startWorkerProcess(
   const worker = runService('worker', 'src/workers/main.ts', {
     TEMPORAL_ADDRESS: temporalAddress(),
     TEMPORAL_TASK_QUEUE: taskQueue,
-    PAYMENTS_BASE_URL: paymentsBaseUrl,
+    PAYPAL_BASE_URL: paymentsBaseUrl,
     WORKFLOW_BUNDLE_PATH: process.env.TEST_WORKFLOW_BUNDLE,
     WORKER_METRICS_PORT: String(await findFreePort()),
     LOG_LEVEL: 'info',

@@ -5,7 +5,7 @@ import { WorkflowFailedError, WorkflowNotFoundError, type Client } from '@tempor
 import { ApplicationFailure } from '@temporalio/common';
 import type { ApiLimits } from '../../src/api/limits';
 import { LifecycleClient } from '../../src/client/lifecycle-client';
-import type { PaymentsClient } from '../../src/providers/paypal/client';
+import type { PayPalClient } from '../../src/providers/paypal/client';
 import type { PaymentsProvider } from '../../src/providers/port';
 import { paymentsDialect, type PaymentsDialectName } from '../../src/providers/paypal/dialects';
 import type { Authorization } from '../../src/providers/paypal/schemas';
@@ -62,7 +62,7 @@ export interface WebhookStack {
   signing: SigningCertificate;
   client: Client;
   taskQueue: string;
-  payments: PaymentsClient;
+  payments: PayPalClient;
   /** The sandbox behind the provider port, as the stack's worker takes it. */
   port: PaymentsProvider;
   /** The subscription the stack ensured for `listenerUrl` at start. */

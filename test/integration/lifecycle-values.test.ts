@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createProviderActivities } from '../../src/activities/payments';
 import { LifecycleClient, LifecycleStartFailedError } from '../../src/client/lifecycle-client';
-import { createProvider } from '../../src/providers/registry';
+import { createPayPalProvider } from '../../src/providers/registry';
 import type { Authorization } from '../../src/providers/paypal/schemas';
 import { freshKey, useLifecycleStack } from '../helpers/lifecycle-stack';
 import { respondJson, startRecordingProvider } from '../helpers/recording-provider';
@@ -125,7 +125,7 @@ describe('amounts', () => {
       });
     });
     const taskQueue = uniqueTaskQueue('lifecycle-values');
-    const payments = createProvider({
+    const payments = createPayPalProvider({
       baseUrl: provider.url,
       credentials: { clientId: 'client', clientSecret: 'secret' },
       timeoutMs: 2_000,

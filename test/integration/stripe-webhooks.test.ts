@@ -7,7 +7,7 @@ import Stripe from 'stripe';
 import { createActivities, createPaymentsWorkerActivities } from '../../src/activities';
 import { charactersClientFromConfig } from '../../src/characters/client';
 import { loadConfig } from '../../src/config';
-import { createProvider } from '../../src/providers/registry';
+import { createPayPalProvider } from '../../src/providers/registry';
 import { LifecycleClient } from '../../src/client/lifecycle-client';
 import { stripeEndpoint } from '../../src/providers/stripe/client';
 import { stripeProvider } from '../../src/providers/stripe/provider';
@@ -333,7 +333,7 @@ describe('a worker without Stripe', () => {
     const queue = uniqueTaskQueue('stripe-webhooks-paypal-only');
     const config = loadConfig({});
     // A worker with PAYMENTS_PROVIDER=paypal: PayPal's calls alone (its provider is never reached here).
-    const paypal = createProvider({
+    const paypal = createPayPalProvider({
       baseUrl: 'http://127.0.0.1:9',
       credentials: { accessToken: 'unused' },
       timeoutMs: 300,

@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { crc32 } from 'node:zlib';
 import { defaultApiLimits, type ApiLimits } from '../../src/api/limits';
-import { createProvider } from '../../src/providers/registry';
+import { createPayPalProvider } from '../../src/providers/registry';
 import { CERTIFICATE_PATH } from '../../src/sandbox/paypal/certificate';
 import { WEBHOOK_ROUTE } from '../../src/webhooks/listener-url';
 import { VerificationStarter } from '../../src/webhooks/verification-starter';
@@ -266,7 +266,7 @@ describe('a refused or failed verification never blocks the genuine delivery', (
         if (status) respondJson(response, status, { name: `HTTP_${status}`, message: 'not now' });
         else respondJson(response, 200, { verification_status: 'SUCCESS' });
       });
-      const payments = createProvider({
+      const payments = createPayPalProvider({
         baseUrl: provider.url,
         credentials: { clientId: 'rotating', clientSecret: 'rotating' },
         timeoutMs: 2_000,

@@ -1,7 +1,7 @@
 import { createActivities } from '../../src/activities';
 import { charactersClientFromConfig } from '../../src/characters/client';
 import { loadConfig } from '../../src/config';
-import { providerFromConfig, stripeFromConfig } from '../../src/providers/registry';
+import { paypalProviderFromConfig, stripeProviderFromConfig } from '../../src/providers/registry';
 import { stripeSignatureHeader } from '../../src/providers/stripe/webhook-signature';
 import type { SignatureCheck } from '../../src/providers/events';
 
@@ -9,8 +9,8 @@ import type { SignatureCheck } from '../../src/providers/events';
 // schedules them by (PayPal's under their own, Stripe's as stripe.…), so a run is never checked by another's.
 
 const config = loadConfig({});
-const paypal = providerFromConfig(config, 'http://127.0.0.1:9');
-const stripe = stripeFromConfig(config, 'http://127.0.0.1:9');
+const paypal = paypalProviderFromConfig(config, 'http://127.0.0.1:9');
+const stripe = stripeProviderFromConfig(config, 'http://127.0.0.1:9');
 const hosting = (...providers: (typeof paypal)[]) =>
   createActivities({
     provider: providers[0]!,

@@ -8,7 +8,7 @@ import { createWebhookActivities } from '../../src/activities/webhooks';
 import { recordApiMetrics, serveMetrics } from '../../src/api/metrics';
 import { findFreePort } from '../../src/dev/ports';
 import type { PaymentsProvider } from '../../src/providers/port';
-import { createProvider } from '../../src/providers/registry';
+import { createPayPalProvider } from '../../src/providers/registry';
 import { workerPrometheusExporter } from '../../src/workers/prometheus';
 import type { SignatureCheck } from '../../src/workflows/webhooks/definitions';
 import { scrapeMetrics, sampleTotal } from '../helpers/prometheus-text';
@@ -34,7 +34,7 @@ beforeAll(async () => {
 });
 beforeEach(async () => {
   provider = await startRecordingProvider(() => {});
-  payments = createProvider({
+  payments = createPayPalProvider({
     baseUrl: provider.url,
     credentials: { accessToken: 't' },
     timeoutMs: 300,

@@ -4,9 +4,9 @@ import { codecOperatorTokens, ConfigError, loadConfig } from '../../src/config';
 const production = {
   NODE_ENV: 'production',
   API_CALLERS: `ops:codec:${apiKeyHash('ops-key-0123456789abcdef0123456789abcdef0123')}`,
-  PAYMENTS_BASE_URL: 'https://api-m.paypal.com',
-  PAYMENTS_CLIENT_ID: 'prod-client',
-  PAYMENTS_CLIENT_SECRET: 'prod-secret',
+  PAYPAL_BASE_URL: 'https://api-m.paypal.com',
+  PAYPAL_CLIENT_ID: 'prod-client',
+  PAYPAL_CLIENT_SECRET: 'prod-secret',
   WEBHOOK_CERT_HOSTS: 'api.paypal.com',
   PAYLOAD_CODEC_KEYS: `prod:${Buffer.alloc(32, 7).toString('base64')}`,
 };

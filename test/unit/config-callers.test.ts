@@ -13,9 +13,9 @@ const API_CALLERS =
 const production = {
   NODE_ENV: 'production',
   API_CALLERS,
-  PAYMENTS_BASE_URL: 'https://api-m.paypal.com',
-  PAYMENTS_CLIENT_ID: 'prod-client',
-  PAYMENTS_CLIENT_SECRET: 'prod-secret',
+  PAYPAL_BASE_URL: 'https://api-m.paypal.com',
+  PAYPAL_CLIENT_ID: 'prod-client',
+  PAYPAL_CLIENT_SECRET: 'prod-secret',
   WEBHOOK_CERT_HOSTS: 'api.paypal.com',
   PAYLOAD_CODEC_KEYS: `prod:${Buffer.alloc(32, 7).toString('base64')}`,
 };
@@ -95,13 +95,9 @@ describe('production refuses weak values, naming each', () => {
       /API_CALLERS: caller dev has the hash of dev-api-key/,
     ],
     ['short characters key', { CHARACTERS_API_KEYS: 'characters-key' }, /CHARACTERS_API_KEYS: key 1 has 14/],
-    [
-      "sandbox's secret",
-      { PAYMENTS_CLIENT_SECRET: 'sandbox-secret' },
-      /PAYMENTS_CLIENT_SECRET: the sandbox's/,
-    ],
-    ["sandbox's client id", { PAYMENTS_CLIENT_ID: '' }, /PAYMENTS_CLIENT_ID: the sandbox's client id/],
-    ['http provider', { PAYMENTS_BASE_URL: 'http://api-m.paypal.com' }, /PAYMENTS_BASE_URL: https only/],
+    ["sandbox's secret", { PAYPAL_CLIENT_SECRET: 'sandbox-secret' }, /PAYPAL_CLIENT_SECRET: the sandbox's/],
+    ["sandbox's client id", { PAYPAL_CLIENT_ID: '' }, /PAYPAL_CLIENT_ID: the sandbox's client id/],
+    ['http provider', { PAYPAL_BASE_URL: 'http://api-m.paypal.com' }, /PAYPAL_BASE_URL: https only/],
     ['http certificate host', { WEBHOOK_CERT_HOSTS: 'http://api.paypal.com' }, /WEBHOOK_CERT_HOSTS: http:/],
     [
       'localhost certificate host',
@@ -129,14 +125,14 @@ describe('production refuses weak values, naming each', () => {
   it('takes a test provider only with ALLOW_INSECURE_PROVIDER_FOR_TESTS=1, and never weak keys', () => {
     const sandbox = {
       ...production,
-      PAYMENTS_BASE_URL: 'http://sandbox:8090',
-      PAYMENTS_CLIENT_ID: '',
-      PAYMENTS_CLIENT_SECRET: 'sandbox-secret',
+      PAYPAL_BASE_URL: 'http://sandbox:8090',
+      PAYPAL_CLIENT_ID: '',
+      PAYPAL_CLIENT_SECRET: 'sandbox-secret',
       WEBHOOK_CERT_HOSTS: 'http://sandbox:8090,localhost',
     };
-    expect(() => loadConfig(sandbox)).toThrow(/PAYMENTS_BASE_URL/);
+    expect(() => loadConfig(sandbox)).toThrow(/PAYPAL_BASE_URL/);
     const allowed = { ...sandbox, ALLOW_INSECURE_PROVIDER_FOR_TESTS: '1' };
-    expect(loadConfig(allowed).PAYMENTS_BASE_URL).toBe('http://sandbox:8090');
+    expect(loadConfig(allowed).PAYPAL_BASE_URL).toBe('http://sandbox:8090');
     expect(() => loadConfig({ ...allowed, API_CALLERS: '', API_KEYS: 'dev-api-key' })).toThrow(/API_KEYS/);
     expect(() => loadConfig({ ...sandbox, ALLOW_INSECURE_PROVIDER_FOR_TESTS: 'yes' })).toThrow(
       /ALLOW_INSECURE_PROVIDER_FOR_TESTS/,

@@ -43,12 +43,12 @@ describe('production settings per process', () => {
   it('requires of each process only the settings it reads, naming the missing ones', () => {
     const env = { NODE_ENV: 'production', API_KEYS: 'k', WEBHOOK_CERT_HOSTS: 'api.paypal.com' };
     expect(() => loadConfig(env, productionSettingsOf.api)).toThrow(/PAYLOAD_CODEC_KEYS: required/);
-    expect(() => loadConfig(env, productionSettingsOf.api)).not.toThrow(/PAYMENTS_CLIENT_SECRET/);
+    expect(() => loadConfig(env, productionSettingsOf.api)).not.toThrow(/PAYPAL_CLIENT_SECRET/);
     expect(() => loadConfig({ NODE_ENV: 'production' }, productionSettingsOf.characters)).not.toThrow();
     expect(() => loadConfig({ NODE_ENV: 'production' }, productionSettingsOf.sandbox)).toThrow(
-      /PAYMENTS_CLIENT_SECRET: required/,
+      /PAYPAL_CLIENT_SECRET: required/,
     );
     // Without a list, every production setting is required, as before.
-    expect(() => loadConfig(env)).toThrow(/PAYMENTS_BASE_URL: required/);
+    expect(() => loadConfig(env)).toThrow(/PAYPAL_BASE_URL: required/);
   });
 });

@@ -7,9 +7,9 @@ const api = productionSettingsOf.api;
 /** A production worker's settings, PayPal's and the rest, without Stripe's. */
 const production = {
   NODE_ENV: 'production',
-  PAYMENTS_BASE_URL: 'https://api-m.paypal.com',
-  PAYMENTS_CLIENT_ID: 'prod-client',
-  PAYMENTS_CLIENT_SECRET: 'prod-secret',
+  PAYPAL_BASE_URL: 'https://api-m.paypal.com',
+  PAYPAL_CLIENT_ID: 'prod-client',
+  PAYPAL_CLIENT_SECRET: 'prod-secret',
   WEBHOOK_CERT_HOSTS: 'api.paypal.com',
   PAYLOAD_CODEC_KEYS: `prod:${Buffer.alloc(32, 7).toString('base64')}`,
 };
@@ -58,8 +58,8 @@ describe('PAYMENTS_PROVIDER and the Stripe settings', () => {
     );
     expect(config.PAYMENTS_PROVIDER).toEqual(['stripe']);
     // PayPal's settings are unchecked; a worker on PayPal is still held to them.
-    expect(() => loadConfig({ ...production, PAYMENTS_CLIENT_SECRET: '' }, worker)).toThrow(
-      /PAYMENTS_CLIENT_SECRET: required/,
+    expect(() => loadConfig({ ...production, PAYPAL_CLIENT_SECRET: '' }, worker)).toThrow(
+      /PAYPAL_CLIENT_SECRET: required/,
     );
   });
 });

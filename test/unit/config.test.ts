@@ -6,9 +6,9 @@ const PROD_KEY = 'prod-key-0123456789abcdef0123456789abcdef';
 const production = {
   NODE_ENV: 'production',
   API_KEYS: PROD_KEY,
-  PAYMENTS_BASE_URL: 'https://api-m.paypal.com',
-  PAYMENTS_CLIENT_ID: 'prod-client',
-  PAYMENTS_CLIENT_SECRET: 'prod-secret',
+  PAYPAL_BASE_URL: 'https://api-m.paypal.com',
+  PAYPAL_CLIENT_ID: 'prod-client',
+  PAYPAL_CLIENT_SECRET: 'prod-secret',
   WEBHOOK_CERT_HOSTS: 'api.paypal.com',
   PAYLOAD_CODEC_KEYS: `prod:${Buffer.alloc(32, 7).toString('base64')}`,
 };
@@ -19,7 +19,7 @@ describe('loadConfig', () => {
     expect(config.TEMPORAL_ADDRESS).toBeUndefined();
     expect(config.TEMPORAL_UI_PORT).toBe(8233);
     expect(config.TEMPORAL_TASK_QUEUE).toBe('payment-authorizations');
-    expect(config.PAYMENTS_BASE_URL).toBeUndefined();
+    expect(config.PAYPAL_BASE_URL).toBeUndefined();
     expect(config.API_KEYS).toEqual(['dev-api-key']);
   });
 
@@ -68,15 +68,15 @@ describe('loadConfig', () => {
     );
     expect(() => loadConfig({ REAUTHORIZE_AFTER: '0s' })).toThrow(/REAUTHORIZE_AFTER/);
     expect(() => loadConfig({ LATE_EVENT_WINDOW: '-1s' })).toThrow(/LATE_EVENT_WINDOW: a duration such as/);
-    expect(() => loadConfig({ PAYMENTS_DIALECT: 'stripe' })).toThrow(/PAYMENTS_DIALECT: .*"spec"\|"paypal"/);
+    expect(() => loadConfig({ PAYPAL_DIALECT: 'stripe' })).toThrow(/PAYPAL_DIALECT: .*"spec"\|"paypal"/);
   });
 
   it('refuses production without the variables whose defaults are development values, naming each', () => {
     expect(loadConfig(production).API_KEYS).toEqual([PROD_KEY]);
     for (const name of [
       'API_KEYS',
-      'PAYMENTS_BASE_URL',
-      'PAYMENTS_CLIENT_SECRET',
+      'PAYPAL_BASE_URL',
+      'PAYPAL_CLIENT_SECRET',
       'WEBHOOK_CERT_HOSTS',
       'PAYLOAD_CODEC_KEYS',
     ]) {
@@ -87,9 +87,9 @@ describe('loadConfig', () => {
       // Setting it to an empty value is not setting it.
       expect(() => loadConfig({ ...env, [name]: '' })).toThrow(new RegExp(`${name}: required`));
     }
-    const withToken: Record<string, string> = { ...production, PAYMENTS_ACCESS_TOKEN: 'token' };
-    delete withToken.PAYMENTS_CLIENT_SECRET;
-    expect(loadConfig(withToken).PAYMENTS_ACCESS_TOKEN).toBe('token');
+    const withToken: Record<string, string> = { ...production, PAYPAL_ACCESS_TOKEN: 'token' };
+    delete withToken.PAYPAL_CLIENT_SECRET;
+    expect(loadConfig(withToken).PAYPAL_ACCESS_TOKEN).toBe('token');
   });
 
   it('listens on loopback in development and on every interface in production, unless API_HOST is set', () => {

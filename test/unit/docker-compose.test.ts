@@ -1,7 +1,15 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { configVariableNames, loadConfig, productionSettingsOf } from '../../src/config';
+import {
+  configVariableNames,
+  loadApiConfig,
+  loadCharactersConfig,
+  loadConfig,
+  loadSandboxConfig,
+  loadWorkerConfig,
+  productionSettingsOf,
+} from '../../src/config';
 import { cliSearchAttributeType } from '../../src/dev/dev-server';
 import {
   apiEnv,
@@ -39,6 +47,25 @@ const wiring: ServiceWiring = {
   charactersUrl: 'http://x/graphql',
   webhookListenerUrl: 'http://x/webhooks/payments',
 };
+
+/**
+ * A service's environment in compose, each `${VAR:?…}` as a value the operator sets (the payload keys have a
+ * form of their own).
+ */
+function operatorEnvironment(name: string): Record<string, string> {
+  const operatorValue = (variable: string) =>
+    variable === 'PAYLOAD_CODEC_KEYS'
+      ? `k1:${Buffer.alloc(32, 7).toString('base64')}`
+      : 'set-by-the-operator-openssl-rand-hex-32';
+  return Object.fromEntries(
+    Object.entries(services[name]?.environment ?? {}).map(([key, value]) => [
+      key,
+      String(value).replace(/\$\{([A-Z_]+):\?[^}]+\}/g, (_match, variable: string) =>
+        operatorValue(variable),
+      ),
+    ]),
+  );
+}
 
 describe('docker-compose.yml', () => {
   it('has the topology of `npm run cluster`', () => {
@@ -110,7 +137,7 @@ describe('docker-compose.yml', () => {
     }
     expect(services['worker-1']?.environment).toMatchObject({
       CHARACTERS_URL: 'http://characters:8070/graphql',
-      PAYMENTS_BASE_URL: 'http://sandbox:8090',
+      PAYPAL_BASE_URL: 'http://sandbox:8090',
     });
     expect(services['api-1']?.environment?.API_PORT).not.toEqual(services['api-2']?.environment?.API_PORT);
     expect(services['worker-1']?.environment?.WORKER_METRICS_PORT).not.toEqual(
@@ -163,10 +190,10 @@ describe('docker-compose.yml', () => {
       'temporal-namespace': [],
       'characters-database': ['CHARACTERS_DATABASE_PASSWORD', 'POSTGRES_PASSWORD'],
       'temporal-ui': [],
-      sandbox: ['PAYMENTS_CLIENT_SECRET'],
+      sandbox: ['PAYPAL_CLIENT_SECRET'],
       characters: ['CHARACTERS_API_KEYS', 'CHARACTERS_DATABASE_PASSWORD'],
-      'worker-1': ['CHARACTERS_API_KEYS', 'PAYLOAD_CODEC_KEYS', 'PAYMENTS_CLIENT_SECRET'],
-      'worker-2': ['CHARACTERS_API_KEYS', 'PAYLOAD_CODEC_KEYS', 'PAYMENTS_CLIENT_SECRET'],
+      'worker-1': ['CHARACTERS_API_KEYS', 'PAYLOAD_CODEC_KEYS', 'PAYPAL_CLIENT_SECRET'],
+      'worker-2': ['CHARACTERS_API_KEYS', 'PAYLOAD_CODEC_KEYS', 'PAYPAL_CLIENT_SECRET'],
       'api-1': ['API_KEYS', 'PAYLOAD_CODEC_KEYS'],
       'api-2': ['API_KEYS', 'PAYLOAD_CODEC_KEYS'],
       'webhook-subscription': ['PAYLOAD_CODEC_KEYS'],
@@ -185,23 +212,23 @@ describe('docker-compose.yml', () => {
     ['api-1', productionSettingsOf.api],
     ['webhook-subscription', productionSettingsOf.webhookSubscription],
   ] as const)('%s starts in production on what compose hands it', (name, uses) => {
-    // Each `${VAR:?…}` stands for a value the operator sets; the payload keys have a form of their own.
-    const operatorValue = (variable: string) =>
-      variable === 'PAYLOAD_CODEC_KEYS'
-        ? `k1:${Buffer.alloc(32, 7).toString('base64')}`
-        : 'set-by-the-operator-openssl-rand-hex-32';
-    const env = Object.fromEntries(
-      Object.entries(services[name]?.environment ?? {}).map(([key, value]) => [
-        key,
-        String(value).replace(/\$\{([A-Z_]+):\?[^}]+\}/g, (_match, variable: string) =>
-          operatorValue(variable),
-        ),
-      ]),
-    );
+    const env = operatorEnvironment(name);
     expect(env.NODE_ENV).toBe('production');
     expect(() => loadConfig(env, uses)).not.toThrow();
     for (const setting of uses) expect(Object.keys(env)).toContain(setting);
   });
+
+  it.each([
+    ['sandbox', loadSandboxConfig, productionSettingsOf.sandbox],
+    ['characters', loadCharactersConfig, productionSettingsOf.characters],
+    ['worker-1', loadWorkerConfig, productionSettingsOf.worker],
+    ['api-1', loadApiConfig, productionSettingsOf.api],
+  ] as const)(
+    '%s starts in production on what compose hands it, through its own program’s schema',
+    (name, load, uses) => {
+      expect(() => load(operatorEnvironment(name), uses)).not.toThrow();
+    },
+  );
 
   it('pins every image by exact version', () => {
     for (const [name, service] of Object.entries(services)) {
@@ -276,7 +303,7 @@ describe('docker-compose.yml', () => {
         expect(`${name}=${String(value)}`).toMatch(/=(.*[^$])?\$\{[A-Z_]+:\?[^}]+\}/);
       }
     }
-    for (const name of ['API_KEYS', 'PAYLOAD_CODEC_KEYS', 'PAYMENTS_CLIENT_SECRET', 'POSTGRES_PASSWORD'])
+    for (const name of ['API_KEYS', 'PAYLOAD_CODEC_KEYS', 'PAYPAL_CLIENT_SECRET', 'POSTGRES_PASSWORD'])
       expect(seen).toContain(name);
   });
 

@@ -5,7 +5,7 @@ import {
   paymentsFailure,
   type PaymentsActivities,
 } from '../../src/activities/payments';
-import { createProvider } from '../../src/providers/registry';
+import { createPayPalProvider } from '../../src/providers/registry';
 import {
   authorizationBody,
   respondJson,
@@ -21,7 +21,11 @@ let env: MockActivityEnvironment;
 beforeEach(async () => {
   provider = await startRecordingProvider(() => {});
   activities = createPaymentsActivities(
-    createProvider({ baseUrl: provider.url, credentials: { accessToken: 'test-token' }, timeoutMs: 300 }),
+    createPayPalProvider({
+      baseUrl: provider.url,
+      credentials: { accessToken: 'test-token' },
+      timeoutMs: 300,
+    }),
   );
   env = new MockActivityEnvironment();
 });

@@ -1,5 +1,5 @@
 import axios from 'axios';
-import { PaymentsClient } from '../../src/providers/paypal/client';
+import { PayPalClient } from '../../src/providers/paypal/client';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server';
 import {
   eventResources,
@@ -18,13 +18,13 @@ import { requestToken, startWebhookListener, type WebhookListener } from '../hel
 let sandbox: Sandbox;
 let proxy: Awaited<ReturnType<typeof startRecordingProxy>>;
 let listener: WebhookListener;
-let payments: PaymentsClient;
+let payments: PayPalClient;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, logger: false, mode: 'paypal' });
   proxy = await startRecordingProxy(sandbox.url);
   listener = await startWebhookListener();
-  payments = new PaymentsClient({
+  payments = new PayPalClient({
     baseUrl: proxy.url,
     dialect: 'paypal',
     credentials: { clientId: 'sandbox-client', clientSecret: 'sandbox-secret' },

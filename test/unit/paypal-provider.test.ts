@@ -1,6 +1,6 @@
 import type { PaymentsDialectName } from '../../src/providers/paypal/dialects';
 import { ProviderError, type PaymentsProvider } from '../../src/providers/port';
-import { createProvider } from '../../src/providers/registry';
+import { createPayPalProvider } from '../../src/providers/registry';
 import {
   authorizationBody,
   respondJson,
@@ -23,7 +23,7 @@ afterEach(async () => {
 });
 
 function paypal(dialect: PaymentsDialectName = 'spec'): PaymentsProvider {
-  return createProvider({
+  return createPayPalProvider({
     baseUrl: recording.url,
     dialect,
     credentials: { accessToken: 'test-token' },
@@ -71,7 +71,7 @@ describe('the PayPal adapter of the provider port', () => {
       }),
     );
     try {
-      const provider = createProvider({
+      const provider = createPayPalProvider({
         baseUrl: linked.url,
         dialect: 'paypal',
         credentials: { accessToken: 'test-token' },

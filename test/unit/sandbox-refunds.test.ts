@@ -1,5 +1,5 @@
 import { PaymentsApiError } from '../../src/providers/paypal/errors';
-import { PaymentsClient } from '../../src/providers/paypal/client';
+import { PayPalClient } from '../../src/providers/paypal/client';
 import {
   authorizationPath,
   createAuthorization,
@@ -194,7 +194,7 @@ describe('payments sandbox: refunds', () => {
 
 describe('payments client: refundCapture', () => {
   const client = () =>
-    new PaymentsClient({
+    new PayPalClient({
       baseUrl: harness.sandbox.url,
       credentials: { clientId: 'sandbox-client', clientSecret: 'sandbox-secret' },
       dialect: 'paypal',

@@ -1,6 +1,6 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { createWebhookActivities, type WebhookActivities } from '../../src/activities/webhooks';
-import { createProvider } from '../../src/providers/registry';
+import { createPayPalProvider } from '../../src/providers/registry';
 import { respondJson, startRecordingProvider, type RecordingProvider } from '../helpers/recording-provider';
 
 let provider: RecordingProvider;
@@ -9,7 +9,7 @@ let env: MockActivityEnvironment;
 
 beforeEach(async () => {
   provider = await startRecordingProvider(() => {});
-  const payments = createProvider({
+  const payments = createPayPalProvider({
     baseUrl: provider.url,
     credentials: { accessToken: 'test-token' },
     timeoutMs: 300,

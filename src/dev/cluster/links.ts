@@ -126,7 +126,7 @@ export async function linkedProcessEnv(
     if (name.startsWith('worker-')) {
       return {
         TEMPORAL_ADDRESS: workerFrontend,
-        PAYMENTS_BASE_URL: throughLink(direct.paymentsBaseUrl, provider),
+        PAYPAL_BASE_URL: throughLink(direct.paymentsBaseUrl, provider),
       };
     }
     if (name.startsWith('api-')) return { TEMPORAL_ADDRESS: apiFrontend };

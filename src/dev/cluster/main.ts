@@ -79,7 +79,7 @@ async function main() {
       ports,
       dataDir: '.data/cluster',
       databaseUrl,
-      paymentsBaseUrl: config.PAYMENTS_BASE_URL,
+      paymentsBaseUrl: config.PAYPAL_BASE_URL,
       tls: process.argv.includes('--tls'),
       authorizer: process.argv.includes('--authorizer'),
       // Under the authorizer the UI reaches Temporal only with an operator's token: it logs operators in.

@@ -20,7 +20,7 @@ export function sharedServiceEnv(wiring: ServiceWiring): NodeJS.ProcessEnv {
     TEMPORAL_ADDRESS: wiring.temporalAddress,
     TEMPORAL_NAMESPACE: wiring.namespace,
     TEMPORAL_TASK_QUEUE: wiring.taskQueue,
-    PAYMENTS_BASE_URL: wiring.paymentsBaseUrl,
+    PAYPAL_BASE_URL: wiring.paymentsBaseUrl,
     ...(wiring.charactersUrl && { CHARACTERS_URL: wiring.charactersUrl }),
     WEBHOOK_LISTENER_URL: wiring.webhookListenerUrl,
     // Deliveries name certificates on the provider: its origin is an allowed certificate host, besides any set.

@@ -1,6 +1,17 @@
 import type { AxiosRequestConfig } from 'axios';
 import type { z } from 'zod';
 import type { Config } from '../../config';
+
+/** The settings PayPal's client is built from. */
+export type PayPalClientSettings = Pick<
+  Config,
+  | 'PAYPAL_BASE_URL'
+  | 'PAYPAL_DIALECT'
+  | 'PAYPAL_CLIENT_ID'
+  | 'PAYPAL_CLIENT_SECRET'
+  | 'PAYPAL_ACCESS_TOKEN'
+  | 'PAYMENTS_TIMEOUT_MS'
+>;
 import { accessTokenSource, type AccessTokenSource, type PaymentsCredentials } from './auth';
 import { paymentsDialect, type PaymentsDialect, type PaymentsDialectName } from './dialects';
 import { describeIssues } from '../parsing';
@@ -46,7 +57,7 @@ import { webhookVerificationRequestBody } from './webhook-verification-request';
 export const DEFAULT_ANCHOR_TYPE = 'APPLICATION';
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
-export interface PaymentsClientOptions {
+export interface PayPalClientOptions {
   baseUrl: string;
   dialect?: PaymentsDialectName;
   credentials: PaymentsCredentials;
@@ -63,12 +74,12 @@ const webhookFieldsSchema = webhookFieldSchema.array().min(1);
  * every operation instead rejects with a {@link PaymentsApiError} and yields no resource at all; a resolved
  * value is always a complete, validated resource.
  */
-export class PaymentsClient {
+export class PayPalClient {
   readonly dialect: PaymentsDialect;
   private readonly http: ProviderHttp;
   private readonly tokens: AccessTokenSource;
 
-  constructor(options: PaymentsClientOptions) {
+  constructor(options: PayPalClientOptions) {
     this.dialect = paymentsDialect(options.dialect);
     this.http = createProviderHttp(options.baseUrl, options.timeoutMs ?? DEFAULT_TIMEOUT_MS, options.logger);
     this.tokens = accessTokenSource(this.http, options.credentials);
@@ -303,31 +314,31 @@ export class PaymentsClient {
 }
 
 /** The client's options from the config; `baseUrl` (e.g. the embedded sandbox's) wins over the config. */
-export function paymentsClientOptionsFromConfig(
-  config: Config,
+export function paypalClientOptionsFromConfig(
+  config: PayPalClientSettings,
   baseUrl?: string,
   logger?: PaymentsLogger,
-): PaymentsClientOptions {
-  const url = baseUrl ?? config.PAYMENTS_BASE_URL;
-  if (!url) throw new Error('PAYMENTS_BASE_URL is not set and no provider base URL was given');
+): PayPalClientOptions {
+  const url = baseUrl ?? config.PAYPAL_BASE_URL;
+  if (!url) throw new Error('PAYPAL_BASE_URL is not set and no provider base URL was given');
   return {
     baseUrl: url,
-    dialect: config.PAYMENTS_DIALECT,
-    credentials: config.PAYMENTS_ACCESS_TOKEN
-      ? { accessToken: config.PAYMENTS_ACCESS_TOKEN }
-      : { clientId: config.PAYMENTS_CLIENT_ID, clientSecret: config.PAYMENTS_CLIENT_SECRET },
+    dialect: config.PAYPAL_DIALECT,
+    credentials: config.PAYPAL_ACCESS_TOKEN
+      ? { accessToken: config.PAYPAL_ACCESS_TOKEN }
+      : { clientId: config.PAYPAL_CLIENT_ID, clientSecret: config.PAYPAL_CLIENT_SECRET },
     timeoutMs: config.PAYMENTS_TIMEOUT_MS,
     ...(logger && { logger }),
   };
 }
 
 /** The client for the configured provider; `baseUrl` (e.g. the embedded sandbox's) wins over the config. */
-export function paymentsClientFromConfig(
-  config: Config,
+export function paypalClientFromConfig(
+  config: PayPalClientSettings,
   baseUrl?: string,
   logger?: PaymentsLogger,
-): PaymentsClient {
-  return new PaymentsClient(paymentsClientOptionsFromConfig(config, baseUrl, logger));
+): PayPalClient {
+  return new PayPalClient(paypalClientOptionsFromConfig(config, baseUrl, logger));
 }
 
 const WEBHOOKS_PATH = '/v1/notifications/webhooks';

@@ -1,6 +1,6 @@
 import type { PaymentsProvider, ProviderCapabilities, WebhookSubscriptions } from '../port';
 import { CertificateCache } from './certificate-cache';
-import type { PaymentsClient } from './client';
+import type { PayPalClient } from './client';
 import { classified } from './failures';
 import { verifyDeliveryLocally } from './local-verification';
 import { parsePaymentEvent } from './payment-event';
@@ -30,7 +30,7 @@ export interface PaypalProviderOptions {
  * sends the idempotency key as the request id (PayPal-Request-Id, or the spec dialect's header) and answers
  * PayPal's resources as they are (a superset of the lifecycle's vocabulary).
  */
-export function paypalProvider(client: PaymentsClient, options: PaypalProviderOptions): PaymentsProvider {
+export function paypalProvider(client: PayPalClient, options: PaypalProviderOptions): PaymentsProvider {
   const certificates = new CertificateCache({ allowedHosts: options.certificateHosts });
   const headerNames = client.dialect.transmissionHeaders;
   return {
@@ -97,7 +97,7 @@ export function paypalProvider(client: PaymentsClient, options: PaypalProviderOp
   };
 }
 
-function paypalSubscriptions(client: PaymentsClient): WebhookSubscriptions {
+function paypalSubscriptions(client: PayPalClient): WebhookSubscriptions {
   return {
     createWebhook: (request) => classified(() => client.createWebhook(request)),
     getWebhook: (webhookId) => classified(() => client.getWebhook(webhookId)),

@@ -1,4 +1,4 @@
-import { PaymentsClient, type PaymentsClientOptions } from '../../src/providers/paypal/client';
+import { PayPalClient, type PayPalClientOptions } from '../../src/providers/paypal/client';
 import type { PaymentsDialectName } from '../../src/providers/paypal/dialects';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server';
 import {
@@ -27,7 +27,7 @@ describe('the client against a provider that answers minimal bodies', () => {
   afterEach(() => provider.close());
 
   const client = (dialect: PaymentsDialectName = 'paypal') =>
-    new PaymentsClient({
+    new PayPalClient({
       baseUrl: provider.url,
       dialect,
       credentials: { clientId: 'id', clientSecret: 'secret' },
@@ -117,8 +117,8 @@ describe('the client retrying after a lost answer, against the sandbox in paypal
   });
   afterAll(() => sandbox.close());
 
-  function client(options: Partial<PaymentsClientOptions> = {}) {
-    return new PaymentsClient({
+  function client(options: Partial<PayPalClientOptions> = {}) {
+    return new PayPalClient({
       baseUrl: sandbox.url,
       dialect: 'paypal',
       credentials: { clientId: 'sandbox-client', clientSecret: 'sandbox-secret' },

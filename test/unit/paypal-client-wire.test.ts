@@ -1,9 +1,9 @@
 import { inspect } from 'node:util';
 import { loadConfig } from '../../src/config';
 import {
-  PaymentsClient,
-  paymentsClientFromConfig,
-  type PaymentsClientOptions,
+  PayPalClient,
+  paypalClientFromConfig,
+  type PayPalClientOptions,
 } from '../../src/providers/paypal/client';
 import { PaymentsApiError, providerIssue } from '../../src/providers/paypal/errors';
 import type { WebhookDelivery } from '../../src/providers/webhook-delivery';
@@ -35,8 +35,8 @@ function answer(handler: ProviderHandler) {
   provider.setHandler(handler);
 }
 
-function client(options: Partial<PaymentsClientOptions> = {}) {
-  return new PaymentsClient({
+function client(options: Partial<PayPalClientOptions> = {}) {
+  return new PayPalClient({
     baseUrl: provider.url,
     credentials: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET },
     timeoutMs: 2_000,
@@ -584,7 +584,7 @@ describe('errors', () => {
     await provider.close();
     provider = await startRecordingProvider(() => {}); // for afterEach
     const error = await rejection(
-      new PaymentsClient({ baseUrl: url, credentials: { accessToken: 't' } }).getAuthorization('A'),
+      new PayPalClient({ baseUrl: url, credentials: { accessToken: 't' } }).getAuthorization('A'),
     );
     expect(error).toMatchObject({ kind: 'network', retryable: true, status: undefined });
     expect(error.message).toContain('ECONNREFUSED');
@@ -597,21 +597,21 @@ describe('errors', () => {
   });
 });
 
-describe('paymentsClientFromConfig', () => {
+describe('paypalClientFromConfig', () => {
   it('uses the configured dialect, a static token when one is configured, and a base URL override', async () => {
     answer((req, res) => respondJson(res, 201, { id: 'CAP', status: 'COMPLETED' }));
     const config = loadConfig({
-      PAYMENTS_BASE_URL: 'http://127.0.0.1:1',
-      PAYMENTS_DIALECT: 'paypal',
-      PAYMENTS_ACCESS_TOKEN: 'configured-token',
+      PAYPAL_BASE_URL: 'http://127.0.0.1:1',
+      PAYPAL_DIALECT: 'paypal',
+      PAYPAL_ACCESS_TOKEN: 'configured-token',
     });
-    await paymentsClientFromConfig(config, provider.url).captureAuthorization('A', {}, 'rid');
+    await paypalClientFromConfig(config, provider.url).captureAuthorization('A', {}, 'rid');
     const request = onlyApiRequest();
     expect(request.headers.authorization).toBe('Bearer configured-token');
     expect(request.headers['paypal-request-id']).toBe('rid');
   });
 
   it('fails without any base URL', () => {
-    expect(() => paymentsClientFromConfig(loadConfig({}))).toThrow(/PAYMENTS_BASE_URL/);
+    expect(() => paypalClientFromConfig(loadConfig({}))).toThrow(/PAYPAL_BASE_URL/);
   });
 });

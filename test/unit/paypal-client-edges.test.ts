@@ -1,4 +1,4 @@
-import { PaymentsClient } from '../../src/providers/paypal/client';
+import { PayPalClient } from '../../src/providers/paypal/client';
 import { specDialect } from '../../src/providers/paypal/dialects';
 import { parseRetryAfterMs, PaymentsApiError } from '../../src/providers/paypal/errors';
 import type { WebhookDelivery } from '../../src/providers/webhook-delivery';
@@ -25,7 +25,7 @@ afterEach(async () => {
 });
 
 function client() {
-  return new PaymentsClient({
+  return new PayPalClient({
     baseUrl: provider.url,
     credentials: { clientId: 'edge-client', clientSecret: 'edge-secret' },
     timeoutMs: 2_000,

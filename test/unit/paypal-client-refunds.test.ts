@@ -1,4 +1,4 @@
-import { PaymentsClient } from '../../src/providers/paypal/client';
+import { PayPalClient } from '../../src/providers/paypal/client';
 import { PaymentsApiError } from '../../src/providers/paypal/errors';
 import {
   respondJson,
@@ -19,7 +19,7 @@ afterEach(async () => {
 });
 
 const client = (dialect: 'spec' | 'paypal') =>
-  new PaymentsClient({
+  new PayPalClient({
     baseUrl: provider.url,
     credentials: { clientId: 'wire-client', clientSecret: 'wire-secret' },
     timeoutMs: 2_000,

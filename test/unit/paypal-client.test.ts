@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { PaymentsClient, type PaymentsClientOptions } from '../../src/providers/paypal/client';
+import { PayPalClient, type PayPalClientOptions } from '../../src/providers/paypal/client';
 import { PaymentsApiError, providerIssue } from '../../src/providers/paypal/errors';
 import type { Authorization, PaymentCapture } from '../../src/providers/paypal/schemas';
 import type { WebhookDelivery } from '../../src/providers/webhook-delivery';
@@ -32,8 +32,8 @@ afterEach(async () => {
   await control('DELETE', '/sandbox/faults');
 });
 
-function client(options: Partial<PaymentsClientOptions> = {}) {
-  return new PaymentsClient({
+function client(options: Partial<PayPalClientOptions> = {}) {
+  return new PayPalClient({
     baseUrl: sandbox.url,
     credentials: { clientId: 'sandbox-client', clientSecret: 'sandbox-secret' },
     timeoutMs: 3_000,

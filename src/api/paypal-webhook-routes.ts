@@ -7,7 +7,7 @@ import { acceptDelivery, deliveryRouteOptions, deliveryText, takeRawBodies } fro
 import { ApiError } from './errors';
 import { defaultTransmissionToleranceMs } from './limits';
 
-export interface WebhookRoutesOptions {
+export interface PayPalWebhookRoutesOptions {
   verifications: VerificationStarter;
   bodyLimitBytes: number;
   /** The delivery headers of the configured provider (e.g. SERVICE-* or PAYPAL-*). */
@@ -29,7 +29,10 @@ const transmissionIdPattern = /^[A-Za-z0-9._:-]{1,128}$/;
  * webhookVerification workflow. Here the raw body is only checked and kept byte for byte, and the run is
  * started; 202 means Temporal holds the delivery.
  */
-export const webhookRoutes: FastifyPluginAsyncZod<WebhookRoutesOptions> = async (app, options) => {
+export const paypalWebhookRoutes: FastifyPluginAsyncZod<PayPalWebhookRoutesOptions> = async (
+  app,
+  options,
+) => {
   const headerNames: DeliveryHeaderNames = options.headerNames;
   // Resolved once: the delivery path only looks the headers up (Node lower-cases incoming header names).
   const expectedHeaders = Object.values(headerNames).map((name) => ({

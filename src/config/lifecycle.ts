@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { durationDefault, durationSchema } from '../duration';
+import { settingsPiece, type SettingsOf } from './piece';
+
+/** What a lifecycle start leaves out: the API and the Nexus handlers fill it in from these. */
+export const lifecycleSettings = settingsPiece(
+  'Lifecycle defaults',
+  {
+    REAUTHORIZE_AFTER: durationSchema('reauthorizeAfter').default(durationDefault('reauthorizeAfter')),
+    EXPIRY_POLICY: z.enum(['void', 'expire']).default('void'),
+    LATE_EVENT_WINDOW: durationSchema('lateEventWindow').default(durationDefault('lateEventWindow')),
+    IDEMPOTENCY_KEY_RETENTION: durationSchema('idempotencyKeyRetention').default(
+      durationDefault('idempotencyKeyRetention'),
+    ),
+    TIMER_CALL_TIMEOUT: durationSchema('timerCallTimeout').default(durationDefault('timerCallTimeout')),
+  },
+  {
+    REAUTHORIZE_AFTER: { meaning: 'default reauthorization timer; at most 365 days' },
+    EXPIRY_POLICY: { meaning: 'what happens before expiry: `void` or `expire`' },
+    LATE_EVENT_WINDOW: {
+      meaning:
+        'how long an ended lifecycle stays open to record late provider events; `0 seconds`: it completes at once',
+    },
+    IDEMPOTENCY_KEY_RETENTION: {
+      meaning:
+        "how long an answer is remembered under its `Idempotency-Key`; at most 90 days; less is raised to 45 days (PayPal's request-id retention)",
+    },
+    TIMER_CALL_TIMEOUT: {
+      meaning: "how long a timer's provider call (reauthorize, void before expiry) may retry; at most 1 day",
+    },
+  },
+);
+
+/** What a lifecycle start leaves out, from the configuration. */
+export function lifecycleStartDefaults(config: SettingsOf<typeof lifecycleSettings>) {
+  return {
+    reauthorizeAfter: config.REAUTHORIZE_AFTER,
+    expiryPolicy: config.EXPIRY_POLICY,
+    lateEventWindow: config.LATE_EVENT_WINDOW,
+    idempotencyKeyRetention: config.IDEMPOTENCY_KEY_RETENTION,
+    timerCallTimeout: config.TIMER_CALL_TIMEOUT,
+  };
+}
