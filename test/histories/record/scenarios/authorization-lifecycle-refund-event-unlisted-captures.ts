@@ -4,7 +4,7 @@ import type { Scenario } from '../scenario';
 
 export const refundEventUnlistedCaptures: Scenario = {
   name: 'authorization-lifecycle-refund-event-unlisted-captures',
-  shows: 'a dashboard refund’s event reaching a lifecycle by the capture’s link (no CaptureIds listed)',
+  shows: 'a dashboard refund’s event reaching a lifecycle by the capture’s link',
   async drive(stack) {
     const { authorizationId, captureId } = await capturedLifecycle(stack, '2 seconds');
     const refunded = await dashboardRefund(stack, captureId);
