@@ -8,8 +8,8 @@ import { z } from 'zod';
  * - `lifecycles:read`: read its lifecycles' state;
  * - `lifecycles:write`: start lifecycles and move money on its own (capture, void, reauthorize, refund);
  * - `codec`: decrypt and encrypt payloads at /codec (operators and the Web UI);
- * - `admin`: see and act on every lifecycle, other callers' and those started before lifecycles had owners
- *   (still with the read or write scope the operation needs).
+ * - `admin`: see and act on every lifecycle, other callers' and those without an owner (still with the read or
+ *   write scope the operation needs).
  */
 export const callerScopes = ['lifecycles:read', 'lifecycles:write', 'codec', 'admin'] as const;
 export type CallerScope = (typeof callerScopes)[number];

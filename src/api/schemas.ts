@@ -81,9 +81,9 @@ const amountOut = z.looseObject({ currency_code: z.string(), value: z.string() }
 export const lifecycleStateBody = z.object({
   workflowId: z.string(),
   authorizationId: z.string(),
-  /** The provider the lifecycle runs on; absent: PayPal. */
-  provider: z.string().optional(),
-  /** The caller that started it; absent on lifecycles started before owners were recorded. */
+  /** The provider the lifecycle runs on. */
+  provider: z.string(),
+  /** The caller that started it; absent on one the unconfined client started. */
   owner: z.string().optional(),
   currentAuthorizationId: z.string(),
   orderId: z.string().optional(),

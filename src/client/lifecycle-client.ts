@@ -108,7 +108,7 @@ export type LifecycleOwner = { id: string; admin?: boolean };
  *
  * `forOwner(id)` gives the view of one caller (the API's per API key, Nexus's per caller namespace): what it
  * starts is owned by it, and another owner's lifecycle is to it what an unknown one is (null, or
- * WorkflowNotFoundError). Lifecycles started before owners were recorded have none: only an admin sees them.
+ * WorkflowNotFoundError). Lifecycles the unconfined client started have none: only an admin sees them.
  */
 export class LifecycleClient {
   constructor(
