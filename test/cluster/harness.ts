@@ -7,6 +7,7 @@ import { Worker, type NativeConnection } from '@temporalio/worker';
 import type { orderPayment } from '../../examples/orders/workflows';
 import { loadConfig } from '../../src/config';
 import { clientTlsConfig } from '../../src/dev/cluster/certificates';
+import { dropDatabases, postgresServer, temporalDatabases } from '../../src/dev/cluster/databases';
 import {
   DEFAULT_CLUSTER_DATABASE_URL,
   freeClusterPorts,
@@ -43,7 +44,10 @@ export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve
 /** A bound for Promise.race that does not keep the process alive once the race is won. */
 const bound = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref());
 
-/** Starts the whole cluster on free ports, on databases of its own (`temporal_cluster_test`). */
+/**
+ * Starts the whole cluster on free ports, on empty databases of its own (`temporal_cluster_test`): whatever an
+ * earlier run left in them is dropped first.
+ */
 export async function startClusterHarness(
   options: {
     sandbox?: SandboxOptions;
@@ -63,6 +67,13 @@ export async function startClusterHarness(
     dynamicConfigFile?: string;
   } = {},
 ): Promise<ClusterHarness> {
+  const databaseUrl = process.env.CLUSTER_DATABASE_URL ?? DEFAULT_CLUSTER_DATABASE_URL;
+  const databasePrefix = options.databasePrefix ?? 'temporal_cluster_test';
+  const started = Date.now();
+  // A run that ended early (a failure, a kill) leaves its workflows open: on the same databases they would wake
+  // on this run's workers, whatever Worker Deployment those belong to, and a ramp it left would take a share of
+  // this run's new workflows to workers that no longer poll.
+  await dropDatabases(postgresServer(databaseUrl), temporalDatabases(databasePrefix));
   mkdirSync(DATA_DIR, { recursive: true });
   const processLog = join(DATA_DIR, 'processes.log');
   writeFileSync(processLog, '');
@@ -71,13 +82,12 @@ export async function startClusterHarness(
   const config = loadConfig({ API_KEYS: CLUSTER_API_KEY, TEMPORAL_TASK_QUEUE: 'payment-authorizations' });
   // The processes and this test's client encrypt payloads with the same test key.
   const codecEnv = { PAYLOAD_CODEC_KEYS: TEST_CODEC_KEYS_ENV, NEXUS_ENDPOINT_KEYS: TEST_ENDPOINT_KEYS_ENV };
-  const started = Date.now();
   const stack = await startClusterStack({
     config,
     ports,
     dataDir: DATA_DIR,
-    databaseUrl: process.env.CLUSTER_DATABASE_URL ?? DEFAULT_CLUSTER_DATABASE_URL,
-    databasePrefix: options.databasePrefix ?? 'temporal_cluster_test',
+    databaseUrl,
+    databasePrefix,
     ui: options.ui ?? false,
     oidc: options.oidc,
     characters: false,
