@@ -26,7 +26,7 @@ import {
 } from '../helpers/temporal';
 
 export const CLUSTER_API_KEY = 'cluster-test-key';
-const DATA_DIR = join(__dirname, '..', '..', '.data', 'cluster-test');
+const DATA_ROOT = join(__dirname, '..', '..', '.data', 'cluster-test');
 
 /** The cluster (real processes on loopback), the provider in this process, and clients for both. */
 export interface ClusterHarness {
@@ -36,6 +36,8 @@ export interface ClusterHarness {
   /** API 1 and API 2, each with the API key; every status comes back as a response. */
   apis: AxiosInstance[];
   provider: AxiosInstance;
+  /** The cluster's own files (server config, certificates, tokens, workflow bundle, process output). */
+  dataDir: string;
   processLog: string;
   close(): Promise<void>;
 }
@@ -74,8 +76,11 @@ export async function startClusterHarness(
   // on this run's workers, whatever Worker Deployment those belong to, and a ramp it left would take a share of
   // this run's new workflows to workers that no longer poll.
   await dropDatabases(postgresServer(databaseUrl), temporalDatabases(databasePrefix));
-  mkdirSync(DATA_DIR, { recursive: true });
-  const processLog = join(DATA_DIR, 'processes.log');
+  const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
+  // A directory per databases' prefix: two files run at once, each on its own cluster.
+  const dataDir = join(DATA_ROOT, databasePrefix);
+  mkdirSync(dataDir, { recursive: true });
+  const processLog = join(dataDir, 'processes.log');
   writeFileSync(processLog, '');
   const ports = await freeClusterPorts();
   const sandbox = await startSandbox({ port: ports.sandbox, logger: false, ...options.sandbox });
@@ -85,7 +90,7 @@ export async function startClusterHarness(
   const stack = await startClusterStack({
     config,
     ports,
-    dataDir: DATA_DIR,
+    dataDir,
     databaseUrl,
     databasePrefix,
     ui: options.ui ?? false,
@@ -106,10 +111,11 @@ export async function startClusterHarness(
       ...options.appEnv,
     },
     output: (name, line) => appendFileSync(processLog, `[${name}] ${line}\n`),
-    progress: (line) => console.log(`[cluster] ${line}`),
+    // Each line with the time since the start began: where a cluster's start-up spends its time.
+    progress: (line) => console.log(`[cluster ${elapsed()}] ${line}`),
   }).catch(async (error: unknown) => {
     await sandbox.close();
-    // The next test file writes the same log: the output of the process that failed goes with the error.
+    // The output of the process that failed goes with the error.
     const message = error instanceof Error ? error.message : String(error);
     const failed = /^(\S+) exited/.exec(message)?.[1];
     const lines = failed
@@ -144,6 +150,7 @@ export async function startClusterHarness(
     client,
     apis,
     provider,
+    dataDir,
     processLog,
     async close() {
       await connection.close();
