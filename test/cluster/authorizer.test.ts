@@ -24,7 +24,6 @@ import {
 // and are refused in the payments namespace.
 
 const PERMISSION_DENIED = 7;
-const AUTH_DIR = join(__dirname, '..', '..', '.data', 'cluster-test', 'auth');
 const PAYMENTS_NAMESPACE = 'default';
 const TASK_QUEUE = 'payment-authorizations';
 
@@ -36,7 +35,7 @@ let certificateOnly: Connection;
 beforeAll(async () => {
   cluster = await startClusterHarness({ authorizer: true, databasePrefix: 'temporal_cluster_authz' });
   const { certificates, temporalAddress } = cluster.stack;
-  ordersToken = readFileSync(join(AUTH_DIR, 'orders.jwt'), 'utf8').trim();
+  ordersToken = readFileSync(join(cluster.dataDir, 'auth', 'orders.jwt'), 'utf8').trim();
   orders = await Connection.connect({
     address: temporalAddress,
     tls: clientTlsConfig(certificates!, 'orders'),
@@ -68,7 +67,7 @@ it('runs a lifecycle through the APIs and the workers, each on its namespace tok
       { encoding: 'utf8', env: { ...profile, ...extra }, timeout: 30_000 },
     );
   const described = describe({
-    TEMPORAL_API_KEY: readFileSync(join(AUTH_DIR, 'tooling.jwt'), 'utf8').trim(),
+    TEMPORAL_API_KEY: readFileSync(join(cluster.dataDir, 'auth', 'tooling.jwt'), 'utf8').trim(),
   });
   expect(described.stderr).toBe('');
   expect(JSON.parse(described.stdout)).toMatchObject({

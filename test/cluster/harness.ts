@@ -7,6 +7,7 @@ import { Worker, type NativeConnection } from '@temporalio/worker';
 import type { orderPayment } from '../../examples/orders/workflows';
 import { loadConfig } from '../../src/config';
 import { clientTlsConfig } from '../../src/dev/cluster/certificates';
+import { dropDatabases, postgresServer, temporalDatabases } from '../../src/dev/cluster/databases';
 import {
   DEFAULT_CLUSTER_DATABASE_URL,
   freeClusterPorts,
@@ -25,7 +26,7 @@ import {
 } from '../helpers/temporal';
 
 export const CLUSTER_API_KEY = 'cluster-test-key';
-const DATA_DIR = join(__dirname, '..', '..', '.data', 'cluster-test');
+const DATA_ROOT = join(__dirname, '..', '..', '.data', 'cluster-test');
 
 /** The cluster (real processes on loopback), the provider in this process, and clients for both. */
 export interface ClusterHarness {
@@ -35,6 +36,8 @@ export interface ClusterHarness {
   /** API 1 and API 2, each with the API key; every status comes back as a response. */
   apis: AxiosInstance[];
   provider: AxiosInstance;
+  /** The cluster's own files (server config, certificates, tokens, workflow bundle, process output). */
+  dataDir: string;
   processLog: string;
   close(): Promise<void>;
 }
@@ -43,7 +46,10 @@ export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve
 /** A bound for Promise.race that does not keep the process alive once the race is won. */
 const bound = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref());
 
-/** Starts the whole cluster on free ports, on databases of its own (`temporal_cluster_test`). */
+/**
+ * Starts the whole cluster on free ports, on empty databases of its own (`temporal_cluster_test`): whatever an
+ * earlier run left in them is dropped first.
+ */
 export async function startClusterHarness(
   options: {
     sandbox?: SandboxOptions;
@@ -63,21 +69,30 @@ export async function startClusterHarness(
     dynamicConfigFile?: string;
   } = {},
 ): Promise<ClusterHarness> {
-  mkdirSync(DATA_DIR, { recursive: true });
-  const processLog = join(DATA_DIR, 'processes.log');
+  const databaseUrl = process.env.CLUSTER_DATABASE_URL ?? DEFAULT_CLUSTER_DATABASE_URL;
+  const databasePrefix = options.databasePrefix ?? 'temporal_cluster_test';
+  const started = Date.now();
+  // A run that ended early (a failure, a kill) leaves its workflows open: on the same databases they would wake
+  // on this run's workers, whatever Worker Deployment those belong to, and a ramp it left would take a share of
+  // this run's new workflows to workers that no longer poll.
+  await dropDatabases(postgresServer(databaseUrl), temporalDatabases(databasePrefix));
+  const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
+  // A directory per databases' prefix: two files run at once, each on its own cluster.
+  const dataDir = join(DATA_ROOT, databasePrefix);
+  mkdirSync(dataDir, { recursive: true });
+  const processLog = join(dataDir, 'processes.log');
   writeFileSync(processLog, '');
   const ports = await freeClusterPorts();
   const sandbox = await startSandbox({ port: ports.sandbox, logger: false, ...options.sandbox });
   const config = loadConfig({ API_KEYS: CLUSTER_API_KEY, TEMPORAL_TASK_QUEUE: 'payment-authorizations' });
   // The processes and this test's client encrypt payloads with the same test key.
   const codecEnv = { PAYLOAD_CODEC_KEYS: TEST_CODEC_KEYS_ENV, NEXUS_ENDPOINT_KEYS: TEST_ENDPOINT_KEYS_ENV };
-  const started = Date.now();
   const stack = await startClusterStack({
     config,
     ports,
-    dataDir: DATA_DIR,
-    databaseUrl: process.env.CLUSTER_DATABASE_URL ?? DEFAULT_CLUSTER_DATABASE_URL,
-    databasePrefix: options.databasePrefix ?? 'temporal_cluster_test',
+    dataDir,
+    databaseUrl,
+    databasePrefix,
     ui: options.ui ?? false,
     oidc: options.oidc,
     characters: false,
@@ -96,10 +111,11 @@ export async function startClusterHarness(
       ...options.appEnv,
     },
     output: (name, line) => appendFileSync(processLog, `[${name}] ${line}\n`),
-    progress: (line) => console.log(`[cluster] ${line}`),
+    // Each line with the time since the start began: where a cluster's start-up spends its time.
+    progress: (line) => console.log(`[cluster ${elapsed()}] ${line}`),
   }).catch(async (error: unknown) => {
     await sandbox.close();
-    // The next test file writes the same log: the output of the process that failed goes with the error.
+    // The output of the process that failed goes with the error.
     const message = error instanceof Error ? error.message : String(error);
     const failed = /^(\S+) exited/.exec(message)?.[1];
     const lines = failed
@@ -134,6 +150,7 @@ export async function startClusterHarness(
     client,
     apis,
     provider,
+    dataDir,
     processLog,
     async close() {
       await connection.close();

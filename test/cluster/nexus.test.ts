@@ -8,7 +8,7 @@ import { createAuthorization, runExampleOrder, startClusterHarness, type Cluster
 let cluster: ClusterHarness;
 
 beforeAll(async () => {
-  cluster = await startClusterHarness();
+  cluster = await startClusterHarness({ databasePrefix: 'temporal_cluster_nexus' });
 }, 600_000);
 
 afterAll(async () => {

@@ -45,7 +45,7 @@ describe('dependencies', () => {
     for (const install of installs) expect(install).toMatch(/cmp package-lock\.json \/tmp\/locked\.json/);
   });
 
-  it('build images on the Node LTS that CI runs the suites on besides the machine', () => {
+  it('build images on the Node LTS that CI runs the whole suite on', () => {
     const ciNode = /^NODE_LTS_VERSION=(\d+\.\d+\.\d+)$/m.exec(ci)?.[1];
     expect(ciNode).toBeDefined();
     expect(satisfies(ciNode as string, ours)).toBe(true);

@@ -114,6 +114,16 @@ export async function prepareDatabases(
 }
 
 /**
+ * Drops both databases, closing any connection to them: the next prepareDatabases creates them empty. For a
+ * cluster that must not see an earlier run's workflows: its open ones would wake on this run's workers.
+ */
+export async function dropDatabases(server: PostgresServer, databases: TemporalDatabases): Promise<void> {
+  for (const database of [databases.temporal, databases.visibility]) {
+    await query(server, 'postgres', `DROP DATABASE IF EXISTS ${escapeIdentifier(database)} WITH (FORCE)`);
+  }
+}
+
+/**
  * Forgets the service hosts an earlier run of the stack registered. The stack starts every service of the
  * cluster itself, so no row names a live host; a recent row of a stopped or killed process would make ringpop
  * try to join it until its join time-out, and the service exits ("failed to start ringpop").
