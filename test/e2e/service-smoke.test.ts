@@ -40,7 +40,7 @@ beforeAll(async () => {
     {
       TEMPORAL_ADDRESS: temporalAddress(),
       TEMPORAL_TASK_QUEUE: taskQueue,
-      PAYMENTS_BASE_URL: sandboxUrl,
+      PAYPAL_BASE_URL: sandboxUrl,
       PAYLOAD_CODEC_KEYS: TEST_CODEC_KEYS_ENV,
       API_KEYS: API_KEY,
       API_METRICS_PORT: String(await findFreePort()),
