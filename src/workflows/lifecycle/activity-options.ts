@@ -28,7 +28,13 @@ export const orderSystemCalls = proxyLocalActivities<PaymentsActivities>({
 export const startCalls = proxyLocalActivities<PaymentsActivities>({
   startToCloseTimeout: '5 seconds',
   scheduleToCloseTimeout: '5 seconds',
-  retry: { initialInterval: '500 ms', backoffCoefficient: 2, maximumInterval: '2 seconds' },
+  // Bounded by attempts too: a local activity's retries (0.5, 1 and 2 s apart) end within the wait above.
+  retry: {
+    initialInterval: '500 ms',
+    backoffCoefficient: 2,
+    maximumInterval: '2 seconds',
+    maximumAttempts: 4,
+  },
 });
 
 /**
