@@ -301,12 +301,12 @@ async function main() {
   };
 
   const eventsOf = async (workflowId: string) =>
-    (await client.workflow.getHandle(workflowId).fetchHistory()).events?.length ?? 0;
+    (await client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
 
   /** A history's events by type, most first: where a lifecycle's events go. */
-  const eventTypesOf = async (workflowId: string) => {
+  const byType = (events: temporal.api.history.v1.IHistoryEvent[]) => {
     const counts = new Map<string, number>();
-    for (const event of (await client.workflow.getHandle(workflowId).fetchHistory()).events ?? []) {
+    for (const event of events) {
       const type = temporal.api.enums.v1.EventType[event.eventType ?? 0] ?? String(event.eventType);
       counts.set(type, (counts.get(type) ?? 0) + 1);
     }
@@ -320,10 +320,9 @@ async function main() {
   const historyEvents = async (count: number) => {
     const lifecycleEvents: number[] = [];
     const floorEvents: number[] = [];
-    let lastId = '';
+    let lastLifecycle: temporal.api.history.v1.IHistoryEvent[] = [];
     for (let i = 0; i < count; i += 1) {
       const id = `events-${Date.now()}-${i}`;
-      lastId = lifecycleWorkflowId(id);
       await noopLifecycles.start({ authorizationId: id, lateEventWindow: '0 seconds' });
       const partial = await noopLifecycles.capture(id, {
         amount: '4.00',
@@ -339,16 +338,17 @@ async function main() {
       });
       await noopLifecycles.capture(id, { idempotencyKey: `final-${id}` });
       await client.workflow.getHandle(lifecycleWorkflowId(id)).result();
-      lifecycleEvents.push(await eventsOf(lifecycleWorkflowId(id)));
+      lastLifecycle = await eventsOf(lifecycleWorkflowId(id));
+      lifecycleEvents.push(lastLifecycle.length);
       const trivial = await client.workflow.start('trivialWorkflow', {
         taskQueue: 'bench-trivial',
         workflowId: `trivial-${id}`,
       });
       await trivial.result();
-      floorEvents.push(await eventsOf(trivial.workflowId));
+      floorEvents.push((await eventsOf(trivial.workflowId)).length);
     }
     const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
-    return { lifecycle: mean(lifecycleEvents), floor: mean(floorEvents), byType: await eventTypesOf(lastId) };
+    return { lifecycle: mean(lifecycleEvents), floor: mean(floorEvents), byType: byType(lastLifecycle) };
   };
 
   /**

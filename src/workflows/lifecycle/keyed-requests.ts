@@ -18,7 +18,8 @@ import {
   type RequestFingerprint,
   type VoidInput,
 } from './definitions';
-import { holdsMoney, minorUnitsOf } from './money';
+import { holdsMoney, minorUnitsOrZero } from './money';
+import { providerCaptureId } from './state';
 import { captureAmount, refundAmount, refuse } from './validation';
 
 // A keyed request from the caller's Idempotency-Key to the provider's, in the order a command meets them:
@@ -194,6 +195,9 @@ export class KeyedRequests {
 // so no two (lifecycle, operation, key) share one; at most 64 + 13 + 64 characters, inside Stripe's 255. A
 // call with no caller's key (the timer's) derives it from the workflow and a count. A retry of the call, or
 // of the Update under the same key, is answered the provider's first answer instead of acting twice.
+function providerKey(resourceId: string, operation: LifecycleOperation, idempotencyKey: string): string {
+  return `${resourceId}/${operation}/${idempotencyKey}`;
+}
 
 /** A reauthorization's key: the original authorization and the caller's key, or the reason and its count. */
 export function reauthorizeIdempotencyKey(
@@ -201,7 +205,7 @@ export function reauthorizeIdempotencyKey(
   reason: 'timer' | 'request',
   idempotencyKey?: string,
 ): string {
-  if (idempotencyKey) return `${state.authorizationId}/reauthorize/${idempotencyKey}`;
+  if (idempotencyKey) return providerKey(state.authorizationId, 'reauthorize', idempotencyKey);
   return `${state.workflowId}-reauthorize-${reason}-${state.reauthorizations.length + 1}`;
 }
 
@@ -235,7 +239,7 @@ export function capturePlan(
       authorizationId: state.currentAuthorizationId,
       amount: { currency_code: state.currency, value: amount },
       finalCapture: request.finalCapture ?? (amount === state.remainingAmount || lastCapture(state)),
-      idempotencyKey: `${state.authorizationId}/capture/${request.idempotencyKey}`,
+      idempotencyKey: providerKey(state.authorizationId, 'capture', request.idempotencyKey),
       ...(request.invoiceId && { invoiceId: request.invoiceId }),
       ...(request.noteToPayer && { noteToPayer: request.noteToPayer }),
     },
@@ -256,16 +260,15 @@ export function refundPlan(
     return pending;
   }
   const amount = refundAmount(state, request);
-  const capture = state.captures.find((each) => each.id === request.captureId);
   return {
     operation: 'refund',
     idempotencyKey: request.idempotencyKey,
     request: fingerprint,
     captureId: request.captureId,
     sent: {
-      captureId: capture?.chargeId ?? request.captureId,
+      captureId: providerCaptureId(state, request.captureId),
       amount: { currency_code: state.currency, value: amount },
-      idempotencyKey: `${request.captureId}/refund/${request.idempotencyKey}`,
+      idempotencyKey: providerKey(request.captureId, 'refund', request.idempotencyKey),
       ...(request.invoiceId && { invoiceId: request.invoiceId }),
       ...(request.noteToPayer && { noteToPayer: request.noteToPayer }),
     },
@@ -321,8 +324,8 @@ function claimsCapture(state: LifecycleState, attempt: PendingCapture): boolean 
   if (state.sharedCaptureIds) {
     const learned = state.captures
       .filter((capture) => capture.learnedFromTotal && holdsMoney(capture))
-      .reduce((sum, capture) => sum + (minorUnitsOf(state, capture.amount.value) ?? 0n), 0n);
-    return learned > 0n && learned >= (minorUnitsOf(state, amount.value) ?? 0n);
+      .reduce((sum, capture) => sum + minorUnitsOrZero(state, capture.amount.value), 0n);
+    return learned > 0n && learned >= minorUnitsOrZero(state, amount.value);
   }
   return state.captures.some(
     (capture) =>

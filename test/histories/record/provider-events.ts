@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Refund } from '../../../src/providers/resources';
-import { capture, closedRun, settledLifecycle, startLifecycle } from './lifecycles';
+import { capture, closedRun, lifecycleReaches, settledLifecycle, startLifecycle } from './lifecycles';
 import type { RecordingStack } from './recording-stack';
 
 // What happens at the provider outside the service, on a lifecycle the API captured: the provider's events
@@ -25,13 +25,27 @@ export async function capturedLifecycle(
   return { authorizationId, captureId: captured.id };
 }
 
-/** The merchant refunds 5.00 of the capture in the provider's dashboard, under a key of its own. */
-export function dashboardRefund(stack: RecordingStack, captureId: string): Promise<Refund> {
-  return stack.dashboard.refundCapture({
-    captureId,
+/**
+ * The merchant refunds 5.00 of a captured lifecycle's capture in the provider's dashboard, under a key of its
+ * own; answers once the refund's event has reached the lifecycle.
+ */
+export async function dashboardRefundOfLifecycle(
+  stack: RecordingStack,
+  lateEventWindow: string,
+): Promise<CapturedLifecycle & { refund: Refund }> {
+  const captured = await capturedLifecycle(stack, lateEventWindow);
+  const refund = await stack.dashboard.refundCapture({
+    captureId: captured.captureId,
     amount: { currency_code: 'USD', value: '5.00' },
     idempotencyKey: `dashboard-${randomUUID()}`,
   });
+  await lifecycleReaches(
+    stack,
+    captured.authorizationId,
+    (state) => (state.refunds ?? []).some((each) => each.id === refund.id),
+    `the dashboard refund ${refund.id}`,
+  );
+  return { ...captured, refund };
 }
 
 /** The payer's bank reverses the capture after the lifecycle closed; answers the reversal's id. */

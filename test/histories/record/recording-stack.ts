@@ -1,23 +1,18 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import axios, { type AxiosInstance } from 'axios';
 import type { Client } from '@temporalio/client';
 import { LifecycleClient } from '../../../src/client/lifecycle-client';
-import { startDevServer, type DevServer } from '../../../src/dev/dev-server';
-import { findFreePort } from '../../../src/dev/ports';
-import { resolveTemporalCli } from '../../../src/dev/temporal-cli';
+import type { DevServer } from '../../../src/dev/dev-server';
 import type { PaymentsProvider } from '../../../src/providers/port';
 import { createSigningCertificate, type SigningCertificate } from '../../../src/sandbox/paypal/certificate';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/server';
 import { ensureSubscription } from '../../../src/webhooks/ensure-subscription';
 import { WEBHOOK_ROUTE } from '../../../src/webhooks/listener-url';
-import { writeWorkflowBundle } from '../../../src/workers/workflow-bundle';
 import { startTestApi } from '../../helpers/lifecycle-stack';
 import { handlerWorkerOptions, startOrdersSide, type OrdersSide } from '../../helpers/nexus-stack';
 import { paypalFixture } from '../../helpers/provider-fixtures';
 import { startRecordingProxy } from '../../helpers/recording-proxy';
 import { connectClient, runTestWorker } from '../../helpers/temporal';
+import { startTestTemporal } from '../../helpers/test-temporal';
 import { VerifyRefusals } from './verify-refusals';
 
 /**
@@ -60,19 +55,8 @@ class Closers {
 }
 
 async function startTemporal(closers: Closers): Promise<DevServer> {
-  const cli = await resolveTemporalCli();
-  const server = await startDevServer({
-    cliPath: cli.path,
-    port: await findFreePort(),
-    namespace: 'default',
-    moreNamespaces: ['orders'],
-  });
+  const { server } = await startTestTemporal();
   closers.add(() => server.stop());
-  // The tests' helpers reach the server and the bundle through these, as under test/global-setup.ts.
-  process.env.TEMPORAL_ADDRESS = server.address;
-  const bundlePath = join(mkdtempSync(join(tmpdir(), 'workflow-bundle-')), 'workflows.js');
-  await writeWorkflowBundle(bundlePath, require.resolve('../../fixtures/workflows'));
-  process.env.TEST_WORKFLOW_BUNDLE = bundlePath;
   return server;
 }
 
