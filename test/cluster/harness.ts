@@ -82,7 +82,8 @@ export async function startClusterHarness(
   mkdirSync(dataDir, { recursive: true });
   const processLog = join(dataDir, 'processes.log');
   writeFileSync(processLog, '');
-  const ports = await freeClusterPorts();
+  // Two files run at once, one per jest worker: each takes its ports from a block of its own.
+  const ports = await freeClusterPorts(Number(process.env.JEST_WORKER_ID ?? 1));
   const sandbox = await startSandbox({ port: ports.sandbox, logger: false, ...options.sandbox });
   const config = loadConfig({ API_KEYS: CLUSTER_API_KEY, TEMPORAL_TASK_QUEUE: 'payment-authorizations' });
   // The processes and this test's client encrypt payloads with the same test key.

@@ -4,7 +4,7 @@ import type { Config } from '../../config';
 import { DEFAULT_NAMESPACE } from '../../temporal-env';
 import { WEBHOOK_ROUTE } from '../../webhooks/listener-url';
 import { runCommand, waitForHttp, type ServiceProcess } from '../child-process';
-import { assertPortFree, findFreePort } from '../ports';
+import { assertPortFree } from '../ports';
 import { ServiceStartup, announced } from '../service-startup';
 import { resolveClusterBinaries } from './binaries';
 import {
@@ -76,24 +76,41 @@ export function clusterPortsFromConfig(config: Config): ClusterPorts {
   };
 }
 
-/** A free port below 32768: Temporal stores membership ports in a PostgreSQL smallint. */
-async function freeMembershipPort(): Promise<number> {
-  for (;;) {
-    const port = 20_000 + Math.floor(Math.random() * 12_000);
-    try {
-      await assertPortFree(port, 'membership', '');
-      return port;
-    } catch {
-      // taken: try another
+// Ports for stacks beside others (tests, benchmarks) come from 20,000 to 31,999, in blocks of 2,000: below the
+// OS's ephemeral range (32,768 and up), so no outgoing connection takes one between its pick and its bind;
+// below 32,768 too because Temporal stores membership ports in a PostgreSQL smallint. Stacks that start at once
+// take blocks of their own.
+const PORTS_FROM = 20_000;
+const PORTS_PER_BLOCK = 2_000;
+const PORT_BLOCKS = 6;
+
+/** Free ports of one block, in turn from a random one, each checked free when picked. */
+function blockPorts(block: number): () => Promise<number> {
+  const from = PORTS_FROM + (block % PORT_BLOCKS) * PORTS_PER_BLOCK;
+  let offset = Math.floor(Math.random() * PORTS_PER_BLOCK);
+  return async () => {
+    for (let tried = 0; tried < PORTS_PER_BLOCK; tried += 1) {
+      const port = from + (offset++ % PORTS_PER_BLOCK);
+      try {
+        await assertPortFree(port, 'a cluster port', '');
+        return port;
+      } catch {
+        // taken: the next one
+      }
     }
-  }
+    throw new Error(`no free port in ${from}..${from + PORTS_PER_BLOCK - 1}`);
+  };
 }
 
-/** Ports the OS says are free, for tests and benchmarks that run beside other stacks. */
-export async function freeClusterPorts(): Promise<ClusterPorts> {
-  const free = () => findFreePort();
-  const pair = async () => ({ grpc: await free(), membership: await freeMembershipPort() });
-  const many = () => Promise.all(Array.from({ length: REPLICAS }, free));
+/** Free ports for a stack beside others; stacks that start at the same time give different `block`s. */
+export async function freeClusterPorts(block = 0): Promise<ClusterPorts> {
+  const free = blockPorts(block);
+  const pair = async () => ({ grpc: await free(), membership: await free() });
+  const many = async () => {
+    const ports: number[] = [];
+    for (let replica = 0; replica < REPLICAS; replica += 1) ports.push(await free());
+    return ports;
+  };
   return {
     server: {
       frontend: await pair(),
