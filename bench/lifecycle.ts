@@ -54,8 +54,7 @@ const PROVIDERS = benchProviders(process.env.BENCH_PROVIDER);
 const PROVIDER_CHUNKS = Number(process.env.BENCH_PROVIDER_CHUNKS ?? 4);
 const STRIPE_API_KEY = 'sk_test_sandbox';
 
-const noopActivities: Pick<PaymentsActivities, 'checkpoint' | 'getAuthorization' | 'captureAuthorization'> = {
-  checkpoint: async () => undefined,
+const noopActivities: Pick<PaymentsActivities, 'getAuthorization' | 'captureAuthorization'> = {
   getAuthorization: async (id: string): Promise<StartingAuthorization> => ({
     id,
     status: 'CREATED',
@@ -183,7 +182,7 @@ async function main() {
     taskQueue: 'bench-noop',
     dataConverter: encryption.dataConverter,
     workflowBundle: { codePath: bundlePath },
-    activities: { checkpoint: noopActivities.checkpoint, ...underProviderNames('paypal', noopActivities) },
+    activities: underProviderNames('paypal', noopActivities),
   });
   const noopRunning = noopWorker.run();
   const noopLifecycles = new LifecycleClient(client, 'bench-noop');
@@ -355,7 +354,7 @@ async function main() {
    * The latency floor of a capture: a no-op Update (the lifecycle's `started` update, answered from memory)
    * on open lifecycles of the same shape, beside captures through the API, captures through the Temporal
    * client alone and direct sandbox captures, all at the same concurrency in one run. What a capture adds
-   * over the provider, less the floor, is ours: the API, the local activity and the codec.
+   * over the provider, less the floor, is ours: the API, the provider call's activity and the codec.
    */
   const latencyFloor = async (count: number, concurrency = CONCURRENCY) => {
     const ids = await Promise.all(Array.from({ length: 2 * count }, createAuthorization));
@@ -392,7 +391,7 @@ async function main() {
     );
     console.log(
       `  p50 split:              no-op Update ${p50(noop).toFixed(1)} ms, API ` +
-        `${(p50(viaApi) - p50(viaClient)).toFixed(1)} ms, local activity and codec ` +
+        `${(p50(viaApi) - p50(viaClient)).toFixed(1)} ms, activity and codec ` +
         `${(p50(viaClient) - p50(noop) - p50(direct)).toFixed(1)} ms, provider ${p50(direct).toFixed(1)} ms`,
     );
   };

@@ -48,9 +48,6 @@ export function createPaymentsActivities(provider: PaymentsProvider) {
     });
   };
   return {
-    /** Does nothing: a lifecycle awaits it so that what it recorded is in history before its next step. */
-    checkpoint: async (): Promise<void> => undefined,
-
     /** Read at a lifecycle's start: the provider's capture bound travels with it into the lifecycle's state. */
     getAuthorization: async (authorizationId: string): Promise<StartingAuthorization> => {
       const authorization = await callProvider(() => provider.getAuthorization(authorizationId));
@@ -108,13 +105,9 @@ export function createPaymentsActivities(provider: PaymentsProvider) {
 
 export type PaymentsActivities = ReturnType<typeof createPaymentsActivities>;
 
-/**
- * A provider's activities under the names its lifecycles schedule them by (see providerActivityName); the
- * checkpoint, which calls no provider, keeps its name.
- */
+/** A provider's activities under the names its lifecycles schedule them by (see providerActivityName). */
 export function createProviderActivities(provider: PaymentsProvider): Record<string, unknown> {
-  const { checkpoint, ...calls } = createPaymentsActivities(provider);
-  return { checkpoint, ...underProviderNames(provider.name as ProviderName, calls) };
+  return underProviderNames(provider.name as ProviderName, createPaymentsActivities(provider));
 }
 
 /** One provider call; `operation` names it in the refusal counter, `outcomes` counts how it ended. */

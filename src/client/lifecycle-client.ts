@@ -40,7 +40,7 @@ import {
 import type { authorizationLifecycle } from '../workflows/lifecycle/workflow';
 import type { Authorization, PaymentCapture, Refund } from '../providers/resources';
 import { providerOfStart } from '../provider-names';
-import { PaymentProviderKey } from '../workflows/search-attributes';
+import { lifecycleStartAttributes } from '../workflows/search-attributes';
 import { betweenTasks, LifecycleRunEndedError, UPDATE_RETRY_DELAYS_MS } from './update-failures';
 
 export interface StartedLifecycle {
@@ -170,7 +170,8 @@ export class LifecycleClient {
   /**
    * Starts a run with `input` or joins the one that is open (update-with-start); `reusePolicy` says whether a
    * closed lifecycle may run again. The summary is shown in the Web UI (encrypted; the codec server decrypts it);
-   * the memo names the owner, for confine, and the provider, which operators also filter on (PaymentProvider).
+   * the memo names the owner, for confine, and the provider; the search attributes operators filter on start
+   * with the provider, the identity and the starting status (lifecycleStartAttributes).
    */
   private startOperation(input: LifecycleInput, reusePolicy: WorkflowIdReusePolicy) {
     const { provider } = input;
@@ -181,7 +182,7 @@ export class LifecycleClient {
       workflowIdConflictPolicy: 'USE_EXISTING',
       workflowIdReusePolicy: reusePolicy,
       memo: { ...(input.owner !== undefined && { owner: input.owner }), provider },
-      typedSearchAttributes: [{ key: PaymentProviderKey, value: provider }],
+      typedSearchAttributes: lifecycleStartAttributes(input),
       staticSummary: lifecycleSummary(input.authorizationId, input.orderId),
     });
   }

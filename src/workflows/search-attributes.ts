@@ -1,4 +1,4 @@
-import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+import { defineSearchAttributeKey, SearchAttributeType, type SearchAttributePair } from '@temporalio/common';
 
 // Custom search attributes operators filter on in the Temporal Web UI. The dev server registers them from
 // this list at start; the admin step of docker-compose.yml registers the same names.
@@ -39,3 +39,21 @@ export const customSearchAttributes = [
   ReauthorizationFailureKey,
   PaymentProviderKey,
 ];
+
+/**
+ * What a lifecycle shows from its start, set by the client with it: its provider, its identity and the status
+ * it starts in, so that the run upserts only what differs (a partly captured authorization, a reopened one).
+ */
+export function lifecycleStartAttributes(start: {
+  authorizationId: string;
+  orderId?: string;
+  provider: string;
+}): SearchAttributePair[] {
+  return [
+    { key: PaymentProviderKey, value: start.provider },
+    { key: AuthorizationIdKey, value: start.authorizationId },
+    { key: AuthorizationIdsKey, value: [start.authorizationId] },
+    ...(start.orderId ? [{ key: OrderIdKey, value: start.orderId }] : []),
+    { key: PaymentStatusKey, value: 'AUTHORIZED' },
+  ];
+}

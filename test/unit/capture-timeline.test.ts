@@ -4,7 +4,7 @@ import { lastUpdateSteps } from '../../bench/capture-timeline';
 import { eventTimeMs } from '../../bench/event-time';
 import { historyFromJson } from '../helpers/history-json';
 
-/** A lifecycle whose keyed captures await the checkpoint (recorded by `npm run histories:record`; the replay suite). */
+/** A lifecycle whose keyed captures call the provider in an activity (recorded by `npm run histories:record`). */
 const history = historyFromJson(
   JSON.parse(
     readFileSync(
@@ -26,8 +26,7 @@ describe("bench:scale's capture timeline", () => {
       '7. ACTIVITY_TASK_COMPLETED → WORKFLOW_TASK_SCHEDULED',
       '8. WORKFLOW_TASK_SCHEDULED → WORKFLOW_TASK_STARTED',
       '9. WORKFLOW_TASK_STARTED → WORKFLOW_TASK_COMPLETED',
-      '10. WORKFLOW_TASK_COMPLETED → MARKER_RECORDED',
-      '11. MARKER_RECORDED → WORKFLOW_EXECUTION_UPDATE_COMPLETED',
+      '10. WORKFLOW_TASK_COMPLETED → WORKFLOW_EXECUTION_UPDATE_COMPLETED',
     ]);
   });
 

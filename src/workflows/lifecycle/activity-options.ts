@@ -1,23 +1,37 @@
 import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
-import type { Duration } from '@temporalio/common';
+import type { Duration, RetryPolicy } from '@temporalio/common';
 import type { PaymentsActivities } from '../../activities/payments';
 import { providerActivityName, type ProviderName } from '../../provider-names';
 
 // Who waits on a provider call decides how long it may retry.
 
+const orderSystemRetry: RetryPolicy = {
+  initialInterval: '500 ms',
+  backoffCoefficient: 2,
+  maximumInterval: '5 seconds',
+  maximumAttempts: 5,
+};
+
 /**
- * Calls an order system waits on (capture, void, reauthorize on request) run as local activities: no extra
- * round trip through the server, so a capture answers about as fast as the provider does. A few quick
- * retries, then the Update fails retryably and the caller repeats it with the same idempotency key.
+ * Calls an order system waits on (void, reauthorize on request) run as local activities: no extra round
+ * trip through the server, so they answer about as fast as the provider does. A few quick retries, then the
+ * Update fails retryably and the caller repeats it with the same idempotency key.
  */
 export const orderSystemCalls = proxyLocalActivities<PaymentsActivities>({
   startToCloseTimeout: '30 seconds',
-  retry: {
-    initialInterval: '500 ms',
-    backoffCoefficient: 2,
-    maximumInterval: '5 seconds',
-    maximumAttempts: 5,
-  },
+  retry: orderSystemRetry,
+});
+
+/**
+ * Keyed captures and refunds run as activities: scheduling one completes the workflow task that accepted
+ * the Update, so the Update and its pending attempt are in history before the provider is called, and a
+ * worker that dies during the call leaves both for the next worker (a local activity would run inside that
+ * task and be lost with it). A call outlives the provider's timeout (PAYMENTS_TIMEOUT_MS, 10 s by default)
+ * and ends early enough for a retry on another worker to answer within the API's wait.
+ */
+export const keyedCalls = proxyActivities<PaymentsActivities>({
+  startToCloseTimeout: '15 seconds',
+  retry: orderSystemRetry,
 });
 
 /**

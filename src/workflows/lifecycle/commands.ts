@@ -1,7 +1,6 @@
-import { log, proxyActivities, setCurrentDetails, workflowInfo } from '@temporalio/workflow';
-import type { PaymentsActivities } from '../../activities/payments';
+import { log, setCurrentDetails } from '@temporalio/workflow';
 import type { Authorization, PaymentCapture, Refund } from '../../providers/resources';
-import { ofProvider, orderSystemCalls, type PaymentsCalls } from './activity-options';
+import { keyedCalls, ofProvider, orderSystemCalls, type PaymentsCalls } from './activity-options';
 import {
   LifecycleFailure,
   type CaptureInput,
@@ -33,9 +32,6 @@ import { fireTimer, reauthorize, type TimerKind } from './timers';
 import { assertOpen, inLifecycleCurrency, reauthorizeAmount, refuse } from './validation';
 import { lifecycleDetails, type LifecycleVisibility } from './visibility';
 
-/** The no-op activity a keyed provider call waits on first (see LifecycleCommands.attempt). */
-const { checkpoint } = proxyActivities<PaymentsActivities>({ startToCloseTimeout: '5 seconds' });
-
 /** The request with its key: a capture or refund without one is refused by its validator (KeyedRequests). */
 function keyed<Request extends { idempotencyKey?: string }>(
   request: Request,
@@ -64,8 +60,9 @@ class SerialQueue {
 export class LifecycleCommands {
   private readonly queue = new SerialQueue();
   private readonly keyed: KeyedRequests;
-  /** The provider's calls an order system waits on. */
+  /** The provider's calls an order system waits on: void and reauthorize, then keyed captures and refunds. */
   private readonly calls: PaymentsCalls;
+  private readonly keyedCalls: typeof keyedCalls;
   private changeCount = 0;
 
   constructor(
@@ -75,6 +72,7 @@ export class LifecycleCommands {
   ) {
     this.keyed = new KeyedRequests(state, retentionMs);
     this.calls = ofProvider(orderSystemCalls, state.provider);
+    this.keyedCalls = ofProvider(keyedCalls, state.provider);
   }
 
   /** How many times the state changed: the main loop wakes when it moves. */
@@ -91,12 +89,9 @@ export class LifecycleCommands {
   /** Plan (pure), record the attempt, call the provider, book the answer, reply. */
   capture(request: CaptureInput): Promise<PaymentCapture> {
     const fingerprint = this.fingerprint(request);
-    const acceptedAt = workflowInfo().historyLength;
     return this.once('capture', request.idempotencyKey, fingerprint, async () => {
       const attempt = capturePlan(this.state, keyed(request), fingerprint);
-      const answer = await this.attempt(acceptedAt, attempt, () =>
-        this.calls.captureAuthorization(attempt.sent),
-      );
+      const answer = await this.attempt(attempt, () => this.keyedCalls.captureAuthorization(attempt.sent));
       const capture = bookCapture(
         this.state,
         attempt.sent,
@@ -154,10 +149,9 @@ export class LifecycleCommands {
   /** Taken also after the lifecycle ended: its captures stay refundable for months. */
   refund(request: RefundInput): Promise<Refund> {
     const fingerprint = this.fingerprint(request);
-    const acceptedAt = workflowInfo().historyLength;
     return this.once('refund', request.idempotencyKey, fingerprint, async () => {
       const attempt = refundPlan(this.state, keyed(request), fingerprint);
-      const answer = await this.attempt(acceptedAt, attempt, () => this.calls.refundCapture(attempt.sent));
+      const answer = await this.attempt(attempt, () => this.keyedCalls.refundCapture(attempt.sent));
       const refund = inLifecycleCurrency(this.state, answer, 'refund');
       bookRefund(this.state, attempt, refund);
       this.stateChanged();
@@ -197,14 +191,8 @@ export class LifecycleCommands {
    * A keyed provider call, recorded as pending until its answer comes: a success or a refusal ends it, a
    * call that got no answer leaves it for the retry under the same key.
    */
-  private async attempt<T>(acceptedAt: number, attempt: PendingAttempt, call: () => Promise<T>): Promise<T> {
+  private async attempt<T>(attempt: PendingAttempt, call: () => Promise<T>): Promise<T> {
     beginAttempt(this.state, attempt);
-    // The provider call is a local activity: run inside the workflow task that accepted the Update (the
-    // history has not grown since), a worker that dies before that task completes loses the Update and its
-    // attempt. Scheduling a no-op activity completes the task first (a timer would too, but fires up to a
-    // second late), so the attempt is in history before the provider is called. An Update accepted by an
-    // earlier task (it waited its turn) is in history already: its replay records the attempt again.
-    if (workflowInfo().historyLength === acceptedAt) await checkpoint();
     try {
       const answer = await call();
       endAttempt(this.state, attempt);

@@ -53,6 +53,11 @@ export class DeadlineTimer {
     this.armed = undefined;
   }
 
+  /** Cancels a timer that would fire before `at`; one that fires later ends with the run, uncanceled. */
+  cancelIfBefore(at: number): void {
+    if (this.armed && this.armed.deadline.at < at) this.cancel();
+  }
+
   /** The deadline whose timer fired, once. */
   takeFired(): Deadline | undefined {
     const fired = this.firedDeadline;

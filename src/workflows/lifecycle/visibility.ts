@@ -1,5 +1,5 @@
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
-import { upsertSearchAttributes } from '@temporalio/workflow';
+import { upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import {
   AuthorizationIdKey,
   AuthorizationIdsKey,
@@ -11,37 +11,63 @@ import type { LifecycleState } from './definitions';
 
 // What operators see of a lifecycle: the search attributes they filter on and the details they read.
 
-/** What operators filter on, upserted only when it changes: each upsert is a history event and a write. */
+/**
+ * What operators filter on, upserted only when it changes: each upsert is a history event and a write. The
+ * client sets the identity and the starting status with the start (lifecycleStartAttributes), and a continued
+ * run has its predecessor's, so a run upserts only what differs from the attributes it has.
+ */
 export class LifecycleVisibility {
-  private shown = '';
+  private shown: string;
   private shownFailure?: string;
+  private identityShown: boolean;
 
-  constructor(private readonly state: LifecycleState) {}
+  constructor(private readonly state: LifecycleState) {
+    const attributes = workflowInfo().typedSearchAttributes;
+    this.shownFailure = attributes.get(ReauthorizationFailureKey);
+    this.shown = shownOf(
+      attributes.get(PaymentStatusKey),
+      this.shownFailure,
+      attributes.get(AuthorizationIdsKey) ?? [],
+    );
+    this.identityShown =
+      attributes.get(AuthorizationIdKey) === state.authorizationId &&
+      attributes.get(OrderIdKey) === state.orderId;
+  }
 
-  /** Shows the state; `alsoSet` adds attributes set once per run (the identity, at start). */
-  show(alsoSet: SearchAttributeUpdatePair[] = []): void {
+  show(): void {
     const heldIds = heldAuthorizationIds(this.state);
     const failure = this.state.reauthorizationFailure?.reason;
-    const next = [this.state.status, failure ?? '', ...heldIds].join(' ');
-    if (next === this.shown && alsoSet.length === 0) return;
+    const next = shownOf(this.state.status, failure, heldIds);
+    if (next === this.shown && this.identityShown) return;
     const failureChanged = failure !== this.shownFailure;
-    this.shown = next;
-    this.shownFailure = failure;
     upsertSearchAttributes([
-      ...alsoSet,
+      ...(this.identityShown ? [] : this.identity()),
       { key: PaymentStatusKey, value: this.state.status },
       { key: AuthorizationIdsKey, value: heldIds },
       ...(failureChanged ? [{ key: ReauthorizationFailureKey, value: failure ?? null }] : []),
     ]);
+    this.shown = next;
+    this.shownFailure = failure;
+    this.identityShown = true;
   }
 
   /** The attributes set once per run: the authorization and the order. */
-  identity(): SearchAttributeUpdatePair[] {
+  private identity(): SearchAttributeUpdatePair[] {
     return [
       { key: AuthorizationIdKey, value: this.state.authorizationId },
       ...(this.state.orderId ? [{ key: OrderIdKey, value: this.state.orderId }] : []),
     ];
   }
+}
+
+/** A start that fails clears the status its client set with it: the run manages no authorization. */
+export function clearStartingStatus(error: unknown): never {
+  upsertSearchAttributes([{ key: PaymentStatusKey, value: null }]);
+  throw error;
+}
+
+function shownOf(status: string | undefined, failure: string | undefined, heldIds: string[]): string {
+  return [status ?? '', failure ?? '', ...heldIds].join(' ');
 }
 
 function heldAuthorizationIds(state: LifecycleState): string[] {

@@ -27,7 +27,7 @@ import { millisecondsOf, startState } from './start';
 import { isTerminal } from './state';
 import { DeadlineTimer, nextDeadline } from './timers';
 import { assertDurationsWithinBounds } from './validation';
-import { LifecycleVisibility, lifecycleDetails } from './visibility';
+import { clearStartingStatus, LifecycleVisibility, lifecycleDetails } from './visibility';
 
 /**
  * A run continues as new once its history is this long, well before the server suggests it (4 Ki events):
@@ -48,7 +48,7 @@ export async function authorizationLifecycle(input: LifecycleInput): Promise<Lif
     await condition(() => started !== null);
     return { state: started as LifecycleState, startRequestId: input.startRequestId };
   });
-  const state = started ?? (await startState(workflowInfo().workflowId, input));
+  const state = started ?? (await startState(workflowInfo().workflowId, input).catch(clearStartingStatus));
   started = state;
   const visibility = new LifecycleVisibility(state);
   const lifecycle = new LifecycleCommands(state, retention, visibility);
@@ -68,7 +68,7 @@ export async function authorizationLifecycle(input: LifecycleInput): Promise<Lif
   });
   setHandler(keyedAnswerQuery, (question) => lifecycle.keyedAnswer(question));
 
-  visibility.show(visibility.identity());
+  visibility.show();
   const timer = new DeadlineTimer();
   while (!isTerminal(state)) {
     const deadline = nextDeadline(state);
@@ -83,8 +83,7 @@ export async function authorizationLifecycle(input: LifecycleInput): Promise<Lif
     if (fired) await lifecycle.deadlineReached(fired.kind, input);
     if (!isTerminal(state)) await continueAsNewIfSuggested(input, state);
   }
-  timer.cancel();
-  await lateEventWindow(input, state);
+  await lateEventWindow(input, state, timer);
   state.nextTimer = undefined;
   await condition(allHandlersFinished);
   return state;
@@ -94,13 +93,18 @@ export async function authorizationLifecycle(input: LifecycleInput): Promise<Lif
  * Events about an ended authorization still arrive: the capture that ended it, refunds, redeliveries. The
  * run stays open for the late-event window.
  */
-async function lateEventWindow(input: LifecycleInput, state: LifecycleState): Promise<void> {
+async function lateEventWindow(
+  input: LifecycleInput,
+  state: LifecycleState,
+  timer: DeadlineTimer,
+): Promise<void> {
   if (state.nextTimer?.kind !== 'close') {
     const window = millisecondsOf(input, 'lateEventWindow');
     state.nextTimer = { kind: 'close', at: new Date(Date.now() + window).toISOString() };
   }
   setCurrentDetails(lifecycleDetails(state));
   const closeAt = Date.parse(state.nextTimer.at);
+  timer.cancelIfBefore(closeAt);
   if (closeAt <= Date.now()) return;
   await condition(shouldContinueAsNew, closeAt - Date.now());
   await continueAsNewIfSuggested(input, state);

@@ -13,7 +13,7 @@ export const lostAnswerClaimed: Scenario = {
   name: 'authorization-lifecycle-lost-answer-claimed',
   shows: 'a capture whose answer was lost, learnt from its event, claimed by its key’s retry; another key refused',
   async drive(stack) {
-    const authorizationId = await startLifecycle(stack, '100.00', { lateEventWindow: '5 seconds' });
+    const authorizationId = await startLifecycle(stack, '100.00', { lateEventWindow: '15 seconds' });
     await capture(stack, authorizationId, 'lost-answer-1', { amount: '30.00' });
     await settledLifecycle(stack, authorizationId);
     // The provider captures on the first attempt and drops that answer and every replay of it.
