@@ -4,12 +4,15 @@ import { WEBHOOK_ROUTE } from '../webhooks/listener-url';
 import type { DeliveryScreening } from '../webhooks/delivery-screening';
 import type { VerificationStarter } from '../webhooks/verification-starter';
 import { acceptDelivery, deliveryRouteOptions, deliveryText, takeRawBodies } from './delivery-intake';
+import type { DeliveryBudgets } from './delivery-budgets';
 import { ApiError } from './errors';
 import { defaultTransmissionToleranceMs } from './limits';
 
 export interface PayPalWebhookRoutesOptions {
   verifications: VerificationStarter;
   bodyLimitBytes: number;
+  /** What a delivery past the cheap checks spends (the API builds them). */
+  budgets: DeliveryBudgets;
   /** The delivery headers of the configured provider (e.g. SERVICE-* or PAYPAL-*). */
   headerNames: DeliveryHeaderNames;
   /**
@@ -74,7 +77,7 @@ export const paypalWebhookRoutes: FastifyPluginAsyncZod<PayPalWebhookRoutesOptio
         options.transmissionToleranceMs ?? defaultTransmissionToleranceMs,
       );
       await screen(options.screening, { headers, body });
-      return acceptDelivery(reply, options.verifications, {
+      return acceptDelivery(request, reply, options, {
         id: transmissionId,
         what: 'transmission',
         received: { headers, body },

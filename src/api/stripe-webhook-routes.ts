@@ -8,12 +8,15 @@ import {
 } from '../webhooks/stripe-signature';
 import type { VerificationStarter } from '../webhooks/verification-starter';
 import { acceptDelivery, deliveryRouteOptions, deliveryText, takeRawBodies } from './delivery-intake';
+import type { DeliveryBudgets } from './delivery-budgets';
 import { ApiError } from './errors';
 
 export interface StripeWebhookRoutesOptions {
   /** Starts the run of an event id; build it with stripeVerificationStarter (it names the endpoint). */
   verifications: VerificationStarter;
   bodyLimitBytes: number;
+  /** What a delivery past the cheap checks spends (the API builds them). */
+  budgets: DeliveryBudgets;
   /** The endpoint's signing secrets (whsec_…): during a rotation the old and the new. */
   secrets: readonly string[];
   /** How far `t=` may be from now (Stripe's 300 s unless given). */
@@ -64,7 +67,7 @@ export const stripeWebhookRoutes: FastifyPluginAsyncZod<StripeWebhookRoutesOptio
         );
       }
       const eventId = eventIdOf(body);
-      return acceptDelivery(reply, options.verifications, {
+      return acceptDelivery(request, reply, options, {
         id: eventId,
         what: 'event',
         received: { headers: { [STRIPE_SIGNATURE_HEADER]: header }, body },

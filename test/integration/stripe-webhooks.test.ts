@@ -14,7 +14,7 @@ import { stripeProvider } from '../../src/providers/stripe/provider';
 import { stripeSignatureHeader } from '../../src/providers/stripe/webhook-signature';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server';
 import { paymentsDialect } from '../../src/providers/paypal/dialects';
-import { STRIPE_WEBHOOK_ROUTE, WEBHOOK_ROUTE } from '../../src/webhooks/listener-url';
+import { STRIPE_WEBHOOK_ROUTE } from '../../src/webhooks/listener-url';
 import { VerificationStarter } from '../../src/webhooks/verification-starter';
 import {
   STRIPE_ENDPOINT_WEBHOOK_ID,
@@ -438,8 +438,8 @@ describe('a rotation of the endpoint secret', () => {
   });
 });
 
-describe("the Stripe intake's budget", () => {
-  it("answers 429 with Retry-After beyond its own delivery budget, leaving PayPal's intake and the callers theirs", async () => {
+describe("the Stripe intake's budgets", () => {
+  it("answers 429 with Retry-After past its source's refusal budget, and still takes that source's genuine deliveries", async () => {
     const limited = await startTestApi({
       lifecycles: new LifecycleClient(client, taskQueue),
       webhooks: {
@@ -458,6 +458,7 @@ describe("the Stripe intake's budget", () => {
         rateLimitWindowMs: 60_000,
         callerRateLimitMax: 100,
         webhookRateLimitMax: 2,
+        webhookRefusedRateLimitMax: 2,
         requestTimeoutMs: 30_000,
         headersTimeoutMs: 10_000,
       },
@@ -469,11 +470,16 @@ describe("the Stripe intake's budget", () => {
       const refused = await deliver('{}', 'garbled', limited.http);
       expect(refused.headers['retry-after']).toBeDefined();
       expect(refused.data.error.code).toBe('RATE_LIMITED');
+      // The source's refusals spend neither the provider's budget nor the callers'.
       expect((await limited.http.get('/v1/lifecycles/pi_none')).status).not.toBe(429);
-      const paypal = await limited.http.post(WEBHOOK_ROUTE, '{}', {
-        headers: { 'content-type': 'application/json', authorization: undefined },
-      });
-      expect([paypal.status, paypal.data.error.code]).toEqual([400, 'WEBHOOK_DELIVERY_INVALID']);
+      const genuine = () => {
+        const body = eventBody('payment_intent.canceled', strayIntent());
+        return deliver(body, stripeSignatureHeader(body, [NEW_SECRET], now()), limited.http);
+      };
+      const accepted: number[] = [];
+      for (let n = 0; n < 3; n += 1) accepted.push((await genuine()).status);
+      // Two a window: the provider's budget, sized here to 2.
+      expect(accepted).toEqual([202, 202, 429]);
     } finally {
       await limited.app.close();
     }
