@@ -57,7 +57,7 @@ export async function acceptDelivery(
   request: FastifyRequest,
   reply: FastifyReply,
   intake: { verifications: VerificationStarter; budgets: DeliveryBudgets },
-  delivery: { id: string; what: string; received: WebhookDelivery<string>; receivedAt: Date },
+  delivery: { id: string; received: WebhookDelivery<string>; receivedAt: Date },
 ) {
   const { verifications, budgets } = intake;
   await budgets.passed(request, {
@@ -69,7 +69,7 @@ export async function acceptDelivery(
     reply.header('retry-after', '60');
     throw new ApiError(
       'WEBHOOK_TRANSMISSION_VERIFYING',
-      `${delivery.what} ${delivery.id} is still being verified: deliver it again later`,
+      `delivery ${delivery.id} is still being verified: deliver it again later`,
     );
   }
   return reply

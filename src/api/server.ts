@@ -20,8 +20,7 @@ import { lifecycleRoutes, type LifecycleRoutesOptions } from './lifecycle-routes
 import { defaultApiLimits, type ApiLimits } from './limits';
 import { recordApiMetrics } from './metrics';
 import { addRateLimits } from './rate-limits';
-import { stripeWebhookRoutes, type StripeWebhookRoutesOptions } from './stripe-webhook-routes';
-import { paypalWebhookRoutes, type PayPalWebhookRoutesOptions } from './paypal-webhook-routes';
+import { webhookRoutes, type WebhookRoutesOptions } from './webhook-routes';
 import { READINESS_PATH } from '../readiness';
 
 export interface ApiOptions {
@@ -32,10 +31,8 @@ export interface ApiOptions {
   /** The providers lifecycles run on (PAYMENTS_PROVIDER): a start on another is refused; unset: any. */
   providers?: LifecycleRoutesOptions['providers'];
   logger?: Logger | false;
-  /** Webhook deliveries at POST /webhooks/payments; none means the route is not served. */
-  webhooks?: Omit<PayPalWebhookRoutesOptions, 'budgets'>;
-  /** Stripe's deliveries at POST /webhooks/stripe; none means the route is not served. */
-  stripeWebhooks?: Omit<StripeWebhookRoutesOptions, 'budgets'>;
+  /** Webhook deliveries at POST /webhooks/:provider, one intake per provider; none: the route is not served. */
+  webhooks?: Omit<WebhookRoutesOptions, 'budgets'>;
   /** The codec server at /codec/encode and /codec/decode; none means it is not served. */
   codec?: Omit<CodecRoutesOptions, 'callers'>;
   /** Rate limit and time-outs of every route; the configuration's defaults when not given. */
@@ -132,10 +129,7 @@ export async function buildApi(options: ApiOptions) {
     answerWaitMs: limits.answerWaitMs,
     ...(options.providers && { providers: options.providers }),
   });
-  if (options.webhooks) await app.register(paypalWebhookRoutes, { ...options.webhooks, budgets });
-  if (options.stripeWebhooks) {
-    await app.register(stripeWebhookRoutes, { ...options.stripeWebhooks, budgets });
-  }
+  if (options.webhooks) await app.register(webhookRoutes, { ...options.webhooks, budgets });
   if (options.codec) await app.register(codecRoutes, { ...options.codec, callers: options.callers });
   return app;
 }

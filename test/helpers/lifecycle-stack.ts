@@ -101,10 +101,7 @@ export const testApiLimits: ApiLimits = {
 
 /** The HTTP API on a free port with the test key, and an axios instance that sends it. */
 export async function startTestApi(
-  options: Pick<
-    ApiOptions,
-    'lifecycles' | 'webhooks' | 'stripeWebhooks' | 'limits' | 'codec' | 'providers' | 'trustProxy'
-  > &
+  options: Pick<ApiOptions, 'lifecycles' | 'webhooks' | 'limits' | 'codec' | 'providers' | 'trustProxy'> &
     Partial<Pick<ApiOptions, 'callers'>>,
 ) {
   const app = await buildApi({

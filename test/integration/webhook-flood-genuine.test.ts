@@ -10,6 +10,7 @@ import { startTestApi } from '../helpers/lifecycle-stack';
 import { providerFixtures } from '../helpers/provider-fixtures';
 import { startProviderStack, type ProviderStack } from '../helpers/provider-stack';
 import { connectClient, uniqueTaskQueue } from '../helpers/temporal';
+import { paypalWebhooks } from '../helpers/webhook-intakes';
 
 // An attacker floods the intake from one address (here the sandbox's own, 127.0.0.1) with junk that no
 // provider signed; meanwhile the provider delivers a genuine capture's event. The API runs with the
@@ -104,11 +105,10 @@ describe("a refused delivery's source", () => {
     const taskQueue = uniqueTaskQueue('refusal-budget');
     const api = await startTestApi({
       lifecycles: new LifecycleClient(client, taskQueue),
-      webhooks: {
-        verifications: new VerificationStarter({ client, taskQueue, mode: 'api', provider: 'paypal' }),
-        bodyLimitBytes: 64 * 1024,
-        headerNames: specDialect.transmissionHeaders,
-      },
+      webhooks: paypalWebhooks(
+        new VerificationStarter({ client, taskQueue, mode: 'api', provider: 'paypal' }),
+        specDialect.transmissionHeaders,
+      ),
       limits: { ...defaultApiLimits, webhookRefusedRateLimitMax: 3 },
       trustProxy,
     });
