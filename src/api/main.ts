@@ -20,7 +20,7 @@ import {
   stripeDeliveryIntake,
 } from '../providers/registry';
 import { temporalTarget } from '../temporal-env';
-import { subscribedWebhookId } from '../webhooks/subscribed-webhook-id';
+import { subscriptionLookup } from '../providers/subscription-lookup';
 import { WEBHOOK_ROUTE, webhookListenerUrl } from '../webhooks/listener-url';
 import { stripeVerificationStarter } from '../webhooks/stripe-intake-config';
 import { VerificationStarter } from '../webhooks/verification-starter';
@@ -83,7 +83,10 @@ async function main() {
                 ...(provider && {
                   local: {
                     provider,
-                    webhookId: subscribedWebhookId(provider, config.WEBHOOK_ID, webhookListenerUrl(config)),
+                    webhookId: configuredOr(
+                      config.WEBHOOK_ID,
+                      subscriptionLookup(provider, webhookListenerUrl(config)),
+                    ),
                   },
                 }),
               }),
@@ -125,6 +128,11 @@ async function main() {
     },
     'api listening',
   );
+}
+
+/** WEBHOOK_ID when it is set, else the listener's subscription as looked up. */
+function configuredOr(configured: string | undefined, lookup: () => Promise<string | undefined>) {
+  return async () => configured ?? (await lookup());
 }
 
 main().catch((error: unknown) => {
