@@ -130,6 +130,8 @@ async function main() {
       rateLimitMax: 1_000_000,
       callerRateLimitMax: 1_000_000,
       webhookRateLimitMax: 1_000_000,
+      webhookRefusedRateLimitMax: 1_000_000,
+      webhookRemoteVerifyRateLimitMax: 1_000_000,
     },
   });
   const api = axios.create({

@@ -10,6 +10,7 @@ import { startDevServer } from '../src/dev/dev-server';
 import { findFreePort } from '../src/dev/ports';
 import { resolveTemporalCli } from '../src/dev/temporal-cli';
 import { specDialect } from '../src/providers/paypal/dialects';
+import { paypalDeliveryIntake } from '../src/providers/registry';
 import type { Authorization } from '../src/providers/resources';
 import { signedDeliveryHeaders } from '../src/providers/paypal/webhook-signature';
 import { certificateUrl, createSigningCertificate } from '../src/sandbox/paypal/certificate';
@@ -69,17 +70,27 @@ async function main() {
       rateLimitMax: 1_000_000,
       callerRateLimitMax: 1_000_000,
       webhookRateLimitMax: 1_000_000,
+      webhookRefusedRateLimitMax: 1_000_000,
+      webhookRemoteVerifyRateLimitMax: 1_000_000,
     },
     webhooks: {
-      verifications: new VerificationStarter({
-        client,
-        taskQueue: TASK_QUEUE,
-        mode: MODE,
-        webhookId: WEBHOOK_ID,
-        provider: 'paypal',
-      }),
       bodyLimitBytes: 1_048_576,
-      headerNames: specDialect.transmissionHeaders,
+      intakes: [
+        {
+          delivery: paypalDeliveryIntake({
+            headerNames: specDialect.transmissionHeaders,
+            toleranceMs: 600_000,
+            aliasPaths: [WEBHOOK_ROUTE],
+          }),
+          verifications: new VerificationStarter({
+            client,
+            taskQueue: TASK_QUEUE,
+            mode: MODE,
+            webhookId: WEBHOOK_ID,
+            provider: 'paypal',
+          }),
+        },
+      ],
     },
   });
   const listener = axios.create({

@@ -3,6 +3,7 @@ import { Context } from '@temporalio/activity';
 import { WorkflowNotFoundError, type WorkflowExecutionDescription } from '@temporalio/client';
 import type { ParsedPaymentEvent, PaymentEvent, SignatureCheck } from '../providers/events';
 import type { PaymentsProvider } from '../providers/port';
+import { subscriptionLookup } from '../providers/subscription-lookup';
 import type { WebhookDelivery } from '../providers/webhook-delivery';
 import {
   lifecycleSummary,
@@ -33,12 +34,10 @@ interface SignatureVerification {
   webhookId: string;
 }
 
-const SUBSCRIPTION_CACHE_MS = 30_000;
-
 /** Activities of webhook verification: the signature check in either mode, the event's parsing and routing. */
 export function createWebhookActivities(options: WebhookActivityOptions) {
   const { provider } = options;
-  let subscription: { webhookId: string; until: number } | undefined;
+  const subscribedWebhook = subscriptionLookup(provider, options.listenerUrl, options.anchorType);
 
   return {
     // The two verification modes (WEBHOOK_VERIFY_MODE), which the webhookVerification run chooses between.
@@ -148,17 +147,10 @@ export function createWebhookActivities(options: WebhookActivityOptions) {
       return { ...delivered, signalledAt: new Date().toISOString() };
     },
 
-    /** The id of the listener's subscription, or null when there is none; remembered for a short while. */
+    /** The id of the listener's subscription, or null when there is none (src/providers/subscription-lookup.ts). */
     subscribedWebhookId: async (): Promise<string | null> => {
-      const { listenerUrl } = options;
-      if (!listenerUrl) return null;
-      if (subscription && subscription.until > Date.now()) return subscription.webhookId;
-      if (!provider.subscriptions) return null;
       try {
-        const { webhooks } = await provider.subscriptions.listWebhooks(options.anchorType);
-        const found = webhooks.find((webhook) => webhook.url === listenerUrl);
-        subscription = found && { webhookId: found.id, until: Date.now() + SUBSCRIPTION_CACHE_MS };
-        return found?.id ?? null;
+        return (await subscribedWebhook()) ?? null;
       } catch (error) {
         throw paymentsFailure(error);
       }

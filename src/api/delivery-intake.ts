@@ -1,11 +1,24 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { EMPTY_DELIVERY_BODY_MESSAGE, type WebhookDelivery } from '../providers/webhook-delivery';
 import type { VerificationStarter } from '../webhooks/verification-starter';
+import type { DeliveryBudgets } from './delivery-budgets';
 import { ApiError } from './errors';
 import { errorBody } from './schemas';
 
 // What every provider's webhook intake shares: raw bodies, the route's schema, the start of one run per delivery.
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A webhook delivery route: its budgets are spent after its checks, not on arrival. */
+    webhookDelivery?: boolean;
+  }
+}
+
+/** Whether the request is to a webhook delivery route. */
+export function isWebhookDelivery(request: FastifyRequest): boolean {
+  return request.routeOptions.config?.webhookDelivery === true;
+}
 
 const acceptedBody = z.object({ workflowId: z.string(), status: z.enum(['accepted', 'duplicate']) });
 
@@ -19,29 +32,44 @@ export function takeRawBodies(app: FastifyInstance): void {
 export function deliveryRouteOptions(summary: string, bodyLimitBytes: number) {
   return {
     bodyLimit: bodyLimitBytes,
+    config: { webhookDelivery: true },
     schema: {
       tags: ['webhooks'],
       summary,
-      response: { 202: acceptedBody, 400: errorBody, 409: errorBody, 413: errorBody, 503: errorBody },
+      response: {
+        202: acceptedBody,
+        400: errorBody,
+        409: errorBody,
+        413: errorBody,
+        429: errorBody,
+        503: errorBody,
+      },
     },
   };
 }
 
 /**
- * Starts the delivery's run (one per `deliveryId`) and answers 202; 409 with Retry-After while an earlier
- * delivery of the same id is still being verified.
+ * Spends the budgets of a delivery past the cheap checks (429 when one is spent), starts its run (one per
+ * `deliveryId`) and answers 202; 409 with Retry-After while an earlier delivery of the same id is still being
+ * verified.
  */
 export async function acceptDelivery(
+  request: FastifyRequest,
   reply: FastifyReply,
-  verifications: VerificationStarter,
-  delivery: { id: string; what: string; received: WebhookDelivery<string>; receivedAt: Date },
+  intake: { verifications: VerificationStarter; budgets: DeliveryBudgets },
+  delivery: { id: string; received: WebhookDelivery<string>; receivedAt: Date },
 ) {
+  const { verifications, budgets } = intake;
+  await budgets.passed(request, {
+    provider: verifications.provider,
+    verifiedRemotely: verifications.mode === 'api',
+  });
   const started = await verifications.start(delivery.id, delivery.received, delivery.receivedAt);
   if (started.stillVerifying) {
     reply.header('retry-after', '60');
     throw new ApiError(
       'WEBHOOK_TRANSMISSION_VERIFYING',
-      `${delivery.what} ${delivery.id} is still being verified: deliver it again later`,
+      `delivery ${delivery.id} is still being verified: deliver it again later`,
     );
   }
   return reply

@@ -42,6 +42,7 @@ export class ApiError extends Error {
     readonly code: ApiErrorCode,
     message: string,
     readonly details?: unknown,
+    private readonly retryAfter?: number,
   ) {
     super(message);
   }
@@ -50,8 +51,9 @@ export class ApiError extends Error {
     return apiErrorStatus[this.code];
   }
 
-  /** The `Retry-After` header's value in seconds, for an answer a retry can change. */
+  /** The `Retry-After` header's value in seconds, for an answer a retry can change (a 429 says its own). */
   get retryAfterSeconds(): number | undefined {
+    if (this.retryAfter !== undefined) return this.retryAfter;
     return this.status === 503 || this.status === 504 ? RETRY_AFTER_SECONDS : undefined;
   }
 

@@ -7,8 +7,12 @@ export interface ApiLimits {
   rateLimitWindowMs: number;
   /** Requests per caller (API key) within the window; its budget, whatever its address. */
   callerRateLimitMax: number;
-  /** Webhook deliveries within the window, every sender together: the intake's own budget. */
+  /** Webhook deliveries past the intake's cheap checks within the window, per provider, every sender together. */
   webhookRateLimitMax: number;
+  /** Deliveries refused by the intake's cheap checks within the window, per client address. */
+  webhookRefusedRateLimitMax: number;
+  /** Deliveries past the cheap checks that the provider verifies (a remote call), per client address. */
+  webhookRemoteVerifyRateLimitMax: number;
   /** The whole request, body included, must arrive within this; otherwise 408 and the connection closes. */
   requestTimeoutMs: number;
   /** The request's headers must arrive within this (at most `requestTimeoutMs`). */
@@ -24,6 +28,8 @@ export function apiLimits(
     | 'API_RATE_LIMIT_WINDOW_MS'
     | 'API_CALLER_RATE_LIMIT_MAX'
     | 'WEBHOOK_RATE_LIMIT_MAX'
+    | 'WEBHOOK_REFUSED_RATE_LIMIT_MAX'
+    | 'WEBHOOK_REMOTE_VERIFY_RATE_LIMIT_MAX'
     | 'API_REQUEST_TIMEOUT_MS'
     | 'API_HEADERS_TIMEOUT_MS'
     | 'API_ANSWER_WAIT_MS'
@@ -34,6 +40,8 @@ export function apiLimits(
     rateLimitWindowMs: config.API_RATE_LIMIT_WINDOW_MS,
     callerRateLimitMax: config.API_CALLER_RATE_LIMIT_MAX,
     webhookRateLimitMax: config.WEBHOOK_RATE_LIMIT_MAX,
+    webhookRefusedRateLimitMax: config.WEBHOOK_REFUSED_RATE_LIMIT_MAX,
+    webhookRemoteVerifyRateLimitMax: config.WEBHOOK_REMOTE_VERIFY_RATE_LIMIT_MAX,
     requestTimeoutMs: config.API_REQUEST_TIMEOUT_MS,
     headersTimeoutMs: config.API_HEADERS_TIMEOUT_MS,
     answerWaitMs: config.API_ANSWER_WAIT_MS,

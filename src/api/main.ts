@@ -13,10 +13,15 @@ import {
 } from '../config';
 import { createLogger } from '../logger';
 import { Registry } from 'prom-client';
-import { deliveryHeadersFromConfig, paypalProviderFromConfig } from '../providers/registry';
+import {
+  deliveryHeadersFromConfig,
+  paypalDeliveryIntake,
+  paypalProviderFromConfig,
+  stripeDeliveryIntake,
+} from '../providers/registry';
 import { temporalTarget } from '../temporal-env';
-import { deliveryScreening, subscribedWebhookId } from '../webhooks/delivery-screening';
-import { webhookListenerUrl } from '../webhooks/listener-url';
+import { subscriptionLookup } from '../providers/subscription-lookup';
+import { WEBHOOK_ROUTE, webhookListenerUrl } from '../webhooks/listener-url';
 import { stripeVerificationStarter } from '../webhooks/stripe-intake-config';
 import { VerificationStarter } from '../webhooks/verification-starter';
 import { apiLimits } from './limits';
@@ -43,7 +48,6 @@ async function main() {
     namespace: temporal.namespace,
     dataConverter: encryptingDataConverter(codec),
   });
-  const headerNames = deliveryHeadersFromConfig(config);
   // Local mode checks signatures here too, so a forged delivery starts no run (the provider is asked only for
   // certificates and, without WEBHOOK_ID, the listener's subscription).
   const provider = config.WEBHOOK_VERIFY_MODE === 'local' ? paypalProviderFromConfig(config) : undefined;
@@ -61,36 +65,41 @@ async function main() {
       loopbackUiWithoutKey: config.NODE_ENV !== 'production' && !operatorTokens,
       operatorTokens: operatorTokens && operatorTokenVerifier(operatorTokens),
     },
+    // One intake per provider PAYMENTS_PROVIDER names, at POST /webhooks/<provider>.
     webhooks: {
-      verifications: new VerificationStarter({
-        client,
-        taskQueue: config.TEMPORAL_TASK_QUEUE,
-        mode: config.WEBHOOK_VERIFY_MODE,
-        webhookId: config.WEBHOOK_ID,
-        provider: 'paypal',
-      }),
       bodyLimitBytes: config.WEBHOOK_BODY_LIMIT_BYTES,
-      headerNames,
-      transmissionToleranceMs: config.WEBHOOK_TRANSMISSION_TOLERANCE_MS,
-      screening: deliveryScreening({
-        certUrlHeader: headerNames.cert_url as string,
-        certificateHosts: config.WEBHOOK_CERT_HOSTS,
-        ...(provider && {
-          local: {
-            provider,
-            webhookId: subscribedWebhookId(provider, config.WEBHOOK_ID, webhookListenerUrl(config)),
-          },
-        }),
-      }),
+      intakes: config.PAYMENTS_PROVIDER.map((name) =>
+        name === 'stripe'
+          ? {
+              delivery: stripeDeliveryIntake({ secrets: config.STRIPE_WEBHOOK_SECRETS }),
+              verifications: stripeVerificationStarter(client, config.TEMPORAL_TASK_QUEUE),
+            }
+          : {
+              delivery: paypalDeliveryIntake({
+                headerNames: deliveryHeadersFromConfig(config),
+                toleranceMs: config.WEBHOOK_TRANSMISSION_TOLERANCE_MS,
+                certificateHosts: config.WEBHOOK_CERT_HOSTS,
+                aliasPaths: [WEBHOOK_ROUTE],
+                ...(provider && {
+                  local: {
+                    provider,
+                    webhookId: configuredOr(
+                      config.WEBHOOK_ID,
+                      subscriptionLookup(provider, webhookListenerUrl(config)),
+                    ),
+                  },
+                }),
+              }),
+              verifications: new VerificationStarter({
+                client,
+                taskQueue: config.TEMPORAL_TASK_QUEUE,
+                mode: config.WEBHOOK_VERIFY_MODE,
+                webhookId: config.WEBHOOK_ID,
+                provider: 'paypal',
+              }),
+            },
+      ),
     },
-    // Stripe's intake (POST /webhooks/stripe) when PAYMENTS_PROVIDER names Stripe, with its endpoint's secrets.
-    ...(config.PAYMENTS_PROVIDER.includes('stripe') && {
-      stripeWebhooks: {
-        verifications: stripeVerificationStarter(client, config.TEMPORAL_TASK_QUEUE),
-        bodyLimitBytes: config.WEBHOOK_BODY_LIMIT_BYTES,
-        secrets: config.STRIPE_WEBHOOK_SECRETS,
-      },
-    }),
     limits: apiLimits(config),
     trustProxy: config.TRUST_PROXY,
     metrics,
@@ -119,6 +128,11 @@ async function main() {
     },
     'api listening',
   );
+}
+
+/** WEBHOOK_ID when it is set, else the listener's subscription as looked up. */
+function configuredOr(configured: string | undefined, lookup: () => Promise<string | undefined>) {
+  return async () => configured ?? (await lookup());
 }
 
 main().catch((error: unknown) => {

@@ -8,7 +8,7 @@ import type {
 } from 'fastify';
 import type { ApiCaller } from '../api-callers';
 import { callerLookup } from '../auth/callers';
-import { STRIPE_WEBHOOK_ROUTE, WEBHOOK_ROUTE } from '../webhooks/listener-url';
+import { isWebhookDelivery } from './delivery-intake';
 import { ApiError } from './errors';
 import type { ApiLimits } from './limits';
 
@@ -28,44 +28,27 @@ export function rateLimitKeyOf(callers: readonly ApiCaller[]): (request: Fastify
 
 /**
  * Budgets over one window, each with its own counters: per caller on authenticated requests, per client
- * address on the others, and each webhook intake's own (PayPal's and Stripe's, every sender together, sized to
- * the provider's delivery rate), so a flood of deliveries starts at most that many verification runs per window.
+ * address on the others. Webhook deliveries spend theirs once the intake has checked them (delivery-budgets.ts).
  */
 export function addRateLimits<Logger extends FastifyBaseLogger>(
   server: FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, Logger>,
   limits: ApiLimits,
   callers: readonly ApiCaller[],
 ): void {
-  const rateLimitKey = rateLimitKeyOf(callers);
   const timeWindow = limits.rateLimitWindowMs;
   const byCaller = server.createRateLimit({
     max: (_request, key) => (key.startsWith('caller:') ? limits.callerRateLimitMax : limits.rateLimitMax),
     timeWindow,
-    keyGenerator: rateLimitKey,
+    keyGenerator: rateLimitKeyOf(callers),
   });
-  const webhookIntake = server.createRateLimit({
-    max: limits.webhookRateLimitMax,
-    timeWindow,
-    keyGenerator: () => 'webhook-intake',
-  });
-  const stripeIntake = server.createRateLimit({
-    max: limits.webhookRateLimitMax,
-    timeWindow,
-    keyGenerator: () => 'webhook-intake-stripe',
-  });
-  const intakes = new Map([
-    [WEBHOOK_ROUTE, webhookIntake],
-    [STRIPE_WEBHOOK_ROUTE, stripeIntake],
-  ]);
   server.addHook('onRequest', async (request, reply) => {
-    const intake = request.method === 'POST' ? intakes.get(request.routeOptions.url ?? '') : undefined;
-    const isDelivery = intake !== undefined;
-    const limit = await (intake ?? byCaller)(request);
+    if (isWebhookDelivery(request)) return;
+    const limit = await byCaller(request);
     if (limit.isAllowed || !limit.isExceeded) return;
     reply.header('retry-after', String(Math.max(1, limit.ttlInSeconds)));
     throw new ApiError(
       'RATE_LIMITED',
-      `more than ${limit.max} ${isDelivery ? 'deliveries' : 'requests'} in ${timeWindow / 1000} s: retry later`,
+      `more than ${limit.max} requests in ${timeWindow / 1000} s: retry later`,
     );
   });
 }

@@ -13,13 +13,14 @@ import { Registry } from 'prom-client';
 import type { ApiCaller } from '../api-callers';
 import type { LifecycleClient } from '../client/lifecycle-client';
 import { codecRoutes, type CodecRoutesOptions } from './codec-routes';
+import { deliveryBudgets, isCheapRefusal } from './delivery-budgets';
+import { isWebhookDelivery } from './delivery-intake';
 import { ApiError, toApiError } from './errors';
 import { lifecycleRoutes, type LifecycleRoutesOptions } from './lifecycle-routes';
 import { defaultApiLimits, type ApiLimits } from './limits';
 import { recordApiMetrics } from './metrics';
 import { addRateLimits } from './rate-limits';
-import { stripeWebhookRoutes, type StripeWebhookRoutesOptions } from './stripe-webhook-routes';
-import { paypalWebhookRoutes, type PayPalWebhookRoutesOptions } from './paypal-webhook-routes';
+import { webhookRoutes, type WebhookRoutesOptions } from './webhook-routes';
 import { READINESS_PATH } from '../readiness';
 
 export interface ApiOptions {
@@ -30,10 +31,8 @@ export interface ApiOptions {
   /** The providers lifecycles run on (PAYMENTS_PROVIDER): a start on another is refused; unset: any. */
   providers?: LifecycleRoutesOptions['providers'];
   logger?: Logger | false;
-  /** Webhook deliveries at POST /webhooks/payments; none means the route is not served. */
-  webhooks?: PayPalWebhookRoutesOptions;
-  /** Stripe's deliveries at POST /webhooks/stripe; none means the route is not served. */
-  stripeWebhooks?: StripeWebhookRoutesOptions;
+  /** Webhook deliveries at POST /webhooks/:provider, one intake per provider; none: the route is not served. */
+  webhooks?: Omit<WebhookRoutesOptions, 'budgets'>;
   /** The codec server at /codec/encode and /codec/decode; none means it is not served. */
   codec?: Omit<CodecRoutesOptions, 'callers'>;
   /** Rate limit and time-outs of every route; the configuration's defaults when not given. */
@@ -87,20 +86,25 @@ export async function buildApi(options: ApiOptions) {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  app.setErrorHandler((error: FastifyError, request, reply) => {
+  // Every request is budgeted: per caller, per client address; a webhook delivery once it is checked.
+  await app.register(rateLimit, { global: false });
+  addRateLimits(server, limits, options.callers);
+  const budgets = deliveryBudgets((rateLimitOptions) => server.createRateLimit(rateLimitOptions), limits);
+
+  app.setErrorHandler(async (error: FastifyError, request, reply) => {
     let apiError: ApiError;
     if (error.validation) apiError = validationError(error);
     else if (error.statusCode === 415) apiError = unsupportedMediaType(request);
     else if (error.statusCode === 413) apiError = new ApiError('PAYLOAD_TOO_LARGE', error.message);
     else if (error.statusCode === 400) apiError = new ApiError('VALIDATION_FAILED', error.message);
     else apiError = toApiError(error);
+    if (isWebhookDelivery(request) && isCheapRefusal(apiError)) {
+      apiError = await budgets.refused(request, apiError);
+    }
     if (apiError.status >= 500) request.log.error({ err: error }, apiError.message);
     if (apiError.retryAfterSeconds) reply.header('retry-after', String(apiError.retryAfterSeconds));
     return reply.code(apiError.status).send(apiError.toBody());
   });
-  // Every request is budgeted: per caller, per client address, or on the webhook intake's own budget.
-  await app.register(rateLimit, { global: false });
-  addRateLimits(server, limits, options.callers);
   app.setNotFoundHandler((request, reply) =>
     reply.code(404).send(new ApiError('NOT_FOUND', `no route ${request.method} ${request.url}`).toBody()),
   );
@@ -125,8 +129,7 @@ export async function buildApi(options: ApiOptions) {
     answerWaitMs: limits.answerWaitMs,
     ...(options.providers && { providers: options.providers }),
   });
-  if (options.webhooks) await app.register(paypalWebhookRoutes, options.webhooks);
-  if (options.stripeWebhooks) await app.register(stripeWebhookRoutes, options.stripeWebhooks);
+  if (options.webhooks) await app.register(webhookRoutes, { ...options.webhooks, budgets });
   if (options.codec) await app.register(codecRoutes, { ...options.codec, callers: options.callers });
   return app;
 }

@@ -18,6 +18,8 @@ export const webhookSettings = settingsPiece(
       .default(['localhost', '127.0.0.1', 'http://localhost:8090', 'http://127.0.0.1:8090']),
     WEBHOOK_TRANSMISSION_TOLERANCE_MS: z.coerce.number().int().positive().default(600_000),
     WEBHOOK_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(600),
+    WEBHOOK_REFUSED_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(60),
+    WEBHOOK_REMOTE_VERIFY_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(300),
   },
   {
     WEBHOOK_BODY_LIMIT_BYTES: { meaning: 'largest webhook delivery accepted' },
@@ -38,8 +40,18 @@ export const webhookSettings = settingsPiece(
     },
     WEBHOOK_RATE_LIMIT_MAX: {
       meaning:
-        "webhook deliveries per window, every sender together: the intake's own budget, so a flood starts at " +
-        'most this many verification runs a window ([Security](./security.md#doors))',
+        "webhook deliveries past the intake's cheap checks per window and provider, every sender together: " +
+        'at most this many verification runs start a window ([Security](./security.md#doors))',
+    },
+    WEBHOOK_REFUSED_RATE_LIMIT_MAX: {
+      meaning:
+        'deliveries refused by the cheap checks per window and client address; more from that address are ' +
+        'answered 429, and spend no other budget',
+    },
+    WEBHOOK_REMOTE_VERIFY_RATE_LIMIT_MAX: {
+      meaning:
+        "deliveries past the cheap checks that the provider's API verifies (PayPal's api mode), per window " +
+        'and client address: one address cannot start unbounded runs',
     },
   },
 );

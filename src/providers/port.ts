@@ -61,6 +61,28 @@ export type DeliveryHeaderNames = Record<string, string> & {
   transmission_time: string;
 };
 
+/** What the intake makes of a delivery before any run: its id (one verification run per id), or why it is refused. */
+export type DeliveryScreening = { id: string } | { refused: string };
+
+/**
+ * What the webhook intake (POST /webhooks/:provider) asks of a provider about a delivery, before any run starts
+ * and without a provider call. The intake keeps the headers named here (a missing one refuses the delivery,
+ * named), then screens it; the run verifies it (`verifyDelivery`).
+ */
+export interface DeliveryIntake {
+  /** The provider's name in the registry: the delivery path's last segment. */
+  readonly provider: string;
+  /** The headers a delivery carries, each one required. */
+  readonly headerNames: readonly string[];
+  /** Paths the provider's deliveries also arrive at (from before the one intake). */
+  readonly aliasPaths?: readonly string[];
+  /**
+   * The delivery's id, or the cheap refusal: garbled headers, a time outside the window, an unknown certificate
+   * host, a signature checked here that fails. Rejects when a check cannot be made now (the answer is 503).
+   */
+  screen(delivery: WebhookDelivery<string>, receivedAt: Date): Promise<DeliveryScreening>;
+}
+
 /** Verify with the provider ('api') or without a round trip, by the provider's signature scheme ('local'). */
 export type DeliveryVerifyMode = 'api' | 'local';
 

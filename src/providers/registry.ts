@@ -13,6 +13,9 @@ import type { ProviderName } from '../provider-names';
 import { stripeEndpoint } from './stripe/client';
 import { stripeProvider } from './stripe/provider';
 
+export { paypalDeliveryIntake, type PayPalDeliveryIntakeOptions } from './paypal/delivery-intake';
+export { stripeDeliveryIntake, type StripeDeliveryIntakeOptions } from './stripe/delivery-intake';
+
 // The one place that knows every provider: the worker, the API, the benches and the tests get theirs here.
 
 export type { ProviderName } from '../provider-names';

@@ -36,6 +36,16 @@ export interface StartedVerification {
 export class VerificationStarter {
   constructor(private readonly options: VerificationStarterOptions) {}
 
+  /** Whose deliveries these are. */
+  get provider(): ProviderName {
+    return this.options.provider;
+  }
+
+  /** 'api' when the provider's API verifies each delivery, 'local' when the run checks its signature. */
+  get mode(): WebhookVerifyMode {
+    return this.options.mode;
+  }
+
   async start(
     transmissionId: string,
     delivery: WebhookDelivery<string>,

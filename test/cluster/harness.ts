@@ -108,6 +108,8 @@ export async function startClusterHarness(
       API_RATE_LIMIT_MAX: '1000000',
       API_CALLER_RATE_LIMIT_MAX: '1000000',
       WEBHOOK_RATE_LIMIT_MAX: '1000000',
+      WEBHOOK_REFUSED_RATE_LIMIT_MAX: '1000000',
+      WEBHOOK_REMOTE_VERIFY_RATE_LIMIT_MAX: '1000000',
       ...codecEnv,
       ...options.appEnv,
     },

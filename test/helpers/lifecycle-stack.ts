@@ -95,11 +95,13 @@ export const testApiLimits: ApiLimits = {
   rateLimitMax: 1_000_000,
   callerRateLimitMax: 1_000_000,
   webhookRateLimitMax: 1_000_000,
+  webhookRefusedRateLimitMax: 1_000_000,
+  webhookRemoteVerifyRateLimitMax: 1_000_000,
 };
 
 /** The HTTP API on a free port with the test key, and an axios instance that sends it. */
 export async function startTestApi(
-  options: Pick<ApiOptions, 'lifecycles' | 'webhooks' | 'stripeWebhooks' | 'limits' | 'codec' | 'providers'> &
+  options: Pick<ApiOptions, 'lifecycles' | 'webhooks' | 'limits' | 'codec' | 'providers' | 'trustProxy'> &
     Partial<Pick<ApiOptions, 'callers'>>,
 ) {
   const app = await buildApi({

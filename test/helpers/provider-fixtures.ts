@@ -21,8 +21,7 @@ import { STRIPE_WEBHOOK_ROUTE, WEBHOOK_ROUTE } from '../../src/webhooks/listener
 import { stripeVerificationStarter } from '../../src/webhooks/stripe-intake-config';
 import { VerificationStarter } from '../../src/webhooks/verification-starter';
 import { sandboxProvider } from './lifecycle-stack';
-
-const WEBHOOK_BODY_LIMIT_BYTES = 64 * 1024;
+import { paypalWebhooks, stripeWebhooks } from './webhook-intakes';
 
 /**
  * What a provider-neutral suite needs to know of one provider: how its sandbox runs, how a payment is
@@ -55,7 +54,7 @@ export interface ProviderFixture {
   /** The worker's activities for this provider's lifecycles and its webhook verifications. */
   activities(sandbox: Sandbox, listenerUrl: string): Record<string, unknown>;
   /** The API's webhook intake for this provider's deliveries. */
-  webhookIntake(client: Client, taskQueue: string): Pick<ApiOptions, 'webhooks' | 'stripeWebhooks'>;
+  webhookIntake(client: Client, taskQueue: string): Pick<ApiOptions, 'webhooks'>;
   /** Where the API takes this provider's deliveries. */
   webhookRoute: string;
   /** Has the sandbox deliver this provider's events to `listenerUrl`. */
@@ -86,11 +85,10 @@ export const paypalFixture: ProviderFixture = {
     return createPaymentsWorkerActivities({ provider, webhooks: { listenerUrl } });
   },
   webhookIntake: (client, taskQueue) => ({
-    webhooks: {
-      verifications: new VerificationStarter({ client, taskQueue, mode: 'api', provider: 'paypal' }),
-      bodyLimitBytes: WEBHOOK_BODY_LIMIT_BYTES,
-      headerNames: specDialect.transmissionHeaders,
-    },
+    webhooks: paypalWebhooks(
+      new VerificationStarter({ client, taskQueue, mode: 'api', provider: 'paypal' }),
+      specDialect.transmissionHeaders,
+    ),
   }),
   webhookRoute: WEBHOOK_ROUTE,
   subscribe: (_sandbox, client, taskQueue, listenerUrl) =>
@@ -136,11 +134,7 @@ export const stripeFixture: ProviderFixture = {
     return createPaymentsWorkerActivities({ provider });
   },
   webhookIntake: (client, taskQueue) => ({
-    stripeWebhooks: {
-      verifications: stripeVerificationStarter(client, taskQueue),
-      bodyLimitBytes: WEBHOOK_BODY_LIMIT_BYTES,
-      secrets: [SANDBOX_STRIPE_WEBHOOK_SECRET],
-    },
+    webhooks: stripeWebhooks(stripeVerificationStarter(client, taskQueue), [SANDBOX_STRIPE_WEBHOOK_SECRET]),
   }),
   webhookRoute: STRIPE_WEBHOOK_ROUTE,
   subscribe: (sandbox, _client, _taskQueue, listenerUrl) =>

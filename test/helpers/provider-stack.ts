@@ -1,5 +1,6 @@
 import type { AxiosInstance } from 'axios';
 import type { Client } from '@temporalio/client';
+import type { ApiOptions } from '../../src/api/server';
 import { createOutcomeActivities } from '../../src/activities/payment-outcome';
 import { LifecycleClient } from '../../src/client/lifecycle-client';
 import { paymentsServiceHandler } from '../../src/nexus/handlers';
@@ -36,6 +37,10 @@ export interface ProviderStack {
     body?: Record<string, unknown>,
     options?: { severalCaptures?: boolean },
   ): Promise<string>;
+  /** The API's address, e.g. http://127.0.0.1:40123. */
+  apiUrl: string;
+  /** Where the sandbox delivers this provider's events. */
+  listenerUrl: string;
   /** The lifecycle's state as the API answers it. */
   state(authorizationId: string): Promise<LifecycleState>;
   startWorker(): Promise<void>;
@@ -43,7 +48,11 @@ export interface ProviderStack {
   close(): Promise<void>;
 }
 
-export async function startProviderStack(fixture: ProviderFixture): Promise<ProviderStack> {
+/** `apiOptions` change how the API is built: its limits (the suites' raised ones by default), trusted proxies. */
+export async function startProviderStack(
+  fixture: ProviderFixture,
+  apiOptions: Pick<ApiOptions, 'limits' | 'trustProxy'> = {},
+): Promise<ProviderStack> {
   const sandbox = await fixture.startSandbox({ deliveryRetry: { attempts: 5, initialDelayMs: 200 } });
   const taskQueue = uniqueTaskQueue(`stack-${fixture.name}`);
   const { client, close: closeClient } = await connectClient();
@@ -52,6 +61,7 @@ export async function startProviderStack(fixture: ProviderFixture): Promise<Prov
     lifecycles,
     providers: [fixture.name],
     ...fixture.webhookIntake(client, taskQueue),
+    ...apiOptions,
   });
   const listenerUrl = `${started.url}${fixture.webhookRoute}`;
 
@@ -83,6 +93,8 @@ export async function startProviderStack(fixture: ProviderFixture): Promise<Prov
     taskQueue,
     lifecycles,
     api,
+    apiUrl: started.url,
+    listenerUrl,
     orders,
     dashboard: fixture.provider(sandbox),
     authorize,

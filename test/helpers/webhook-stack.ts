@@ -16,7 +16,6 @@ import { startSandbox, type Sandbox } from '../../src/sandbox/server';
 import { ensureSubscription } from '../../src/webhooks/ensure-subscription';
 import { WEBHOOK_ROUTE } from '../../src/webhooks/listener-url';
 import { VerificationStarter } from '../../src/webhooks/verification-starter';
-import { deliveryScreening } from '../../src/webhooks/delivery-screening';
 import { lifecycleWorkflowId, type LifecycleState } from '../../src/workflows/lifecycle/definitions';
 import {
   WEBHOOK_DELIVERY_REJECTED,
@@ -31,6 +30,7 @@ import {
   startTestApi,
 } from './lifecycle-stack';
 import { connectClient, createTestWorker, uniqueTaskQueue } from './temporal';
+import { paypalWebhooks } from './webhook-intakes';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -124,24 +124,23 @@ export async function startWebhookStack(options: { mode?: PaymentsDialectName } 
   ) =>
     startTestApi({
       lifecycles,
-      webhooks: {
-        verifications: new VerificationStarter({
+      // As src/api/main.ts builds it: the sandbox's certificate host; in local mode, the signature too.
+      webhooks: paypalWebhooks(
+        new VerificationStarter({
           client,
           taskQueue: verificationQueue,
           mode,
           webhookId,
           provider: 'paypal',
         }),
-        bodyLimitBytes: BODY_LIMIT_BYTES,
-        headerNames: port.deliveryHeaders,
-        // As src/api/main.ts builds it: the sandbox's certificate host; in local mode, the signature too.
-        screening: deliveryScreening({
-          certUrlHeader: port.deliveryHeaders.cert_url as string,
+        port.deliveryHeaders,
+        {
+          bodyLimitBytes: BODY_LIMIT_BYTES,
           certificateHosts: [new URL(sandbox.url).origin],
           ...(mode === 'local' &&
             webhookId && { local: { provider: port, webhookId: async () => webhookId } }),
-        }),
-      },
+        },
+      ),
       ...(limits && { limits }),
     });
   const apiMode = await apiFor('api');

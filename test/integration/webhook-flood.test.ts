@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { defaultApiLimits } from '../../src/api/limits';
+import { defaultApiLimits, type ApiLimits } from '../../src/api/limits';
 import { WEBHOOK_ROUTE } from '../../src/webhooks/listener-url';
 import { eventually } from '../helpers/eventually';
 import { uniqueTaskQueue } from '../helpers/temporal';
@@ -24,12 +24,12 @@ function forged(): SignedDelivery {
   return { ...delivery, body: body.replace('SALE', 'CAPTURE') };
 }
 
-async function flood(mode: 'api' | 'local', webhookRateLimitMax: number) {
+async function flood(mode: 'api' | 'local', limits: Partial<ApiLimits>) {
   const taskQueue = uniqueTaskQueue(`flood-${mode}`);
   const api = await stack.startApi({
     taskQueue,
     mode,
-    limits: { ...defaultApiLimits, webhookRateLimitMax, rateLimitWindowMs: 10 * 60_000 },
+    limits: { ...defaultApiLimits, rateLimitWindowMs: 10 * 60_000, ...limits },
   });
   const deliveries = Array.from({ length: FLOOD }, forged);
   const statuses: number[] = [];
@@ -54,19 +54,31 @@ async function flood(mode: 'api' | 'local', webhookRateLimitMax: number) {
 }
 
 describe('a forged flood', () => {
-  it('starts no workflow in local mode: each delivery is refused 400 by its signature', async () => {
-    const { deliveries, tally, started } = await flood('local', 1_000);
-    expect(tally(400)).toBe(FLOOD);
+  it("starts no workflow in local mode: refused 400 by its signature, then 429 past its source's refusals", async () => {
+    const { deliveries, tally, started } = await flood('local', { webhookRateLimitMax: 1_000 });
+    const refusals = defaultApiLimits.webhookRefusedRateLimitMax;
+    expect(tally(400)).toBe(refusals);
+    expect(tally(429)).toBe(FLOOD - refusals);
     for (const delivery of deliveries) {
       expect(await stack.verificationExists(delivery.transmissionId)).toBe(false);
     }
     expect(await started()).toBe(0);
   });
 
-  it('is bounded by the intake budget in api mode: 50 runs start, the other 250 deliveries get 429', async () => {
-    const { tally, started } = await flood('api', 50);
+  it("is bounded by the provider's budget in api mode: 50 runs start, the other 250 deliveries get 429", async () => {
+    const { tally, started } = await flood('api', { webhookRateLimitMax: 50 });
     expect(tally(202)).toBe(50);
     expect(tally(429)).toBe(FLOOD - 50);
     expect(await eventually(started, (count) => count >= 50, { what: '50 runs listed' })).toBe(50);
+  });
+
+  it('is bounded per source in api mode: one address starts at most its budget of runs to verify remotely', async () => {
+    const { tally, started } = await flood('api', {
+      webhookRateLimitMax: 1_000,
+      webhookRemoteVerifyRateLimitMax: 40,
+    });
+    expect(tally(202)).toBe(40);
+    expect(tally(429)).toBe(FLOOD - 40);
+    expect(await eventually(started, (count) => count >= 40, { what: '40 runs listed' })).toBe(40);
   });
 });

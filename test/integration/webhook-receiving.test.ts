@@ -23,6 +23,7 @@ import {
   type WebhookStack,
 } from '../helpers/webhook-stack';
 import { freshKey } from '../helpers/lifecycle-stack';
+import { paypalWebhooks } from '../helpers/webhook-intakes';
 
 let stack: WebhookStack;
 
@@ -86,17 +87,17 @@ describe('POST /webhooks/payments refuses what cannot be verified, and starts no
       callers: [clearKeyCaller(['unused'])],
       defaults: { reauthorizeAfter: '3 days', expiryPolicy: 'void', lateEventWindow: '3 days' },
       logger: false,
-      webhooks: {
-        verifications: new VerificationStarter({
+      webhooks: paypalWebhooks(
+        new VerificationStarter({
           client,
           taskQueue: stack.taskQueue,
           mode: 'api',
           provider: 'paypal',
           startTimeoutMs: 1_000,
         }),
-        bodyLimitBytes: BODY_LIMIT_BYTES,
-        headerNames: specDialect.transmissionHeaders,
-      },
+        specDialect.transmissionHeaders,
+        { bodyLimitBytes: BODY_LIMIT_BYTES },
+      ),
     });
     try {
       const url = await app.listen({ port: 0, host: '127.0.0.1' });

@@ -22,7 +22,7 @@ export interface ModelProvider {
     client: Client,
     taskQueue: string,
     webhookId: string,
-  ): Pick<ApiOptions, 'webhooks' | 'stripeWebhooks'>;
+  ): Pick<ApiOptions, 'webhooks'>;
   /** Where the API takes this provider's deliveries. */
   webhookRoute: string;
   /** The worker's activities for this provider's lifecycles and its webhook verifications. */

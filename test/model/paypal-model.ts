@@ -5,6 +5,7 @@ import { WEBHOOK_ROUTE } from '../../src/webhooks/listener-url';
 import { sandboxProvider } from '../helpers/lifecycle-stack';
 import type { ModelProvider } from './model-provider';
 import { readPayPalLedger } from './provider-ledger';
+import { paypalWebhooks } from '../helpers/webhook-intakes';
 
 const portOf = (sandbox: Sandbox) =>
   sandboxProvider(sandbox, undefined, 'spec', [new URL(sandbox.url).origin]);
@@ -15,17 +16,10 @@ export const paypalModel: ModelProvider = {
   dashboardToken: 'model-dashboard-token',
   startSandbox: (dashboardToken) => startSandbox({ port: 0, logger: false, staticTokens: [dashboardToken] }),
   intake: (sandbox, client, taskQueue, webhookId) => ({
-    webhooks: {
-      verifications: new VerificationStarter({
-        client,
-        taskQueue,
-        mode: 'api',
-        provider: 'paypal',
-        webhookId,
-      }),
-      bodyLimitBytes: 64 * 1024,
-      headerNames: portOf(sandbox).deliveryHeaders,
-    },
+    webhooks: paypalWebhooks(
+      new VerificationStarter({ client, taskQueue, mode: 'api', provider: 'paypal', webhookId }),
+      portOf(sandbox).deliveryHeaders,
+    ),
   }),
   webhookRoute: WEBHOOK_ROUTE,
   activities(sandbox, listenerUrl) {

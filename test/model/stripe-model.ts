@@ -10,6 +10,7 @@ import { stripeVerificationStarter } from '../../src/webhooks/stripe-intake-conf
 import type { ModelProvider } from './model-provider';
 import { CURRENCY } from './provider-ledger';
 import { disputedAmounts, disputeOf, readStripeLedger } from './stripe-ledger';
+import { stripeWebhooks } from '../helpers/webhook-intakes';
 
 const STRIPE_API_KEY = 'sk_test_model';
 /** The sandbox's Stripe mode signs its deliveries with this endpoint secret. */
@@ -37,11 +38,7 @@ export const stripeModel: ModelProvider = {
   dashboardToken: 'sk_test_model_dashboard',
   startSandbox: () => startSandbox({ port: 0, logger: false, mode: 'stripe' }),
   intake: (_sandbox, client, taskQueue) => ({
-    stripeWebhooks: {
-      verifications: stripeVerificationStarter(client, taskQueue),
-      bodyLimitBytes: 64 * 1024,
-      secrets: [STRIPE_WEBHOOK_SECRET],
-    },
+    webhooks: stripeWebhooks(stripeVerificationStarter(client, taskQueue), [STRIPE_WEBHOOK_SECRET]),
   }),
   webhookRoute: STRIPE_WEBHOOK_ROUTE,
   activities(sandbox) {
