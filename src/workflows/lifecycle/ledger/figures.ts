@@ -1,5 +1,5 @@
 import type { LifecycleStatus } from '../definitions';
-import { minorUnitsOfMovement, type Movement } from './movements';
+import type { Movement } from '../../../providers/movements';
 
 // Every money figure of a lifecycle as one pure function of its ledger, in minor units.
 
@@ -37,6 +37,15 @@ export type LedgerFigures = {
   /** Set when a final capture of the current hold released its rest. */
   finalCaptureMade: boolean;
 };
+
+export function minorUnitsOfMovement(movement: Movement): bigint {
+  return BigInt(movement.minorUnits);
+}
+
+/** What identifies a movement: a pending capture and its completion are two movements of one capture. */
+export function identityOf(movement: Pick<Movement, 'kind' | 'reference'>): string {
+  return `${movement.kind}:${movement.reference}`;
+}
 
 const endedByReason = { void: 'VOIDED', expiry: 'EXPIRED', denial: 'DENIED' } as const;
 
@@ -88,11 +97,11 @@ export function figuresOf(movements: Movement[]): LedgerFigures {
   const releases = movements.filter(
     (movement) => movement.kind === 'release' && current && movement.of === current.reference,
   );
-  // A final capture's release of the rest stands only while that capture does.
+  // A final capture's release of the rest stands unless that capture was declined.
   const standing = releases.filter(
     (release) =>
       release.reason !== 'final-capture' ||
-      captures.some((capture) => capture.reference === release.reference && capture.status !== 'DECLINED'),
+      !captures.some((capture) => capture.reference === release.reference && capture.status === 'DECLINED'),
   );
   const authorized = current ? minorUnitsOfMovement(current) : 0n;
   const left = authorized - sumOf(standing) - ofCurrent.reduce((sum, each) => sum + each.captured, 0n);

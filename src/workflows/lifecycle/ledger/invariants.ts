@@ -1,5 +1,5 @@
-import { figuresOf } from './figures';
-import { identityOf, minorUnitsOfMovement, type Ledger, type Movement } from './movements';
+import type { Ledger, Movement } from '../../../providers/movements';
+import { figuresOf, identityOf, minorUnitsOfMovement } from './figures';
 
 // Appending to a ledger: a movement is booked once per provider reference, whichever source came first,
 // and only when the ledger with it still keeps the invariants; otherwise it is recorded as a discrepancy.
@@ -12,6 +12,10 @@ export type LedgerRules = {
 export type AppendOutcome = 'booked' | 'already booked' | 'discrepancy';
 
 const DISCREPANCIES = 100;
+
+export function emptyLedger(): Ledger {
+  return { movements: [], discrepancies: [] };
+}
 
 /** Why the ledger with `movement` appended would break an invariant, or undefined when it would not. */
 export function brokenInvariant(

@@ -1,6 +1,7 @@
 // The lifecycle's money as an append-only list of movements, in its own provider-neutral vocabulary. Each
 // provider's adapter translates its answers and events into these; every figure of the lifecycle's state
-// follows from them (figures.ts), and every append is checked (invariants.ts).
+// follows from them (src/workflows/lifecycle/ledger/figures.ts), and every append is checked there
+// (invariants.ts).
 
 /**
  * - `hold`: an authorization (or a reauthorization's new one) holds money on the payer's card.
@@ -14,20 +15,17 @@
  * - `dispute-reinstated`: a dispute the merchant won gave that money back.
  * - `dispute-inquiry`: the payer's bank asks about a capture; no money moves.
  */
-export const movementKinds = [
-  'hold',
-  'release',
-  'capture',
-  'capture-completed',
-  'capture-declined',
-  'refund',
-  'refund-returned',
-  'dispute-withdrawn',
-  'dispute-reinstated',
-  'dispute-inquiry',
-] as const;
-
-export type MovementKind = (typeof movementKinds)[number];
+export type MovementKind =
+  | 'hold'
+  | 'release'
+  | 'capture'
+  | 'capture-completed'
+  | 'capture-declined'
+  | 'refund'
+  | 'refund-returned'
+  | 'dispute-withdrawn'
+  | 'dispute-reinstated'
+  | 'dispute-inquiry';
 
 /** Where the lifecycle learned of a movement: its own call's answer, a provider event, a read of the provider. */
 export type MovementSource = 'answer' | 'event' | 'read';
@@ -64,16 +62,3 @@ export type Movement = {
 export type Discrepancy = { movement: Movement; invariant: string; at: string };
 
 export type Ledger = { movements: Movement[]; discrepancies: Discrepancy[] };
-
-export function emptyLedger(): Ledger {
-  return { movements: [], discrepancies: [] };
-}
-
-/** What identifies a movement: a pending capture and its completion are two movements of one capture. */
-export function identityOf(movement: Pick<Movement, 'kind' | 'reference'>): string {
-  return `${movement.kind}:${movement.reference}`;
-}
-
-export function minorUnitsOfMovement(movement: Movement): bigint {
-  return BigInt(movement.minorUnits);
-}
