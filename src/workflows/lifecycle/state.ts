@@ -74,10 +74,11 @@ function settle(state: LifecycleState): void {
     if (!money) continue;
     // FAILED and DECLINED both took no money: the provider's word for it stays.
     if (!(money.status === 'DECLINED' && capture.status === 'FAILED')) capture.status = money.status;
-    const givenBack = money.refunded + money.reversed;
-    if (givenBack > 0n || capture.refundedAmount !== undefined) {
-      capture.refundedAmount = amountOf(state, givenBack).value;
-    }
+    const givesBackOfCapture = state.ledger.movements.some(
+      (movement) =>
+        (movement.kind === 'refund' || movement.kind === 'dispute-withdrawn') && movement.of === capture.id,
+    );
+    if (givesBackOfCapture) capture.refundedAmount = amountOf(state, money.refunded + money.reversed).value;
     capture.finalCapture = money.final;
   }
   state.status = statusOf(figures);
