@@ -100,6 +100,10 @@ export function applyRefund(state: LifecycleState, refund: RefundRecord, source?
     key: refund.idempotencyKey,
     at: timeOf(refund.createTime),
   } as const;
+  if (refund.kind === 'reversal' && refund.status === 'INQUIRY') {
+    book(state, movementOf(state, value, { ...base, kind: 'dispute-inquiry' }));
+    return;
+  }
   if (refund.kind === 'reversal') {
     book(state, movementOf(state, value, { ...base, kind: 'dispute-withdrawn' }));
     if (returned) book(state, movementOf(state, value, { ...base, kind: 'dispute-reinstated' }));
@@ -652,14 +656,20 @@ function madeBeforeStart(state: LifecycleState, createTime: string | undefined):
   return Date.parse(createTime) < Date.parse(read.at);
 }
 
-/** A refund or reversal event: its resource is the refund, whose capture is one of the lifecycle's. */
+/**
+ * A refund or dispute event: its resource is the refund or dispute, whose capture is one of the lifecycle's.
+ * What it moves is its adapter's translation (event.movement): a refund, one that came back (its status
+ * FAILED or CANCELLED), funds a dispute withdrew or reinstated (CANCELLED), an inquiry that moves nothing.
+ */
 function decideRefund(state: LifecycleState, event: RefundEvent): string | undefined {
   if (!state.captures.some((capture) => capture.id === event.captureId)) {
     return `refund of capture ${event.captureId}, which this lifecycle does not hold`;
   }
   const known = state.refunds?.find((refund) => refund.id === event.refundId);
-  const kind = event.eventType === 'PAYMENT.CAPTURE.REVERSED' ? 'reversal' : 'refund';
-  const status = event.status ?? 'COMPLETED';
+  const reversal = event.eventType === 'PAYMENT.CAPTURE.REVERSED';
+  const movement = event.movement ?? (reversal ? 'dispute-withdrawn' : 'refund');
+  const kind = movement.startsWith('dispute-') ? 'reversal' : 'refund';
+  const status = statusOfMovement(movement, event.status);
   if (known && known.kind === kind && known.status === status)
     return `refund ${known.id} is already recorded`;
   const amount = event.amount ?? known?.amount;
@@ -670,6 +680,21 @@ function decideRefund(state: LifecycleState, event: RefundEvent): string | undef
     'event',
   );
   return undefined;
+}
+
+function statusOfMovement(movement: NonNullable<PaymentEvent['movement']>, status?: string): string {
+  switch (movement) {
+    case 'refund-returned':
+      return status === 'CANCELLED' ? 'CANCELLED' : 'FAILED';
+    case 'dispute-reinstated':
+      return 'CANCELLED';
+    case 'dispute-inquiry':
+      return 'INQUIRY';
+    case 'dispute-withdrawn':
+      return 'COMPLETED';
+    default:
+      return status === 'PENDING' ? 'PENDING' : 'COMPLETED';
+  }
 }
 
 // Capture statuses only move forwards: PENDING → COMPLETED|DECLINED → (PARTIALLY_)REFUNDED|REVERSED.
