@@ -74,6 +74,17 @@ export const errorBody = z.object({
 
 const amountOut = z.looseObject({ currency_code: z.string(), value: z.string() });
 
+/** A movement of the lifecycle's ledger (src/providers/movements.ts). */
+const ledgerMovement = z.looseObject({
+  kind: z.string(),
+  reference: z.string(),
+  of: z.string().optional(),
+  minorUnits: z.string(),
+  source: z.string(),
+  key: z.string().optional(),
+  at: z.string(),
+});
+
 /**
  * The lifecycle's state as the API shows it (LifecycleState in src/workflows/lifecycle/definitions.ts, less
  * its bookkeeping: remembered answers and seen event ids stay inside the workflow).
@@ -107,6 +118,11 @@ export const lifecycleStateBody = z.object({
     z.looseObject({ fromAuthorizationId: z.string(), toAuthorizationId: z.string() }),
   ),
   recentEvents: z.array(z.looseObject({ id: z.string(), eventType: z.string(), applied: z.boolean() })),
+  /** The lifecycle's money movements (amounts in minor units) and what it could not book. */
+  ledger: z.object({
+    movements: z.array(ledgerMovement),
+    discrepancies: z.array(z.object({ movement: ledgerMovement, invariant: z.string(), at: z.string() })),
+  }),
 });
 
 export const startedLifecycleBody = z.object({

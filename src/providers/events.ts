@@ -1,3 +1,4 @@
+import type { MovementKind } from './movements';
 import type { Money } from './resources';
 
 // The lifecycle's event vocabulary: what a verified delivery says, whatever the provider's envelope.
@@ -12,8 +13,16 @@ export type PaymentEvent = {
    */
   authorizationId?: string;
   captureId?: string;
-  /** Set for refund and reversal events: the resource is the refund, `captureId` the capture it refunds. */
+  /** Set for refund and dispute events: the resource is the refund or dispute, `captureId` its capture. */
   refundId?: string;
+  /**
+   * What a refund or dispute event moves, in the ledger's vocabulary, as the provider's adapter translates
+   * its statuses: a refund, one that came back, funds a dispute withdrew or reinstated, or an inquiry.
+   */
+  movement?: Extract<
+    MovementKind,
+    'refund' | 'refund-returned' | 'dispute-withdrawn' | 'dispute-reinstated' | 'dispute-inquiry'
+  >;
   status?: string;
   amount?: Money;
   finalCapture?: boolean;

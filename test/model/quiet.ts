@@ -19,6 +19,8 @@ interface Books {
   status: string;
   captured: string;
   refunded: string;
+  /** Movements the lifecycle's ledger refused (ledger.discrepancies): none, for a provider's true books. */
+  discrepancies: string[];
 }
 
 function providerBooks(ledger: ProviderLedger, reversals: ReadonlySet<string>): Books {
@@ -27,6 +29,7 @@ function providerBooks(ledger: ProviderLedger, reversals: ReadonlySet<string>): 
     status: expectedStatus(ledger, reversals),
     captured: formatMinorUnits(capturedMinor(ledger), CURRENCY),
     refunded: formatMinorUnits(refunded, CURRENCY),
+    discrepancies: [],
   };
 }
 
@@ -36,6 +39,9 @@ function lifecycleBooks(state: LifecycleState): Books {
     status: state.status,
     captured: formatMinorUnits(toMinorUnits(state.capturedAmount, CURRENCY) ?? 0n, CURRENCY),
     refunded: formatMinorUnits(refunded, CURRENCY),
+    discrepancies: state.ledger.discrepancies.map(
+      ({ movement, invariant }) => `${movement.kind} ${movement.reference}: ${invariant}`,
+    ),
   };
 }
 
@@ -53,7 +59,8 @@ async function deliverAll(real: MoneyReal): Promise<void> {
 
 /**
  * Makes the run quiet (every delivery in, every verification done) and then requires the lifecycle's captured,
- * refunded and status to equal the provider's books; it reads until they do or the time-out passes. A run whose
+ * refunded and status to equal the provider's books, and its ledger to hold no discrepancy (every movement the
+ * provider reported booked); it reads until they do or the time-out passes. A run whose
  * start the service refused has no lifecycle to compare.
  */
 export async function settle(

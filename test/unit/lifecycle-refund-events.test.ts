@@ -46,6 +46,7 @@ describe('parsing refund and reversal events', () => {
       captureId: 'C1',
       refundId: 'R1',
       status: 'COMPLETED',
+      movement: 'refund',
       amount: usd('10.00'),
       createTime: '2026-05-02T09:59:58Z',
     });
@@ -146,5 +147,73 @@ describe('a capture heard of after the lifecycle was voided', () => {
     markEnded(state, 'VOIDED');
     applyEvent(state, captureCompletedEvent('30.00', { captureId: 'C8' }), '2026-05-02T10:00:01Z');
     expect(state).toMatchObject({ status: 'VOIDED', capturedAmount: '30.00' });
+  });
+});
+
+describe('money that comes back', () => {
+  const refundEvent = (fields: Partial<PaymentEvent>): PaymentEvent => ({
+    id: `WH-${Math.random()}`,
+    eventType: 'PAYMENT.CAPTURE.REFUNDED',
+    captureId: 'C1',
+    refundId: 'R1',
+    amount: usd('100.00'),
+    ...fields,
+  });
+
+  it('a failed refund moves the capture and the lifecycle back, and the refund can be asked again', () => {
+    const state = capturedState('100.00', { C1: '100.00' });
+    applyRefund(state, {
+      id: 'R1',
+      captureId: 'C1',
+      kind: 'refund',
+      status: 'COMPLETED',
+      amount: usd('100.00'),
+    });
+    expect(state).toMatchObject({ status: 'REFUNDED', refundedAmount: '100.00' });
+    const failed = eventOf(
+      refundDelivery('PAYMENT.CAPTURE.REFUNDED', 'R1', 'C1', '100.00').replace('"COMPLETED"', '"FAILED"'),
+    );
+    expect(failed.movement).toBe('refund-returned');
+    expect(applyEvent(state, failed, 't1').applied).toBe(true);
+    expect(state).toMatchObject({ status: 'CAPTURED', refundedAmount: '0.00' });
+    expect(state.captures[0]).toMatchObject({ status: 'COMPLETED', refundedAmount: '0.00' });
+    expect(state.refunds?.[0]?.status).toBe('FAILED');
+    applyRefund(state, {
+      id: 'R2',
+      captureId: 'C1',
+      kind: 'refund',
+      status: 'COMPLETED',
+      amount: usd('100.00'),
+    });
+    expect(state).toMatchObject({ status: 'REFUNDED', refundedAmount: '100.00' });
+  });
+
+  it('a dispute the merchant won reinstates the funds it withdrew', () => {
+    const state = capturedState('100.00', { C1: '100.00' });
+    const dispute = { eventType: 'PAYMENT.CAPTURE.REVERSED', refundId: 'du_1' };
+    applyEvent(state, refundEvent({ ...dispute, movement: 'dispute-withdrawn' }), 't1');
+    expect(state).toMatchObject({ status: 'REVERSED', refundedAmount: '100.00' });
+    applyEvent(state, refundEvent({ ...dispute, movement: 'dispute-reinstated' }), 't2');
+    expect(state).toMatchObject({ status: 'CAPTURED', refundedAmount: '0.00' });
+    expect(state.captures[0]?.status).toBe('COMPLETED');
+    expect(state.ledger.movements.map((movement) => movement.kind).slice(-2)).toEqual([
+      'dispute-withdrawn',
+      'dispute-reinstated',
+    ]);
+  });
+
+  it('an inquiry is recorded without withdrawing funds', () => {
+    const state = capturedState('100.00', { C1: '100.00' });
+    const inquiry = refundEvent({
+      eventType: 'PAYMENT.CAPTURE.REVERSED',
+      refundId: 'du_1',
+      movement: 'dispute-inquiry',
+    });
+    expect(applyEvent(state, inquiry, 't1').applied).toBe(true);
+    expect(state.status).toBe('CAPTURED');
+    expect(state.refundedAmount).toBeUndefined();
+    expect(state.captures[0]?.status).toBe('COMPLETED');
+    expect(state.refunds).toMatchObject([{ id: 'du_1', kind: 'reversal', status: 'INQUIRY' }]);
+    expect(state.ledger.movements.at(-1)).toMatchObject({ kind: 'dispute-inquiry', reference: 'du_1' });
   });
 });

@@ -4,12 +4,13 @@ import {
   applyEvent,
   applyReauthorization,
   applyRefund,
+  bookRefund,
   initialState,
   ownCapture,
   providerCaptureId,
   voidTarget,
 } from '../../src/workflows/lifecycle/state';
-import { recordCapturedAtStart } from '../../src/workflows/lifecycle/shared-charge';
+import { beginAttempt } from '../../src/workflows/lifecycle/keyed-requests';
 import { authorizedState, usd } from '../fixtures/lifecycle-state';
 
 // A Stripe lifecycle whose intent uses multicapture: every capture lands in the intent's one charge, so the
@@ -173,20 +174,25 @@ describe("a shared charge's total", () => {
     // The dashboard captured 30.00 and the lifecycle 30.00; the later total came first.
     chargeCaptured(state, '60.00');
     chargeCaptured(state, '30.00');
-    expect(captured(state, '30.00')).toBe('ch_1-2');
+    // The learned ch_1-1 is taken back whole (declined in the ledger); what of it the answer does not explain
+    // is learned again as ch_1-2. An id the ledger booked is never given again.
+    expect(captured(state, '30.00')).toBe('ch_1-3');
     expect(state).toMatchObject({ capturedAmount: '60.00', remainingAmount: '40.00' });
     expect(state.captures.map((capture) => [capture.id, capture.amount.value])).toEqual([
-      ['ch_1-1', '30.00'],
       ['ch_1-2', '30.00'],
+      ['ch_1-3', '30.00'],
+    ]);
+    expect(state.ledger.movements.filter((movement) => movement.kind === 'capture-declined')).toMatchObject([
+      { reference: 'ch_1-1', minorUnits: '6000' },
     ]);
     // Learned captures the answer takes whole are gone.
     chargeCaptured(state, '65.00');
     chargeCaptured(state, '70.00');
-    expect(captured(state, '10.00')).toBe('ch_1-3');
+    expect(captured(state, '10.00')).toBe('ch_1-6');
     expect(state.captures.map((capture) => [capture.id, capture.amount.value])).toEqual([
-      ['ch_1-1', '30.00'],
       ['ch_1-2', '30.00'],
-      ['ch_1-3', '10.00'],
+      ['ch_1-3', '30.00'],
+      ['ch_1-6', '10.00'],
     ]);
     expect(state).toMatchObject({ capturedAmount: '70.00', remainingAmount: '30.00' });
   });
@@ -227,6 +233,36 @@ describe('a refund or dispute of a charge with several captures', () => {
     expect(state).toMatchObject({ refundedAmount: '70.00' });
   });
 
+  it('books the lifecycle’s own refund once when its event comes before the answer', () => {
+    const state = multicaptureState();
+    captured(state, '20.00');
+    const own = captured(state, '30.00');
+    const attempt = {
+      operation: 'refund' as const,
+      idempotencyKey: 'k-refund',
+      request: {},
+      captureId: own,
+      sent: { captureId: 'ch_1', amount: usd('30.00'), idempotencyKey: `ch_1/refund/k-refund` },
+    };
+    beginAttempt(state, attempt);
+    const event = chargeEvent(state, {
+      eventType: 'PAYMENT.CAPTURE.REFUNDED',
+      refundId: 're_1',
+      status: 'COMPLETED',
+      amount: usd('30.00'),
+    });
+    expect(event.applied).toBe(true);
+    bookRefund(state, attempt, { id: 're_1', status: 'COMPLETED', amount: usd('30.00') });
+    expect(state).toMatchObject({ refundedAmount: '30.00', capturedAmount: '50.00' });
+    expect(state.captures.map((capture) => [capture.id, capture.status])).toEqual([
+      ['ch_1-1', 'COMPLETED'],
+      ['ch_1-2', 'REFUNDED'],
+    ]);
+    expect(state.ledger.movements.filter((movement) => movement.kind === 'refund')).toEqual([
+      expect.objectContaining({ reference: 're_1', of: 'ch_1-2', source: 'event' }),
+    ]);
+  });
+
   it('waits for a capture still to be learnt when the captures held cannot take it all', () => {
     const state = multicaptureState();
     captured(state, '30.00');
@@ -253,10 +289,15 @@ describe('a shared charge captured before the start', () => {
         amount: usd('100.00'),
         captured_amount: usd('30.00'),
       },
-      { expiryPolicy: 'void', maxCaptures: 50, provider: 'stripe', sharedCaptureIds: true },
+      {
+        expiryPolicy: 'void',
+        maxCaptures: 50,
+        provider: 'stripe',
+        sharedCaptureIds: true,
+        sharedChargeId: 'ch_1',
+      },
       { createTime: 't0', reauthorizeAt: 't1', expiryPolicyAt: 't2', readAt: '2026-11-25T12:00:00Z' },
     );
-    recordCapturedAtStart(state, 'ch_1');
     return state;
   }
 

@@ -249,9 +249,21 @@ describe('a lifecycle started on a partly captured authorization', () => {
     expect(state).toMatchObject({
       status: 'PARTIALLY_CAPTURED',
       capturedAmount: '30.00',
-      capturedAtStart: { amount: '30.00', asOf: '2026-11-25T12:00:00Z' },
       remainingAmount: '70.00',
     });
+    // Read from the provider at start: a capture of the ledger, not one of the lifecycle's own.
+    expect(state.ledger.movements).toEqual([
+      { kind: 'hold', reference: 'A1', minorUnits: '10000', source: 'read', at: '2026-11-25T12:00:00Z' },
+      {
+        kind: 'capture',
+        reference: 'A1/captured-before-start',
+        of: 'A1',
+        minorUnits: '3000',
+        source: 'read',
+        at: '2026-11-25T12:00:00Z',
+      },
+    ]);
+    expect(state.captures).toEqual([]);
     // The webhook of the capture made before the start arrives late: it is counted already.
     const late = applyEvent(
       state,

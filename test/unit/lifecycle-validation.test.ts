@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { LifecycleFailure } from '../../src/workflows/lifecycle/definitions';
-import { applyCapture, applyEvent, markEnded } from '../../src/workflows/lifecycle/state';
+import { applyCapture, applyEvent, applyRefund, markEnded } from '../../src/workflows/lifecycle/state';
 import {
   assertDurationsWithinBounds,
   assertOpen,
@@ -13,7 +13,7 @@ import {
   refundOf,
   usd,
 } from '../fixtures/lifecycle-state';
-import { recordRefund } from '../../src/workflows/lifecycle/refunds';
+
 import {
   beginAttempt,
   capturePlan,
@@ -261,7 +261,7 @@ describe('the refund plan', () => {
   it('refunds what the capture has not had refunded without an amount, or the amount asked', () => {
     const state = capturedState('100.00', { C1: '60.00', C2: '40.00' });
     expect(refundPlanOf(state, { captureId: 'C1' })).toMatchObject({ amount: '60.00' });
-    recordRefund(state, refundOf('C1', 'R1', '15.00'));
+    applyRefund(state, refundOf('C1', 'R1', '15.00'));
     expect(refundPlanOf(state, { captureId: 'C1' })).toMatchObject({ amount: '45.00' });
     expect(refundPlanOf(state, { captureId: 'C1', amount: '45' })).toMatchObject({ amount: '45.00' });
   });
@@ -276,7 +276,7 @@ describe('the refund plan', () => {
       type: LifecycleFailure.stateForbids,
       message: 'amount: 60.01 USD is more than the 60.00 capture C1 has not had refunded',
     });
-    recordRefund(state, refundOf('C1', 'R1', '60.00'));
+    applyRefund(state, refundOf('C1', 'R1', '60.00'));
     expect(refusal(() => refundPlanOf(state, { captureId: 'C1' }))).toEqual({
       type: LifecycleFailure.stateForbids,
       message: 'cannot refund: capture C1 is REFUNDED',
@@ -291,12 +291,12 @@ describe('the refund plan', () => {
 
   it('never lets a new key claim a refund learnt only from a webhook, nor refund a reversed capture', () => {
     const state = capturedState('100.00', { C1: '100.00' });
-    recordRefund(state, refundOf('C1', 'R1', '100.00'));
+    applyRefund(state, refundOf('C1', 'R1', '100.00'));
     expect(() => refundPlanOf(state, { captureId: 'C1', amount: '100.00', idempotencyKey: 'k1' })).toThrow(
       /cannot refund/,
     );
     const reversed = capturedState('100.00', { C1: '100.00' });
-    recordRefund(reversed, refundOf('C1', 'RV1', '100.00', { kind: 'reversal' }));
+    applyRefund(reversed, refundOf('C1', 'RV1', '100.00', { kind: 'reversal' }));
     expect(() => refundPlanOf(reversed, { captureId: 'C1', idempotencyKey: 'k1' })).toThrow(/cannot refund/);
   });
 
@@ -307,11 +307,11 @@ describe('the refund plan', () => {
       state,
       attemptOf('refund', request, { sentUnder: 'C1-k1', amount: '100.00', captureId: 'C1' }),
     );
-    recordRefund(state, refundOf('C1', 'R1', '100.00'));
+    applyRefund(state, refundOf('C1', 'R1', '100.00'));
     expect(refundPlanOf(state, request)).toEqual({ amount: '100.00', idempotencyKey: 'C1-k1' });
     expect(() => refundPlanOf(state, { ...request, idempotencyKey: 'k2' })).toThrow(/cannot refund/);
     const claimed = capturedState('100.00', { C1: '100.00' });
-    recordRefund(claimed, refundOf('C1', 'R1', '100.00', { idempotencyKey: 'C1-k0' }));
+    applyRefund(claimed, refundOf('C1', 'R1', '100.00', { idempotencyKey: 'C1-k0' }));
     expect(() => refundPlanOf(claimed, { captureId: 'C1', idempotencyKey: 'k1' })).toThrow(/cannot refund/);
   });
 });

@@ -96,6 +96,53 @@ describe('Stripe events in the lifecycle vocabulary', () => {
     expect(won.routable && won.event.status).toBe('CANCELLED');
   });
 
+  it('a dispute moves funds in the ledger’s words: an inquiry none, funds withdrawn, reinstated when won', () => {
+    const dispute = {
+      id: 'du_1',
+      object: 'dispute',
+      amount: 5000,
+      currency: 'usd',
+      charge: 'ch_1',
+      created: 1,
+    };
+    const movementOf = (type: string, status: string) => {
+      const parsed = parseStripeEvent(event(type, { ...dispute, status }));
+      return parsed.routable ? parsed.event.movement : parsed.reason;
+    };
+    expect([
+      movementOf('charge.dispute.created', 'warning_needs_response'),
+      movementOf('charge.dispute.closed', 'warning_under_review'),
+      movementOf('charge.dispute.closed', 'warning_closed'),
+      movementOf('charge.dispute.created', 'needs_response'),
+      movementOf('charge.dispute.funds_withdrawn', 'needs_response'),
+      movementOf('charge.dispute.funds_reinstated', 'under_review'),
+      movementOf('charge.dispute.closed', 'won'),
+      movementOf('charge.dispute.closed', 'lost'),
+    ]).toEqual([
+      'dispute-inquiry',
+      'dispute-inquiry',
+      'dispute-inquiry',
+      'dispute-withdrawn',
+      'dispute-withdrawn',
+      'dispute-reinstated',
+      'dispute-reinstated',
+      'dispute-withdrawn',
+    ]);
+  });
+
+  it('a refund that failed or was canceled comes back', () => {
+    const movementOf = (status: string) => {
+      const parsed = parseStripeEvent(event('refund.updated', refundJson({ status })));
+      return parsed.routable && [parsed.event.status, parsed.event.movement];
+    };
+    expect(['succeeded', 'pending', 'failed', 'canceled'].map(movementOf)).toEqual([
+      ['COMPLETED', 'refund'],
+      ['PENDING', 'refund'],
+      ['FAILED', 'refund-returned'],
+      ['CANCELLED', 'refund-returned'],
+    ]);
+  });
+
   it('says why an event concerns no authorization', () => {
     expect(parseStripeEvent(event('customer.created', { id: 'cus_1' }))).toMatchObject({
       routable: false,

@@ -81,6 +81,7 @@ export function parsePaymentEvent(body: string): ParsedPaymentEvent {
       captureId: refundedCaptureId,
       refundId: refund.id,
       status: refund.status,
+      movement: refundMovement(eventType, refund.status),
       amount: refund.amount && {
         currency_code: refund.amount.currency_code,
         value: refund.amount.value.replace(/^-/, ''),
@@ -106,6 +107,16 @@ export function parsePaymentEvent(body: string): ParsedPaymentEvent {
     });
   }
   return unroutable(`${eventType} concerns no authorization`);
+}
+
+/**
+ * What a refund resource's event moves: PAYMENT.CAPTURE.REVERSED is the payer's bank taking the money back
+ * (a canceled one gives it back); a refund FAILED or CANCELLED comes back to the merchant.
+ */
+function refundMovement(eventType: string, status: string | undefined): PaymentEvent['movement'] {
+  const returned = status === 'FAILED' || status === 'CANCELLED';
+  if (eventType === 'PAYMENT.CAPTURE.REVERSED') return returned ? 'dispute-reinstated' : 'dispute-withdrawn';
+  return returned ? 'refund-returned' : 'refund';
 }
 
 /** Drops undefined fields: workflow payloads and histories stay minimal. */

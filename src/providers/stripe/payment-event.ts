@@ -62,6 +62,26 @@ const refundStatuses: Record<string, string> = {
   canceled: 'CANCELLED',
 };
 
+type DisputeMovement = 'dispute-withdrawn' | 'dispute-reinstated' | 'dispute-inquiry';
+
+/**
+ * What a dispute event moves. An inquiry (`warning_*`) withdraws nothing; a dispute withdraws the disputed
+ * amount when it opens (`funds_withdrawn`) and reinstates it when the merchant wins (`funds_reinstated`,
+ * `won`); a lost one keeps what it withdrew.
+ */
+function disputeMovement(type: string, status: string): DisputeMovement {
+  if (status.startsWith('warning_') || status === 'prevented') return 'dispute-inquiry';
+  if (type === 'charge.dispute.funds_reinstated' || status === 'won') return 'dispute-reinstated';
+  return 'dispute-withdrawn';
+}
+
+/** The lifecycle's status words for a dispute's movement (a reinstated one reads CANCELLED, as before). */
+const disputeStatuses: Record<DisputeMovement, string> = {
+  'dispute-withdrawn': 'COMPLETED',
+  'dispute-reinstated': 'CANCELLED',
+  'dispute-inquiry': 'INQUIRY',
+};
+
 function idOf(value: z.infer<typeof expandable>): string | undefined {
   if (!value) return undefined;
   return typeof value === 'string' ? value : value.id;
@@ -136,29 +156,35 @@ export function parseStripeEvent(body: string): ParsedPaymentEvent {
       if (typeof refund === 'string') return unroutable(refund);
       const captureId = idOf(refund.charge);
       if (!captureId) return unroutable('the refund names no charge');
+      const status = refundStatuses[refund.status ?? ''] ?? 'PENDING';
+      const returned = status === 'FAILED' || status === 'CANCELLED';
       return routable({
         id,
         eventType: 'PAYMENT.CAPTURE.REFUNDED',
         captureId,
         refundId: refund.id,
-        status: refundStatuses[refund.status ?? ''] ?? 'PENDING',
+        status,
+        movement: returned ? 'refund-returned' : 'refund',
         amount: fromStripeAmount(refund.amount, refund.currency),
         createTime: isoTime(refund.created),
       });
     }
     case 'charge.dispute.created':
+    case 'charge.dispute.funds_withdrawn':
+    case 'charge.dispute.funds_reinstated':
     case 'charge.dispute.closed': {
       const dispute = parse(disputeSchema);
       if (typeof dispute === 'string') return unroutable(dispute);
       const captureId = idOf(dispute.charge);
       if (!captureId) return unroutable('the dispute names no charge');
-      // Stripe withdraws the disputed amount when the dispute opens and reinstates it if the merchant wins.
+      const movement = disputeMovement(type, dispute.status);
       return routable({
         id,
         eventType: 'PAYMENT.CAPTURE.REVERSED',
         captureId,
         refundId: dispute.id,
-        status: dispute.status === 'won' ? 'CANCELLED' : 'COMPLETED',
+        status: disputeStatuses[movement],
+        movement,
         amount: fromStripeAmount(dispute.amount, dispute.currency),
         createTime: isoTime(dispute.created),
       });

@@ -4,6 +4,7 @@ import type { PaymentEvent } from '../../providers/events';
 import type { ProviderName } from '../../provider-names';
 import type { CaptureRequest, RefundRequest } from '../../providers/port';
 import type { Authorization, CaptureStatus, Money, PaymentCapture, Refund } from '../../providers/resources';
+import type { Ledger } from '../../providers/movements';
 
 export type { PaymentEvent };
 
@@ -84,7 +85,7 @@ export type CaptureRecord = {
    * the lifecycle's own (`<charge>-<n>`), and refunds go to this one.
    */
   chargeId?: string;
-  /** What its refunds and reversals have given back so far; absent while none has. */
+  /** What its refunds and reversals give back, from the ledger; absent while none has been booked. */
   refundedAmount?: string;
   /**
    * Set on a capture learnt from what its shared charge captured in all (see shared-charge.ts): the answer of
@@ -139,11 +140,6 @@ export type LifecycleState = {
   currency: string;
   authorizedAmount: string;
   capturedAmount: string;
-  /**
-   * What the provider had captured when the lifecycle read the authorization at start (`asOf`); absent for
-   * none. Events of captures made before `asOf` are recorded, not applied: this amount counts them.
-   */
-  capturedAtStart?: { amount: string; asOf: string };
   remainingAmount: string;
   authorizationCreateTime: string;
   expirationTime?: string;
@@ -157,6 +153,11 @@ export type LifecycleState = {
   refunds?: RefundRecord[];
   /** The sum of every capture's refundedAmount; absent while nothing was refunded. */
   refundedAmount?: string;
+  /**
+   * The lifecycle's money: every movement booked once (see ledger/), and those refused as discrepancies.
+   * capturedAmount, remainingAmount, refundedAmount, the captures' statuses and the status follow from it.
+   */
+  ledger: Ledger;
   reauthorizations: ReauthorizationRecord[];
   recentEvents: RecordedEvent[];
   /** Answers remembered under their Idempotency-Key for the retention, so a retry gets the first answer. */

@@ -1,6 +1,7 @@
 import { formatMinorUnits } from '../../currency-decimals';
 import type { CaptureRecord, LifecycleState } from './definitions';
 import { holdsMoney, minorUnitsOrZero } from './money';
+import { appendMovement } from './ledger/invariants';
 
 // Captures into one charge that several share (Stripe's multicapture): the lifecycle gives each an id of its
 // own (`<charge>-<n>`). The charge's events name no capture, only what the charge captured in all; a total above
@@ -13,11 +14,11 @@ export function capturesOfCharge(state: LifecycleState, chargeId: string): Captu
   return state.captures.filter((capture) => capture.chargeId === chargeId);
 }
 
-/** The id of the charge's next capture: one past the highest `n` so far (a learned capture may be gone). */
+/** The id of the charge's next capture: one past the highest `n` the ledger booked (a learned one may be gone). */
 export function nextCaptureId(state: LifecycleState, chargeId: string): string {
-  const taken = capturesOfCharge(state, chargeId).map((capture) =>
-    Number(capture.id.slice(chargeId.length + 1)),
-  );
+  const taken = state.ledger.movements
+    .filter((movement) => movement.kind === 'capture' && movement.reference.startsWith(`${chargeId}-`))
+    .map((movement) => Number(movement.reference.slice(chargeId.length + 1)));
   const highest = taken.reduce((max, n) => (Number.isSafeInteger(n) && n > max ? n : max), 0);
   return `${chargeId}-${highest + 1}`;
 }
@@ -30,30 +31,11 @@ export function bookedIntoCharge(state: LifecycleState, chargeId: string): bigin
 }
 
 /**
- * What was captured before the lifecycle started, recorded as a capture of the authorization's charge
- * `chargeId` instead of apart: counted, refundable and refunded like the lifecycle's own, never taken back by
- * an answer (so a refund of all the lifecycle's own captures leaves it: PARTIALLY_REFUNDED).
- */
-export function recordCapturedAtStart(state: LifecycleState, chargeId: string): void {
-  const { capturedAtStart } = state;
-  if (!capturedAtStart) return;
-  state.captures.push({
-    id: nextCaptureId(state, chargeId),
-    authorizationId: state.authorizationId,
-    status: 'COMPLETED',
-    amount: { currency_code: state.currency, value: capturedAtStart.amount },
-    finalCapture: false,
-    createTime: capturedAtStart.asOf,
-    chargeId,
-  });
-  delete state.capturedAtStart;
-}
-
-/**
  * The answer of the lifecycle's own capture of `amount` into the charge: learned captures it proves to be
  * this one are taken back. One of the same amount becomes this capture (its id is the answer's); otherwise
- * learned captures shrink by up to the amount, newest first, never below what was refunded of them, and give
- * back to what remains what they had taken of it. Answers the id of the learned capture it became, if any.
+ * learned captures with nothing refunded, newest first, are taken back whole (a capture-declined in the
+ * ledger, their money held again), and what of each this capture does not explain is learned again as a
+ * capture of its own. Answers the id of the learned capture it became, if any.
  */
 export function takeBackLearned(state: LifecycleState, chargeId: string, amount: string): string | undefined {
   const learned = capturesOfCharge(state, chargeId).filter(
@@ -68,17 +50,30 @@ export function takeBackLearned(state: LifecycleState, chargeId: string, amount:
   let left = wanted;
   for (const capture of learned.reverse()) {
     if (left === 0n) break;
+    if (minorUnitsOrZero(state, capture.refundedAmount) > 0n) continue;
     const held = minorUnitsOrZero(state, capture.amount.value);
-    const unrefunded = held - minorUnitsOrZero(state, capture.refundedAmount);
-    const taken = unrefunded < left ? unrefunded : left;
-    if (taken <= 0n) continue;
+    const taken = held < left ? held : left;
     left -= taken;
-    capture.amount = { ...capture.amount, value: formatMinorUnits(held - taken, state.currency) };
-    if (!capture.finalCapture && capture.authorizationId === state.currentAuthorizationId) {
-      const remaining = minorUnitsOrZero(state, state.remainingAmount) + taken;
-      state.remainingAmount = formatMinorUnits(remaining, state.currency);
-    }
-    if (held === taken) state.captures = state.captures.filter((each) => each !== capture);
+    const at = capture.createTime ?? new Date().toISOString();
+    const back = { kind: 'capture-declined', reference: capture.id, source: 'answer', at } as const;
+    appendMovement(state.ledger, { ...back, minorUnits: String(held) });
+    state.captures = state.captures.filter((each) => each !== capture);
+    if (held === taken) continue;
+    const rest = { ...capture, id: nextCaptureId(state, chargeId) };
+    rest.amount = { ...capture.amount, value: formatMinorUnits(held - taken, state.currency) };
+    state.captures.push(rest);
+    const again = {
+      kind: 'capture',
+      reference: rest.id,
+      of: rest.authorizationId,
+      source: 'event',
+      at,
+    } as const;
+    appendMovement(state.ledger, {
+      ...again,
+      minorUnits: String(held - taken),
+      ...(rest.finalCapture && { final: true as const }),
+    });
   }
   return undefined;
 }

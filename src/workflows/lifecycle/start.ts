@@ -9,7 +9,6 @@ import {
   type LifecycleStart,
   type LifecycleState,
 } from './definitions';
-import { recordCapturedAtStart } from './shared-charge';
 import { canManage, HOLD_END_MARGIN_MS, initialState } from './state';
 import { refuse } from './validation';
 
@@ -67,6 +66,7 @@ export async function startState(workflowId: string, input: LifecycleInput): Pro
       provider: input.provider,
       ...(authorization.reauthorization && { reauthorization: authorization.reauthorization }),
       ...(authorization.sharedCaptureIds && { sharedCaptureIds: authorization.sharedCaptureIds }),
+      ...(authorization.capture_id !== undefined && { sharedChargeId: authorization.capture_id }),
       ...(authorization.capturesEndAtMax && { capturesEndAtMax: authorization.capturesEndAtMax }),
     },
     {
@@ -76,9 +76,6 @@ export async function startState(workflowId: string, input: LifecycleInput): Pro
       readAt,
     },
   );
-  // Into a charge several captures share, what was captured before the start is one of its captures.
-  const chargeId = authorization.capture_id;
-  if (state.sharedCaptureIds && state.capturedAtStart && chargeId) recordCapturedAtStart(state, chargeId);
   return state;
 }
 

@@ -7,15 +7,14 @@ import {
   type CaptureRecordStatus,
   type CaptureRecord,
   type LifecycleState,
-  type LifecycleStatus,
   type PaymentEvent,
   type PendingRefund,
   type RecordedEvent,
   type RefundEvent,
   type RefundRecord,
 } from './definitions';
-import { amountOf, holdsMoney, minorUnitsOf } from './money';
-import { hasRefunds, recordRefund } from './refunds';
+import { amountOf, holdsMoney, minorUnitsOf, minorUnitsOrZero } from './money';
+import { recordRefund } from './refunds';
 import {
   bookedIntoCharge,
   capturesOfCharge,
@@ -23,8 +22,13 @@ import {
   refundPortions,
   takeBackLearned,
 } from './shared-charge';
+import { figuresOf, statusOf } from './ledger/figures';
+import { appendMovement, type AppendOutcome } from './ledger/invariants';
+import type { Movement, MovementSource } from '../../providers/movements';
 
-// Pure transitions of a lifecycle's state. The workflow calls them; they never do I/O or read the clock.
+// Pure transitions of a lifecycle's state. The workflow calls them; they never do I/O. Money moves only by
+// movements booked into the lifecycle's ledger; the state's money figures follow from it (settle). A
+// movement's time is the provider's where it says one, else the workflow's clock (deterministic in it).
 
 const RECENT_EVENTS = 50;
 const SEEN_EVENT_IDS = 500;
@@ -34,41 +38,80 @@ export function isTerminal(state: LifecycleState): boolean {
   return terminalStatuses.includes(state.status);
 }
 
-/** Status and captured amount follow from the captures, once money was authorized and not voided. */
-function settle(state: LifecycleState): void {
-  const captured = state.captures
-    .filter(holdsMoney)
-    .reduce(
-      (sum, capture) => sum + (minorUnitsOf(state, capture.amount.value) ?? 0n),
-      minorUnitsOf(state, state.capturedAtStart?.amount ?? '0') ?? 0n,
-    );
-  state.capturedAmount = amountOf(state, captured).value;
-  // A capture can land before a void or an expiry (its event comes after): it is counted, the ended status stays.
-  if (state.status === 'VOIDED' || state.status === 'EXPIRED' || state.status === 'DENIED') return;
-  const finalCaptureMade = state.captures.some((capture) => capture.finalCapture && holdsMoney(capture));
-  const pending = state.captures.some((capture) => capture.status === 'PENDING');
-  const remaining = minorUnitsOf(state, state.remainingAmount) ?? 0n;
-  let status: LifecycleStatus;
-  if (remaining === 0n || finalCaptureMade) status = pending ? 'CAPTURE_PENDING' : 'CAPTURED';
-  else status = captured > 0n ? 'PARTIALLY_CAPTURED' : 'AUTHORIZED';
-  state.status = status === 'CAPTURED' ? afterRefunds(state) : status;
+/** The provider's time of a movement, or now when it gives none. */
+function timeOf(providerTime: string | undefined): string {
+  return providerTime ?? new Date().toISOString();
 }
 
-/** A captured lifecycle's status once refunds and reversals of its captures are counted. */
-function afterRefunds(state: LifecycleState): LifecycleStatus {
-  const captures = state.captures.filter(holdsMoney);
-  if (captures.some((capture) => capture.status === 'REVERSED')) return 'REVERSED';
-  if (captures.length > 0 && captures.every((capture) => capture.status === 'REFUNDED')) return 'REFUNDED';
-  if (captures.some((capture) => hasRefunds(state, capture) || capture.status === 'REFUNDED')) {
-    return 'PARTIALLY_REFUNDED';
-  }
-  return 'CAPTURED';
+/** A movement of `value` (a decimal amount in the lifecycle's currency), as the ledger books it. */
+export function movementOf(
+  state: LifecycleState,
+  value: string,
+  fields: Omit<Movement, 'minorUnits'>,
+): Movement {
+  const defined = Object.fromEntries(Object.entries(fields).filter(([, each]) => each !== undefined));
+  return { ...(defined as Omit<Movement, 'minorUnits'>), minorUnits: String(minorUnitsOrZero(state, value)) };
 }
 
-/** Records a refund the provider answered (or reported) and what it does to the lifecycle's status. */
-export function applyRefund(state: LifecycleState, refund: RefundRecord): void {
-  recordRefund(state, refund);
+/** Books a movement into the lifecycle's ledger (once per reference, invariants kept) and settles the state. */
+export function book(state: LifecycleState, movement: Movement): AppendOutcome {
+  const outcome = appendMovement(state.ledger, movement);
   settle(state);
+  return outcome;
+}
+
+/** The money figures, each capture's status and the lifecycle's status, as its ledger says. */
+function settle(state: LifecycleState): void {
+  const figures = figuresOf(state.ledger.movements);
+  state.capturedAmount = amountOf(state, figures.captured).value;
+  state.remainingAmount = amountOf(state, figures.remaining).value;
+  const givesBack = state.ledger.movements.some(
+    (movement) => movement.kind === 'refund' || movement.kind === 'dispute-withdrawn',
+  );
+  if (givesBack) state.refundedAmount = amountOf(state, figures.refunded + figures.reversed).value;
+  for (const capture of state.captures) {
+    const money = figures.captures.find((each) => each.reference === capture.id);
+    if (!money) continue;
+    // FAILED and DECLINED both took no money: the provider's word for it stays.
+    if (!(money.status === 'DECLINED' && capture.status === 'FAILED')) capture.status = money.status;
+    const givesBackOfCapture = state.ledger.movements.some(
+      (movement) =>
+        (movement.kind === 'refund' || movement.kind === 'dispute-withdrawn') && movement.of === capture.id,
+    );
+    if (givesBackOfCapture) capture.refundedAmount = amountOf(state, money.refunded + money.reversed).value;
+    capture.finalCapture = money.final;
+  }
+  state.status = statusOf(figures);
+}
+
+/**
+ * Records a refund or reversal the provider answered (or reported) and books what it moves: a refund, or a
+ * dispute's withdrawn funds; a failed or canceled refund comes back, a canceled reversal (a dispute the
+ * merchant won) is reinstated.
+ */
+export function applyRefund(state: LifecycleState, refund: RefundRecord, source?: MovementSource): void {
+  recordRefund(state, refund);
+  const returned = refund.status === 'FAILED' || refund.status === 'CANCELLED';
+  const value = refund.amount.value;
+  const base = {
+    reference: refund.id,
+    of: refund.captureId,
+    source: source ?? (refund.idempotencyKey ? 'answer' : 'event'),
+    key: refund.idempotencyKey,
+    at: timeOf(refund.createTime),
+  } as const;
+  if (refund.kind === 'reversal' && refund.status === 'INQUIRY') {
+    book(state, movementOf(state, value, { ...base, kind: 'dispute-inquiry' }));
+    return;
+  }
+  if (refund.kind === 'reversal') {
+    book(state, movementOf(state, value, { ...base, kind: 'dispute-withdrawn' }));
+    if (returned) book(state, movementOf(state, value, { ...base, kind: 'dispute-reinstated' }));
+    return;
+  }
+  const pending = refund.status === 'PENDING' ? (true as const) : undefined;
+  book(state, movementOf(state, value, { ...base, kind: 'refund', pending }));
+  if (returned) book(state, movementOf(state, value, { ...base, of: refund.id, kind: 'refund-returned' }));
 }
 
 const manageableStatuses = ['CREATED', 'PARTIALLY_CAPTURED', 'PENDING'];
@@ -78,8 +121,9 @@ export function canManage(authorization: Authorization): boolean {
 }
 
 /**
- * The state of a lifecycle started on `authorization`; one partly captured starts with what its provider
- * says was captured (captured_amount, checked by the start) and the rest to capture.
+ * The state of a lifecycle started on `authorization`: its ledger holds the authorization, and what its
+ * provider says was captured before the start (captured_amount, checked by the start), read at `readAt`.
+ * Into a charge several captures share (`sharedChargeId`), that is one of the charge's captures.
  */
 export function initialState(
   workflowId: string,
@@ -92,14 +136,13 @@ export function initialState(
     provider: LifecycleState['provider'];
     reauthorization?: LifecycleState['reauthorization'];
     sharedCaptureIds?: LifecycleState['sharedCaptureIds'];
+    sharedChargeId?: string;
     capturesEndAtMax?: LifecycleState['capturesEndAtMax'];
   },
   times: { createTime: string; reauthorizeAt: string; expiryPolicyAt: string; readAt?: string },
 ): LifecycleState {
   const { currency_code: currency, value: authorized } = authorization.amount;
-  const captured = toMinorUnits(authorization.captured_amount?.value ?? '0', currency) ?? 0n;
-  const remaining = (toMinorUnits(authorized, currency) ?? 0n) - captured;
-  return {
+  const state: LifecycleState = {
     workflowId,
     authorizationId: authorization.id,
     provider: options.provider,
@@ -108,19 +151,11 @@ export function initialState(
     currentAuthorizationId: authorization.id,
     orderId: options.orderId,
     ...(options.owner !== undefined && { owner: options.owner }),
-    status: authorization.status === 'PARTIALLY_CAPTURED' ? 'PARTIALLY_CAPTURED' : 'AUTHORIZED',
-    currency: authorization.amount.currency_code,
-    authorizedAmount: authorization.amount.value,
-    capturedAmount: formatMinorUnits(captured, currency),
-    // Kept apart from the captures: the status and the captured amount, which follow from them, count it.
-    ...(captured > 0n && {
-      capturedAtStart: {
-        amount: formatMinorUnits(captured, currency),
-        asOf: times.readAt ?? times.createTime,
-      },
-    }),
-    remainingAmount:
-      captured === 0n ? authorized : formatMinorUnits(remaining > 0n ? remaining : 0n, currency),
+    status: 'AUTHORIZED',
+    currency,
+    authorizedAmount: authorized,
+    capturedAmount: '0',
+    remainingAmount: authorized,
     authorizationCreateTime: times.createTime,
     expirationTime: authorization.expiration_time,
     reauthorizeAt: times.reauthorizeAt,
@@ -134,7 +169,37 @@ export function initialState(
     maxCaptures: options.maxCaptures,
     ...(options.capturesEndAtMax && { capturesEndAtMax: true }),
     pendingAttempts: [],
+    ledger: { movements: [], discrepancies: [] },
   };
+  const read = { source: 'read', at: times.readAt ?? times.createTime } as const;
+  book(
+    state,
+    movementOf(state, authorized, {
+      ...read,
+      kind: 'hold',
+      reference: authorization.id,
+      endsAt: authorization.expiration_time,
+    }),
+  );
+  const captured = toMinorUnits(authorization.captured_amount?.value ?? '0', currency) ?? 0n;
+  if (captured === 0n) return state;
+  const value = formatMinorUnits(captured, currency);
+  const chargeId = options.sharedCaptureIds && options.sharedChargeId;
+  // Kept apart from the captures, unless it is one of a shared charge's: it is refunded through the charge.
+  const reference = chargeId ? `${chargeId}-1` : `${authorization.id}/captured-before-start`;
+  if (chargeId) {
+    state.captures.push({
+      id: reference,
+      authorizationId: authorization.id,
+      status: 'COMPLETED',
+      amount: { currency_code: currency, value },
+      finalCapture: false,
+      createTime: read.at,
+      chargeId,
+    });
+  }
+  book(state, movementOf(state, value, { ...read, kind: 'capture', reference, of: authorization.id }));
+  return state;
 }
 
 /** Records a capture the provider answered; the same capture id (e.g. from a webhook first) counts once. */
@@ -153,8 +218,6 @@ export function applyCapture(
   authorizationId = state.currentAuthorizationId,
 ): void {
   const known = state.captures.find((existing) => existing.id === capture.id);
-  // A capture of an earlier authorization (made before a reauthorization) took none of the current one's amount.
-  const ofCurrent = authorizationId === state.currentAuthorizationId;
   const record: CaptureRecord = {
     id: capture.id,
     authorizationId,
@@ -168,23 +231,42 @@ export function applyCapture(
     ...(requested.chargeId !== undefined && { chargeId: requested.chargeId }),
     ...(requested.learnedFromTotal && { learnedFromTotal: true }),
   };
-  if (known)
+  const wasPending = known?.status === 'PENDING';
+  if (known) {
     Object.assign(known, {
       ...record,
       idempotencyKey: record.idempotencyKey ?? known.idempotencyKey,
+      refundedAmount: known.refundedAmount,
       status: known.status === 'PENDING' ? record.status : known.status,
     });
-  else {
-    state.captures.push(record);
-    if (holdsMoney(record) && ofCurrent) {
-      const left =
-        (minorUnitsOf(state, state.remainingAmount) ?? 0n) - (minorUnitsOf(state, record.amount.value) ?? 0n);
-      state.remainingAmount = amountOf(state, left > 0n ? left : 0n).value;
-    }
+  } else state.captures.push(record);
+  const movement = {
+    reference: record.id,
+    of: authorizationId,
+    source: requested.idempotencyKey ? 'answer' : 'event',
+    key: requested.idempotencyKey,
+    at: timeOf(record.createTime),
+  } as const;
+  const value = record.amount.value;
+  const tookMoney = holdsMoney(record);
+  book(
+    state,
+    movementOf(state, value, {
+      ...movement,
+      kind: 'capture',
+      pending: record.status === 'PENDING' ? true : undefined,
+      final: record.finalCapture && tookMoney ? true : undefined,
+    }),
+  );
+  if (!tookMoney) book(state, movementOf(state, value, { ...movement, kind: 'capture-declined' }));
+  else if (wasPending && record.status !== 'PENDING') {
+    book(state, movementOf(state, value, { ...movement, kind: 'capture-completed' }));
   }
-  if (record.finalCapture && holdsMoney(record) && ofCurrent)
-    state.remainingAmount = amountOf(state, 0n).value;
-  settle(state);
+  // A final capture of the current hold releases what is left of it.
+  if (record.finalCapture && tookMoney && authorizationId === state.currentAuthorizationId) {
+    const rest = figuresOf(state.ledger.movements).remaining;
+    book(state, { ...movement, kind: 'release', reason: 'final-capture', minorUnits: String(rest) });
+  }
   if (!known) applyRefundsAwaiting(state, record.id);
 }
 
@@ -210,8 +292,21 @@ export function applyReauthorization(
     reason,
     at,
   });
+  // The new hold replaces what remained of the current one.
+  const replaced = { reference: state.currentAuthorizationId, of: state.currentAuthorizationId, at } as const;
+  const rest = String(figuresOf(state.ledger.movements).remaining);
+  book(state, { ...replaced, kind: 'release', reason: 'replaced', source: 'answer', minorUnits: rest });
   state.currentAuthorizationId = authorization.id;
-  state.remainingAmount = authorization.amount.value;
+  book(
+    state,
+    movementOf(state, authorization.amount.value, {
+      kind: 'hold',
+      reference: authorization.id,
+      source: 'answer',
+      at,
+      endsAt: authorization.expiration_time,
+    }),
+  );
   state.expirationTime = authorization.expiration_time ?? state.expirationTime;
   state.reauthorizeAt = undefined;
   // A new authorization is a new hold (Stripe): the expiry policy follows its end, an hour before it.
@@ -266,8 +361,15 @@ export function bookCapture(
   return own;
 }
 
-/** Books the provider's answer to the lifecycle's own refund. */
+/**
+ * Books the provider's answer to the lifecycle's own refund. One its event booked first, spread over a
+ * shared charge's captures (`<refund>/<capture>`), is booked already.
+ */
 export function bookRefund(state: LifecycleState, attempt: PendingRefund, answer: Refund): void {
+  const spread = state.ledger.movements.some(
+    (movement) => movement.kind === 'refund' && movement.reference.startsWith(`${answer.id}/`),
+  );
+  if (spread) return;
   applyRefund(state, {
     id: answer.id,
     captureId: attempt.captureId,
@@ -286,9 +388,19 @@ export function providerCaptureId(state: LifecycleState, captureId: string): str
   return state.captures.find((capture) => capture.id === captureId)?.chargeId ?? captureId;
 }
 
-export function markEnded(state: LifecycleState, status: 'VOIDED' | 'EXPIRED' | 'DENIED'): void {
-  state.status = status;
-  state.remainingAmount = amountOf(state, 0n).value;
+const endings = { VOIDED: 'void', EXPIRED: 'expiry', DENIED: 'denial' } as const;
+
+/** The current hold ended without a capture: what remained of it is released. */
+export function markEnded(
+  state: LifecycleState,
+  status: keyof typeof endings,
+  source: MovementSource = 'answer',
+  at?: string,
+): void {
+  const hold = state.currentAuthorizationId;
+  const rest = String(figuresOf(state.ledger.movements).remaining);
+  const release = { kind: 'release', reason: endings[status], reference: hold, of: hold } as const;
+  book(state, { ...release, source, at: timeOf(at), minorUnits: rest });
 }
 
 /**
@@ -320,10 +432,9 @@ function decide(state: LifecycleState, event: PaymentEvent): string | undefined 
     return `amount in ${event.amount.currency_code}, not the lifecycle's ${state.currency}: not booked`;
   }
   if (event.refundId && event.captureId) {
-    const captureId = state.sharedCaptureIds
-      ? captureOfSharedId(state, event.refundId, event.captureId)
-      : event.captureId;
-    const refund = { ...event, refundId: event.refundId, captureId };
+    const named = { ...event, refundId: event.refundId, captureId: event.captureId };
+    const captureId = state.sharedCaptureIds ? captureOfSharedId(state, named) : event.captureId;
+    const refund = { ...named, captureId };
     const held = state.captures.some((capture) => capture.id === captureId);
     const spread = !held && state.sharedCaptureIds ? spreadOverCharge(state, refund) : null;
     if (spread !== null) return spread;
@@ -357,18 +468,7 @@ function decide(state: LifecycleState, event: PaymentEvent): string | undefined 
     if (known && !canMove(known.status, captureStatus)) {
       return `capture ${known.id} is ${known.status}; ${captureStatus} would move it backwards`;
     }
-    if (known) {
-      known.status = captureStatus;
-      if (captureStatus === 'DECLINED') {
-        const back =
-          (minorUnitsOf(state, state.remainingAmount) ?? 0n) +
-          (minorUnitsOf(state, known.amount.value) ?? 0n);
-        state.remainingAmount = amountOf(state, back).value;
-        known.finalCapture = false;
-      }
-      settle(state);
-      return undefined;
-    }
+    if (known) return moveCapture(state, known, captureStatus, event);
     if (!event.amount) return 'capture event without an amount';
     if (madeBeforeStart(state, event.createTime)) {
       return 'capture made before the lifecycle started: counted in what was captured then';
@@ -393,10 +493,36 @@ function decide(state: LifecycleState, event: PaymentEvent): string | undefined 
     }
     if (isTerminal(state)) return `lifecycle already ${state.status}`;
     if (state.captures.some(holdsMoney)) return 'money was already captured; a void cannot undo it';
-    markEnded(state, 'VOIDED');
+    markEnded(state, 'VOIDED', 'event', event.createTime);
     return undefined;
   }
   return 'event type the lifecycle does not act on';
+}
+
+/**
+ * A known capture's event: a pending capture completes or is declined. A capture event that reports it
+ * refunded or reversed moves no money: its refunds and reversals are booked from their own events.
+ */
+function moveCapture(
+  state: LifecycleState,
+  capture: CaptureRecord,
+  status: CaptureRecordStatus,
+  event: PaymentEvent,
+): string | undefined {
+  const movement = {
+    reference: capture.id,
+    source: 'event',
+    at: timeOf(event.createTime),
+  } as const;
+  if (status === 'DECLINED') {
+    book(state, movementOf(state, capture.amount.value, { ...movement, kind: 'capture-declined' }));
+    return undefined;
+  }
+  if (status === 'COMPLETED') {
+    book(state, movementOf(state, capture.amount.value, { ...movement, kind: 'capture-completed' }));
+    return undefined;
+  }
+  return `capture ${capture.id} reported ${status}: its refunds and reversals are booked from their own events`;
 }
 
 /**
@@ -445,10 +571,12 @@ function learnFromChargeTotal(
     applyRefundsAwaitingCharge(state, chargeId);
     return undefined;
   }
-  const remaining = minorUnitsOf(state, state.remainingAmount) ?? 0n;
+  const remaining = figuresOf(state.ledger.movements).remaining;
   if (final && authorizationId === state.currentAuthorizationId && remaining > 0n && !isTerminal(state)) {
-    state.remainingAmount = amountOf(state, 0n).value;
-    settle(state);
+    // The authorization takes no more captures: what remains of its hold is released.
+    const release = { kind: 'release', reason: 'final-capture', of: authorizationId } as const;
+    const at = timeOf(event.createTime);
+    book(state, { ...release, reference: chargeId, source: 'event', at, minorUnits: String(remaining) });
     return undefined;
   }
   return `charge ${chargeId} captured ${total.value} in all: booked already`;
@@ -458,7 +586,7 @@ function learnFromChargeTotal(
 function applyRefundsAwaitingCharge(state: LifecycleState, chargeId: string): void {
   const waiting = state.refundsAwaitingCapture?.filter((event) => event.captureId === chargeId) ?? [];
   for (const event of waiting) {
-    const captureId = captureOfSharedId(state, event.refundId, chargeId);
+    const captureId = captureOfSharedId(state, event);
     if (captureId !== chargeId) decideRefund(state, { ...event, captureId });
     else if (spreadOverCharge(state, event) === null) continue;
     state.refundsAwaitingCapture = state.refundsAwaitingCapture?.filter((each) => each !== event);
@@ -492,12 +620,22 @@ function spreadOverCharge(state: LifecycleState, event: RefundEvent): string | u
 }
 
 /**
- * The lifecycle's capture a refund event of a shared capture id concerns: the one its refund was sent for,
- * or the charge's only capture; otherwise the shared id, which the lifecycle does not hold.
+ * The lifecycle's capture a refund event of a shared capture id concerns: the one its refund was sent for
+ * (answered, or sent and not answered yet: a refund of the charge of that amount), or the charge's only
+ * capture; otherwise the shared id, which the lifecycle does not hold.
  */
-function captureOfSharedId(state: LifecycleState, refundId: string, chargeId: string): string {
+function captureOfSharedId(state: LifecycleState, event: RefundEvent): string {
+  const { refundId, captureId: chargeId } = event;
   const refunded = state.refunds?.find((refund) => refund.id === refundId);
   if (refunded) return refunded.captureId;
+  const sent = state.pendingAttempts.find(
+    (attempt) =>
+      attempt.operation === 'refund' &&
+      attempt.sent.captureId === chargeId &&
+      event.amount !== undefined &&
+      minorUnitsOrZero(state, attempt.sent.amount.value) === minorUnitsOrZero(state, event.amount.value),
+  );
+  if (sent?.operation === 'refund') return sent.captureId;
   const ofCharge = state.captures.filter((capture) => capture.chargeId === chargeId);
   return ofCharge.length === 1 && ofCharge[0] ? ofCharge[0].id : chargeId;
 }
@@ -511,31 +649,52 @@ function heldEarlier(state: LifecycleState, authorizationId: string | undefined)
 
 /** Whether a capture made at `createTime` was counted in what the provider said was captured at start. */
 function madeBeforeStart(state: LifecycleState, createTime: string | undefined): boolean {
-  if (!state.capturedAtStart || !createTime) return false;
-  return Date.parse(createTime) < Date.parse(state.capturedAtStart.asOf);
+  const read = state.ledger.movements.find(
+    (movement) => movement.kind === 'capture' && movement.source === 'read',
+  );
+  if (!read || !createTime) return false;
+  return Date.parse(createTime) < Date.parse(read.at);
 }
 
-/** A refund or reversal event: its resource is the refund, whose capture is one of the lifecycle's. */
+/**
+ * A refund or dispute event: its resource is the refund or dispute, whose capture is one of the lifecycle's.
+ * What it moves is its adapter's translation (event.movement): a refund, one that came back (its status
+ * FAILED or CANCELLED), funds a dispute withdrew or reinstated (CANCELLED), an inquiry that moves nothing.
+ */
 function decideRefund(state: LifecycleState, event: RefundEvent): string | undefined {
   if (!state.captures.some((capture) => capture.id === event.captureId)) {
     return `refund of capture ${event.captureId}, which this lifecycle does not hold`;
   }
   const known = state.refunds?.find((refund) => refund.id === event.refundId);
-  const kind = event.eventType === 'PAYMENT.CAPTURE.REVERSED' ? 'reversal' : 'refund';
-  const status = event.status ?? 'COMPLETED';
+  const reversal = event.eventType === 'PAYMENT.CAPTURE.REVERSED';
+  const movement = event.movement ?? (reversal ? 'dispute-withdrawn' : 'refund');
+  const kind = movement.startsWith('dispute-') ? 'reversal' : 'refund';
+  const status = statusOfMovement(movement, event.status);
   if (known && known.kind === kind && known.status === status)
     return `refund ${known.id} is already recorded`;
   const amount = event.amount ?? known?.amount;
   if (!amount) return 'refund event without an amount';
-  applyRefund(state, {
-    id: event.refundId,
-    captureId: event.captureId,
-    kind,
-    status,
-    amount,
-    createTime: event.createTime,
-  });
+  applyRefund(
+    state,
+    { id: event.refundId, captureId: event.captureId, kind, status, amount, createTime: event.createTime },
+    'event',
+  );
   return undefined;
+}
+
+function statusOfMovement(movement: NonNullable<PaymentEvent['movement']>, status?: string): string {
+  switch (movement) {
+    case 'refund-returned':
+      return status === 'CANCELLED' ? 'CANCELLED' : 'FAILED';
+    case 'dispute-reinstated':
+      return 'CANCELLED';
+    case 'dispute-inquiry':
+      return 'INQUIRY';
+    case 'dispute-withdrawn':
+      return 'COMPLETED';
+    default:
+      return status === 'PENDING' ? 'PENDING' : 'COMPLETED';
+  }
 }
 
 // Capture statuses only move forwards: PENDING → COMPLETED|DECLINED → (PARTIALLY_)REFUNDED|REVERSED.

@@ -1,0 +1,64 @@
+// The lifecycle's money as an append-only list of movements, in its own provider-neutral vocabulary. Each
+// provider's adapter translates its answers and events into these; every figure of the lifecycle's state
+// follows from them (src/workflows/lifecycle/ledger/figures.ts), and every append is checked there
+// (invariants.ts).
+
+/**
+ * - `hold`: an authorization (or a reauthorization's new one) holds money on the payer's card.
+ * - `release`: held money is no longer held (void, expiry, denial, the rest of a final capture, a replaced hold).
+ * - `capture`: money taken from a hold; `pending` while the provider has not completed it.
+ * - `capture-completed`: a pending capture went through; moves no money of its own.
+ * - `capture-declined`: a capture that did not go through; its money is held again.
+ * - `refund`: money given back to the payer from a capture.
+ * - `refund-returned`: a refund that failed or was canceled; its money is the merchant's again.
+ * - `dispute-withdrawn`: the payer's bank took a capture's money back (chargeback, reversal).
+ * - `dispute-reinstated`: a dispute the merchant won gave that money back.
+ * - `dispute-inquiry`: the payer's bank asks about a capture; no money moves.
+ */
+export type MovementKind =
+  | 'hold'
+  | 'release'
+  | 'capture'
+  | 'capture-completed'
+  | 'capture-declined'
+  | 'refund'
+  | 'refund-returned'
+  | 'dispute-withdrawn'
+  | 'dispute-reinstated'
+  | 'dispute-inquiry';
+
+/** Where the lifecycle learned of a movement: its own call's answer, a provider event, a read of the provider. */
+export type MovementSource = 'answer' | 'event' | 'read';
+
+export type ReleaseReason = 'void' | 'expiry' | 'denial' | 'final-capture' | 'replaced';
+
+export type Movement = {
+  kind: MovementKind;
+  /** The provider's id of what moved: the authorization of a hold, the capture, the refund, the dispute. */
+  reference: string;
+  /**
+   * What the money moved from: the hold (authorization) of a capture or release, the capture of a refund or
+   * dispute, the refund a refund-returned gives back.
+   */
+  of?: string;
+  /** Integer minor units of the lifecycle's currency, as a decimal string (payloads carry no bigint). */
+  minorUnits: string;
+  source: MovementSource;
+  /** The caller's Idempotency-Key when the movement is the answer to the lifecycle's own call. */
+  key?: string;
+  /** When it happened, as the provider says (or when the lifecycle learned it, when it does not). */
+  at: string;
+  /** A capture or refund the provider has not completed yet: its money counts already. */
+  pending?: true;
+  /** A capture that ends its hold: the rest of the hold is released with it. */
+  final?: true;
+  /** Why a hold was released. */
+  reason?: ReleaseReason;
+  /** When a hold ends. */
+  endsAt?: string;
+};
+
+/** A movement the ledger refused to book, and the invariant it would have broken. */
+export type Discrepancy = { movement: Movement; invariant: string; at: string };
+
+export type Ledger = { movements: Movement[]; discrepancies: Discrepancy[] };

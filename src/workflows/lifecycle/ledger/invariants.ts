@@ -1,0 +1,104 @@
+import type { Ledger, Movement } from '../../../providers/movements';
+import { figuresOf, identityOf, minorUnitsOfMovement } from './figures';
+
+// Appending to a ledger: a movement is booked once per provider reference, whichever source came first,
+// and only when the ledger with it still keeps the invariants; otherwise it is recorded as a discrepancy.
+
+export type LedgerRules = {
+  /** What the provider lets a hold capture beyond its amount (PayPal's over-capture), in minor units. */
+  captureAllowance?: (held: bigint) => bigint;
+};
+
+export type AppendOutcome = 'booked' | 'already booked' | 'discrepancy';
+
+const DISCREPANCIES = 100;
+
+export function emptyLedger(): Ledger {
+  return { movements: [], discrepancies: [] };
+}
+
+/** Why the ledger with `movement` appended would break an invariant, or undefined when it would not. */
+export function brokenInvariant(
+  movements: Movement[],
+  movement: Movement,
+  rules: LedgerRules = {},
+): string | undefined {
+  if (minorUnitsOfMovement(movement) < 0n) return 'amounts are never negative';
+  const keyed =
+    movement.key !== undefined &&
+    movements.find(
+      (each) =>
+        each.kind === movement.kind && each.key === movement.key && each.reference !== movement.reference,
+    );
+  if (keyed) {
+    return `one provider action per key: key ${movement.key} already made ${movement.kind} ${keyed.reference}`;
+  }
+  const needs = (kind: Movement['kind'], reference: string | undefined) =>
+    movements.some((each) => each.kind === kind && each.reference === reference);
+  switch (movement.kind) {
+    case 'capture':
+    case 'release':
+      if (!needs('hold', movement.of))
+        return `${movement.kind} of hold ${movement.of}, which the ledger does not hold`;
+      break;
+    case 'capture-completed':
+    case 'capture-declined':
+      if (!needs('capture', movement.reference))
+        return `${movement.kind} of capture ${movement.reference}, which the ledger does not hold`;
+      break;
+    case 'refund':
+    case 'dispute-withdrawn':
+    case 'dispute-reinstated':
+    case 'dispute-inquiry':
+      if (!needs('capture', movement.of))
+        return `${movement.kind} of capture ${movement.of}, which the ledger does not hold`;
+      break;
+    case 'refund-returned':
+      if (!needs('refund', movement.of))
+        return `refund-returned of refund ${movement.of}, which the ledger does not hold`;
+      break;
+  }
+  const after = figuresOf([...movements, movement]);
+  for (const capture of after.captures) {
+    if (capture.refunded < 0n) return `refund-returned beyond what capture ${capture.reference} had refunded`;
+    if (capture.reversed < 0n)
+      return `dispute-reinstated beyond what capture ${capture.reference} had withdrawn`;
+    if (capture.refunded + capture.reversed > capture.captured) {
+      return `refunded ≤ captured per capture: capture ${capture.reference} would give back ${capture.refunded + capture.reversed} of ${capture.captured}`;
+    }
+  }
+  const holds = new Map(
+    movements
+      .concat(movement)
+      .filter((each) => each.kind === 'hold')
+      .map((hold) => [hold.reference, minorUnitsOfMovement(hold)]),
+  );
+  for (const [hold, held] of holds) {
+    const captured = after.captures
+      .filter((capture) => capture.hold === hold)
+      .reduce((sum, capture) => sum + capture.captured, 0n);
+    const allowed = held + (rules.captureAllowance?.(held) ?? 0n);
+    if (captured > allowed)
+      return `captured ≤ held + allowance: hold ${hold} would have ${captured} captured of ${allowed} allowed`;
+  }
+  return undefined;
+}
+
+/**
+ * Appends `movement` unless a movement of its kind is booked under its reference already; a movement that
+ * would break an invariant is recorded as a discrepancy instead, never booked.
+ */
+export function appendMovement(ledger: Ledger, movement: Movement, rules: LedgerRules = {}): AppendOutcome {
+  const identity = identityOf(movement);
+  if (ledger.movements.some((each) => identityOf(each) === identity)) return 'already booked';
+  const invariant = brokenInvariant(ledger.movements, movement, rules);
+  if (invariant !== undefined) {
+    // A redelivered event that breaks the same invariant is the same discrepancy.
+    if (ledger.discrepancies.some((each) => identityOf(each.movement) === identity)) return 'discrepancy';
+    ledger.discrepancies.push({ movement, invariant, at: movement.at });
+    if (ledger.discrepancies.length > DISCREPANCIES) ledger.discrepancies.shift();
+    return 'discrepancy';
+  }
+  ledger.movements.push(movement);
+  return 'booked';
+}
