@@ -86,6 +86,14 @@ export class StripeBooks {
     return intent;
   }
 
+  /** The intents (a customer's, when given), newest first, as Stripe lists them. */
+  intentsOf(customer: string | undefined): IntentRecord[] {
+    return [...this.intents.values()]
+      .filter((intent) => customer === undefined || intent.customer === customer)
+      .reverse()
+      .map((intent) => this.intent(intent.id));
+  }
+
   charge(id: string, param = 'charge'): ChargeRecord {
     const charge = this.charges.get(id);
     if (!charge) throw resourceMissing('charge', id, param);

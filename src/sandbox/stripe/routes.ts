@@ -110,6 +110,20 @@ export async function registerStripeRoutes(app: FastifyInstance, context: Stripe
       return answer(reply, faults, 'get', () => ({ statusCode: 200, body: intentJson(id, params) }));
     });
 
+    // The intents (a customer's, when asked), in one page.
+    scope.get('/v1/payment_intents', async (request, reply) => {
+      const params = decodeForm(request.url.split('?')[1] ?? '');
+      return answer(reply, faults, 'get', () => {
+        allowOnly(params, ['customer', 'limit', 'expand']);
+        const customer = typeof params.customer === 'string' ? params.customer : undefined;
+        const data = books.intentsOf(customer).map((intent) => intentJson(intent.id, {}));
+        return {
+          statusCode: 200,
+          body: { object: 'list', data, has_more: false, url: '/v1/payment_intents' },
+        };
+      });
+    });
+
     scope.get('/v1/charges/:id', async (request, reply) => {
       const { id } = request.params as { id: string };
       return answer(reply, faults, 'get', () => ({

@@ -98,7 +98,7 @@ export function initialState(
 ): LifecycleState {
   const { currency_code: currency, value: authorized } = authorization.amount;
   const captured = toMinorUnits(authorization.captured_amount?.value ?? '0', currency) ?? 0n;
-  const remaining = (toMinorUnits(authorized, currency) ?? 0n) - captured;
+  const remaining = capturable(authorization, (toMinorUnits(authorized, currency) ?? 0n) - captured);
   return {
     workflowId,
     authorizationId: authorization.id,
@@ -120,7 +120,9 @@ export function initialState(
       },
     }),
     remainingAmount:
-      captured === 0n ? authorized : formatMinorUnits(remaining > 0n ? remaining : 0n, currency),
+      captured === 0n && remaining === toMinorUnits(authorized, currency)
+        ? authorized
+        : formatMinorUnits(remaining > 0n ? remaining : 0n, currency),
     authorizationCreateTime: times.createTime,
     expirationTime: authorization.expiration_time,
     reauthorizeAt: times.reauthorizeAt,
@@ -211,7 +213,8 @@ export function applyReauthorization(
     at,
   });
   state.currentAuthorizationId = authorization.id;
-  state.remainingAmount = authorization.amount.value;
+  const held = toMinorUnits(authorization.amount.value, state.currency) ?? 0n;
+  state.remainingAmount = formatMinorUnits(capturable(authorization, held), state.currency);
   state.expirationTime = authorization.expiration_time ?? state.expirationTime;
   state.reauthorizeAt = undefined;
   // A new authorization is a new hold (Stripe): the expiry policy follows its end, an hour before it.
@@ -219,6 +222,17 @@ export function applyReauthorization(
     const policyAt = Date.parse(authorization.expiration_time) - HOLD_END_MARGIN_MS;
     if (Number.isFinite(policyAt)) state.expiryPolicyAt = new Date(policyAt).toISOString();
   }
+}
+
+/**
+ * What can still be captured of a hold: `uncaptured`, or less when the provider says so (Stripe's
+ * amount_capturable is 0 once an intent succeeded, whatever it did not capture).
+ */
+export function capturable(authorization: Authorization, uncaptured: bigint): bigint {
+  const { amount_capturable: stated } = authorization;
+  if (!stated || stated.currency_code !== authorization.amount.currency_code) return uncaptured;
+  const minor = toMinorUnits(stated.value, stated.currency_code);
+  return minor !== undefined && minor < uncaptured ? minor : uncaptured;
 }
 
 /** How long before a hold's end the expiry policy runs when the hold ends before the policy's own time. */
