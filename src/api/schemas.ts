@@ -107,6 +107,10 @@ export const lifecycleStateBody = z.object({
     z.looseObject({ fromAuthorizationId: z.string(), toAuthorizationId: z.string() }),
   ),
   recentEvents: z.array(z.looseObject({ id: z.string(), eventType: z.string(), applied: z.boolean() })),
+  /** The last scheduled reauthorization that failed for good: when, and the provider's issue or TIMEOUT. */
+  reauthorizationFailure: z.object({ at: z.string(), reason: z.string() }).optional(),
+  /** Set when the lifecycle's run was ended from outside (terminated, or timed out): it takes no command. */
+  runEnded: z.object({ how: z.enum(['TERMINATED', 'TIMED_OUT']), at: z.string().optional() }).optional(),
 });
 
 export const startedLifecycleBody = z.object({

@@ -246,6 +246,11 @@ describe('a Stripe reauthorization by a new PaymentIntent', () => {
     expect(state).toMatchObject({ currentAuthorizationId: id, remainingAmount: '80.00' });
     expect(state?.reauthorizeAt).toBeUndefined();
     expect((await holdsOfPayer(id)).map((intent) => intent.id)).toEqual([id]);
+    // GET shows it as docs/lifecycle.md promises.
+    const shown = await api.get(`/v1/lifecycles/${id}`);
+    expect(shown.data).toMatchObject({
+      reauthorizationFailure: { reason: 'authorization_not_replaceable', at: expect.any(String) },
+    });
   });
 });
 
