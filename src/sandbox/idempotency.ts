@@ -3,6 +3,7 @@ import { ProviderError } from './errors';
 export interface ProviderAnswer {
   statusCode: number;
   body?: unknown;
+  headers?: Record<string, string>;
 }
 
 type Outcome = { answer: ProviderAnswer } | { refusal: ProviderError };

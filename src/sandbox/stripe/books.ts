@@ -48,6 +48,7 @@ export class StripeBooks {
       currency: input.currency,
       status: 'requires_capture',
       cancellationReason: null,
+      canceledAt: null,
       multicapture: input.multicapture ?? false,
       captureCount: 0,
       customer: input.customer ?? stripeId('cus'),
@@ -174,6 +175,7 @@ export class StripeBooks {
     }
     intent.status = 'canceled';
     intent.cancellationReason = reason ?? null;
+    intent.canceledAt = this.seconds();
     intent.amountCapturable = 0;
     this.options.onEvent({ type: 'payment_intent.canceled', intent });
     return intent;
@@ -282,6 +284,7 @@ export class StripeBooks {
     }
     intent.status = 'canceled';
     intent.cancellationReason = 'automatic';
+    intent.canceledAt = this.seconds();
     intent.amountCapturable = 0;
     this.options.onEvent({ type: 'charge.expired', charge });
     this.options.onEvent({ type: 'payment_intent.canceled', intent });

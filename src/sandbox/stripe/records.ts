@@ -12,6 +12,8 @@ export interface IntentRecord {
   currency: string;
   status: IntentStatus;
   cancellationReason: string | null;
+  /** Unix seconds of the cancel (ours or the hold's lapse); null while not canceled. */
+  canceledAt: number | null;
   multicapture: boolean;
   captureCount: number;
   customer: string;

@@ -51,6 +51,7 @@ export function paymentIntentResource(
     amount: intent.amount,
     amount_capturable: intent.amountCapturable,
     amount_received: intent.amountReceived,
+    canceled_at: intent.canceledAt,
     cancellation_reason: intent.cancellationReason,
     capture_method: 'manual',
     confirmation_method: 'automatic',
