@@ -1,4 +1,6 @@
 import { startSandbox, type Sandbox } from '../../src/sandbox/server';
+import { resourceViolations } from '../fixtures/contract/stripe-contract';
+import { startWebhookListener, type WebhookListener } from '../helpers/sandbox-fixtures';
 
 // What the sandbox's Stripe mode plays of Stripe's documents beyond the happy path: replays marked
 // `Idempotent-Replayed: true`, keys forgotten after the retention (24 hours, shortened here), `canceled_at`
@@ -115,3 +117,86 @@ describe("the sandbox's Stripe mode", () => {
     expect((await stripe(`/v1/payment_intents/${id}`)).body.status).toBe('requires_capture');
   });
 });
+
+describe("the sandbox's Stripe mode, money that comes back", () => {
+  let listener: WebhookListener;
+  beforeAll(async () => {
+    listener = await startWebhookListener();
+    await control('/sandbox/webhooks', { url: listener.url, event_types: [{ name: '*' }] });
+  });
+  afterAll(async () => {
+    await listener.close();
+  });
+
+  /** The event types delivered about an object, in order, once deliveries settle. */
+  async function eventsOf(objectId: string): Promise<Array<{ type: string; status?: string }>> {
+    await sandbox.deliveriesSettled();
+    return listener.received
+      .map(
+        (delivery) => JSON.parse(delivery.body.toString('utf8')) as { type: string; data: { object: any } },
+      )
+      .filter((event) => event.data.object.id === objectId)
+      .map((event) => ({ type: event.type, status: event.data.object.status }));
+  }
+
+  async function capturedCharge(): Promise<string> {
+    const id = await heldIntent();
+    const captured = await stripe(`/v1/payment_intents/${id}/capture`, 'amount_to_capture=5000');
+    return captured.body.latest_charge as string;
+  }
+
+  it('fails a refund: the charge counts it no longer, refund.failed and refund.updated are delivered', async () => {
+    const charge = await capturedCharge();
+    const refund = await stripe('/v1/refunds', `charge=${charge}&amount=1000`);
+    const failed = await control(`/sandbox/refunds/${refund.body.id}/fail`, {});
+    expect(failed).toMatchObject({ status: 'failed', failure_reason: 'expired_or_canceled_card' });
+    expect(resourceViolations('refund', failed)).toEqual([]);
+    expect((await stripe(`/v1/charges/${charge}`)).body.amount_refunded).toBe(0);
+    expect(await eventsOf(refund.body.id)).toEqual([
+      { type: 'refund.created', status: 'succeeded' },
+      { type: 'charge.refund.updated', status: 'succeeded' },
+      { type: 'refund.failed', status: 'failed' },
+      { type: 'refund.updated', status: 'failed' },
+      { type: 'charge.refund.updated', status: 'failed' },
+    ]);
+  });
+
+  it('withdraws funds on a dispute and reinstates them when it is won; an inquiry withdraws nothing', async () => {
+    const won = await control(`/sandbox/charges/${await capturedCharge()}/dispute`, {});
+    await control(`/sandbox/disputes/${won.id}/close`, { outcome: 'won' });
+    expect(await eventsOf(won.id)).toEqual([
+      { type: 'charge.dispute.created', status: 'needs_response' },
+      { type: 'charge.dispute.funds_withdrawn', status: 'needs_response' },
+      { type: 'charge.dispute.funds_reinstated', status: 'won' },
+      { type: 'charge.dispute.closed', status: 'won' },
+    ]);
+
+    const lost = await control(`/sandbox/charges/${await capturedCharge()}/dispute`, {});
+    await control(`/sandbox/disputes/${lost.id}/close`, { outcome: 'lost' });
+    expect((await eventsOf(lost.id)).map((event) => event.type)).toEqual([
+      'charge.dispute.created',
+      'charge.dispute.funds_withdrawn',
+      'charge.dispute.closed',
+    ]);
+
+    const charge = await capturedCharge();
+    const inquiry = await control(`/sandbox/charges/${charge}/dispute`, { inquiry: true });
+    expect(inquiry.status).toBe('warning_needs_response');
+    // Nothing was withdrawn: the charge can still be refunded.
+    expect((await stripe('/v1/refunds', `charge=${charge}&amount=100`)).status).toBe(200);
+    await control(`/sandbox/disputes/${inquiry.id}/close`, { outcome: 'won' });
+    expect(await eventsOf(inquiry.id)).toEqual([
+      { type: 'charge.dispute.created', status: 'warning_needs_response' },
+      { type: 'charge.dispute.closed', status: 'warning_closed' },
+    ]);
+  });
+});
+
+async function control(path: string, body: unknown): Promise<Record<string, any>> {
+  const response = await fetch(`${sandbox.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return (await response.json()) as Record<string, any>;
+}

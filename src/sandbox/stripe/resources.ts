@@ -79,6 +79,7 @@ export function refundResource(refund: RefundRecord): Record<string, unknown> {
     charge: refund.chargeId,
     created: refund.created,
     currency: refund.currency,
+    ...(refund.failureReason !== null && { failure_reason: refund.failureReason }),
     metadata: refund.metadata,
     payment_intent: refund.intentId,
     status: refund.status,
