@@ -123,6 +123,10 @@ export const lifecycleStateBody = z.object({
     movements: z.array(ledgerMovement),
     discrepancies: z.array(z.object({ movement: ledgerMovement, invariant: z.string(), at: z.string() })),
   }),
+  /** The last scheduled reauthorization that failed for good: when, and the provider's issue or TIMEOUT. */
+  reauthorizationFailure: z.object({ at: z.string(), reason: z.string() }).optional(),
+  /** Set when the lifecycle's run was ended from outside (terminated, or timed out): it takes no command. */
+  runEnded: z.object({ how: z.enum(['TERMINATED', 'TIMED_OUT']), at: z.string().optional() }).optional(),
 });
 
 export const startedLifecycleBody = z.object({

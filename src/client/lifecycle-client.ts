@@ -42,6 +42,7 @@ import type { Authorization, PaymentCapture, Refund } from '../providers/resourc
 import { providerOfStart } from '../provider-names';
 import { lifecycleStartAttributes } from '../workflows/search-attributes';
 import { betweenTasks, LifecycleRunEndedError, UPDATE_RETRY_DELAYS_MS } from './update-failures';
+import { endedHow, endedRunState, runEndedOf } from './ended-runs';
 
 export interface StartedLifecycle {
   workflowId: string;
@@ -62,11 +63,13 @@ export class LifecycleStartFailedError extends Error {
   }
 }
 
-/** The lifecycle has ended (e.g. CAPTURED or VOIDED) and takes no more requests. */
+/**
+ * The lifecycle has ended (e.g. CAPTURED or VOIDED, or its run was terminated) and takes no more requests.
+ */
 export class LifecycleEndedError extends Error {
   override name = 'LifecycleEndedError';
   constructor(readonly state: LifecycleState) {
-    super(`the lifecycle has ended: the authorization is ${state.status}`);
+    super(`the lifecycle has ended: ${endedHow(state)}`);
   }
 }
 
@@ -221,9 +224,17 @@ export class LifecycleClient {
   /** A lifecycle that has ended (e.g. CAPTURED): its final state. */
   private async ended(authorizationId: string): Promise<StartedLifecycle> {
     const handle = this.handle(authorizationId);
-    const [state, { runId }] = await Promise.all([handle.query(stateQuery), handle.describe()]);
+    const { state, runId } = await this.read(authorizationId);
     if (!state) throw new Error(`the lifecycle ${handle.workflowId} ended without a state`);
     return { workflowId: handle.workflowId, runId, state, created: false };
+  }
+
+  /** The current run's state and id; a run ended from outside reads as ended, with how (ended-runs.ts). */
+  private async read(authorizationId: string): Promise<{ state: LifecycleState | null; runId: string }> {
+    const handle = this.handle(authorizationId);
+    const [state, description] = await Promise.all([handle.query(stateQuery), handle.describe()]);
+    const runEnded = runEndedOf(description);
+    return { state: state && runEnded ? endedRunState(state, runEnded) : state, runId: description.runId };
   }
 
   /** Why a lifecycle failed before it answered, e.g. AUTHORIZATION_NOT_MANAGEABLE; undefined if it did not. */
@@ -243,7 +254,7 @@ export class LifecycleClient {
   /** The lifecycle's state, or null when no lifecycle exists for the authorization (or this client may not see it). */
   async state(authorizationId: string): Promise<LifecycleState | null> {
     try {
-      const state = await this.handle(authorizationId).query(stateQuery);
+      const { state } = await this.read(authorizationId);
       return state && this.sees(state) ? state : null;
     } catch (error) {
       if (error instanceof WorkflowNotFoundError) return null;
@@ -298,7 +309,7 @@ export class LifecycleClient {
         provider: state.provider,
         orderId: state.orderId,
         ...(state.owner !== undefined && { owner: state.owner }),
-        carriedState: { ...state, nextTimer: undefined },
+        carriedState: { ...state, nextTimer: undefined, runEnded: undefined },
       },
       'ALLOW_DUPLICATE',
     );

@@ -5,7 +5,8 @@
 
 /**
  * - `hold`: an authorization (or a reauthorization's new one) holds money on the payer's card.
- * - `release`: held money is no longer held (void, expiry, denial, the rest of a final capture, a replaced hold).
+ * - `release`: held money is no longer held (void, expiry, denial, the rest of a final capture, a replaced hold,
+ *   what the provider says can no longer be captured).
  * - `capture`: money taken from a hold; `pending` while the provider has not completed it.
  * - `capture-completed`: a pending capture went through; moves no money of its own.
  * - `capture-declined`: a capture that did not go through; its money is held again.
@@ -30,7 +31,7 @@ export type MovementKind =
 /** Where the lifecycle learned of a movement: its own call's answer, a provider event, a read of the provider. */
 export type MovementSource = 'answer' | 'event' | 'read';
 
-export type ReleaseReason = 'void' | 'expiry' | 'denial' | 'final-capture' | 'replaced';
+export type ReleaseReason = 'void' | 'expiry' | 'denial' | 'final-capture' | 'replaced' | 'not-capturable';
 
 export type Movement = {
   kind: MovementKind;

@@ -52,6 +52,8 @@ export const authorizationSchema = z.looseObject({
    * PayPal's authorization does not say, so its adapter leaves it out.
    */
   captured_amount: moneySchema.optional(),
+  /** What can still be captured of it, filled by an adapter whose provider says (Stripe's amount_capturable). */
+  amount_capturable: moneySchema.optional(),
   /** The capture that holds its captures, when they share one (Stripe's charge); PayPal's leaves it out. */
   capture_id: z.string().optional(),
   invoice_id: z.string().optional(),

@@ -22,7 +22,10 @@ export async function answer(
     return dropConnection(reply);
   }
   if (drop) return dropConnection(reply);
-  return reply.code(result.statusCode).send(result.body);
+  return reply
+    .code(result.statusCode)
+    .headers(result.headers ?? {})
+    .send(result.body);
 }
 
 function dropConnection(reply: FastifyReply): FastifyReply {

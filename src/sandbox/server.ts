@@ -39,6 +39,8 @@ export interface SandboxOptions extends SandboxModeOptions {
   publicUrl?: string;
   /** The sandbox's clock; tests move time with it. */
   now?: () => Date;
+  /** How long a PayPal-Request-Id is kept: 45 days unless a test shortens it. */
+  requestIdRetentionMs?: number;
 }
 
 export interface Sandbox {
@@ -160,7 +162,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       staticTokens: options.staticTokens ?? [],
       now,
     }),
-    idempotency: new RequestIdempotency(),
+    idempotency: new RequestIdempotency(now, options.requestIdRetentionMs),
     credentials: {
       clientId: options.clientId ?? 'sandbox-client',
       clientSecret: options.clientSecret ?? 'sandbox-secret',

@@ -242,7 +242,19 @@ describe('the reauthorization amount', () => {
   it('is what remains without an amount, or the amount with the currency decimals', () => {
     const state = capturedState('100.00', { C1: '30.00' });
     expect(reauthorizeAmount(state, {})).toBe('70.00');
-    expect(reauthorizeAmount(state, { amount: '80' })).toBe('80.00');
+    expect(reauthorizeAmount(state, { amount: '60' })).toBe('60.00');
+    expect(reauthorizeAmount(state, { amount: '70' })).toBe('70.00');
+  });
+
+  it('refuses more than what remains of the current hold, naming the amount and what remains', () => {
+    const state = capturedState('100.00', { C1: '30.00' });
+    const refused = refusal(() => reauthorizeAmount(state, { amount: '70.01' }));
+    expect(refused.type).toBe(LifecycleFailure.stateForbids);
+    expect(refused.message).toBe('amount: 70.01 USD is more than the 70.00 that remains of the current hold');
+    const captured = capturedState('100.00', { C1: '100.00' });
+    expect(refusal(() => reauthorizeAmount(captured, {})).message).toMatch(
+      /cannot reauthorize: (nothing remains held|the lifecycle is CAPTURED)/,
+    );
   });
 
   it('refuses an amount that is not positive, and an ended lifecycle', () => {

@@ -3,6 +3,7 @@ import type { PaymentsProvider } from '../../src/providers/port';
 import type Stripe from 'stripe';
 import { stripeClient, stripeEndpoint } from '../../src/providers/stripe/client';
 import { reauthorizationParams, stripeProvider } from '../../src/providers/stripe/provider';
+import { startSandbox } from '../../src/sandbox/server';
 import {
   decodeForm,
   requestViolations,
@@ -131,6 +132,66 @@ describe('the adapter against stripe-mock (Stripe validates every request agains
       idempotencyKey: 'reauthorize-create/a1',
     });
     expect(created.id).toMatch(/^pi_/);
+  });
+
+  it('accepts and refuses as the sandbox does the enumerated parameters of the requests the service sends', async () => {
+    if (!mock) return expect(unavailable).not.toBe('');
+    const sandbox = await startSandbox({ mode: 'stripe', logger: false });
+    try {
+      const held = await fetch(`${sandbox.url}/sandbox/payment_intents`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ amount: 5000, currency: 'usd', multicapture: true }),
+      });
+      const sandboxIntent = ((await held.json()) as { id: string }).id;
+      const newIntent = 'amount=100&currency=usd&payment_method=pm_card_visa&confirm=true&off_session=true';
+      // [the request's path at Stripe (`{pi}` the intent), its form, the parameter refused or none]
+      const requests: [string, string, string | undefined][] = [
+        ['/v1/payment_intents/{pi}/cancel', 'cancellation_reason=abandoned', undefined],
+        ['/v1/payment_intents/{pi}/cancel', 'cancellation_reason=bored', 'cancellation_reason'],
+        ['/v1/payment_intents', `${newIntent}&capture_method=manual`, undefined],
+        ['/v1/payment_intents', `${newIntent}&capture_method=later`, 'capture_method'],
+        [
+          '/v1/payment_intents',
+          `${newIntent}&capture_method=manual&payment_method_options[card][request_multicapture]=never`,
+          undefined,
+        ],
+        [
+          '/v1/payment_intents',
+          `${newIntent}&capture_method=manual&payment_method_options[card][request_multicapture]=always`,
+          'payment_method_options',
+        ],
+      ];
+      const answer = async (base: string, intent: string, path: string, form: string) => {
+        const response = await fetch(`${base}${path.replace('{pi}', intent)}`, {
+          method: 'POST',
+          headers: {
+            authorization: 'Bearer sk_test_123',
+            'content-type': 'application/x-www-form-urlencoded',
+          },
+          body: form,
+        });
+        const body = (await response.json()) as { error?: { type: string; message: string } };
+        return { status: response.status, error: body.error };
+      };
+      for (const [path, form, refused] of requests) {
+        const atStripe = await answer(mock.url, 'pi_123', path, form);
+        // The parameters are checked before the intent's state: a second cancel is refused for its value first.
+        const atSandbox = await answer(sandbox.url, sandboxIntent, path, form);
+        const seen = `${path} ${form}`;
+        if (refused === undefined) {
+          expect([seen, atStripe.status]).toEqual([seen, 200]);
+          expect([seen, atSandbox.error?.message ?? '']).not.toContain('Invalid');
+          continue;
+        }
+        for (const each of [atStripe, atSandbox]) {
+          expect([seen, each.status, each.error?.type]).toEqual([seen, 400, 'invalid_request_error']);
+          expect(each.error?.message).toContain(refused);
+        }
+      }
+    } finally {
+      await sandbox.close();
+    }
   });
 
   it("answers resources that satisfy the derived schemas (stripe-mock's fixtures are Stripe's own)", async () => {

@@ -170,6 +170,68 @@ describe('the Stripe adapter', () => {
     expect(sent(2).headers['idempotency-key']).toBe('reauthorize-cancel-previous/pi_1/reauthorize/r');
   });
 
+  it('refuses, before any new intent, to reauthorize an intent Stripe cannot cancel', async () => {
+    for (const previous of [
+      { status: 'requires_capture', amount_received: 2000, amount_capturable: 3000 },
+      { status: 'succeeded', amount_received: 2000, amount_capturable: 0 },
+    ]) {
+      recording.setHandler((_req, res) => respondJson(res, 200, paymentIntentJson(previous)));
+      const error = await rejectionOf(
+        stripe().reauthorizeAuthorization({
+          authorizationId: 'pi_1',
+          amount: usd('30.00'),
+          idempotencyKey: 'pi_1/reauthorize/r',
+        }),
+        ProviderError,
+      );
+      expect(error).toMatchObject({ type: 'authorization_not_replaceable', retryable: false });
+      expect(recording.requests.map((request) => request.method)).toEqual(['GET']);
+      recording.requests.length = 0;
+    }
+  });
+
+  it('releases the new intent at once when the old one was captured before its cancel', async () => {
+    let captured = false;
+    recording.setHandler((req, res) => {
+      if (req.method === 'POST' && req.path === '/v1/payment_intents')
+        return respondJson(res, 200, paymentIntentJson({ id: 'pi_2' }));
+      if (req.path === '/v1/payment_intents/pi_1/cancel') {
+        captured = true;
+        return respondJson(
+          res,
+          400,
+          stripeErrorJson('invalid_request_error', { code: 'payment_intent_unexpected_state' }),
+        );
+      }
+      if (req.path === '/v1/payment_intents/pi_2/cancel')
+        return respondJson(res, 200, paymentIntentJson({ id: 'pi_2', status: 'canceled' }));
+      respondJson(
+        res,
+        200,
+        paymentIntentJson(
+          captured ? { status: 'succeeded', amount_received: 5000, amount_capturable: 0 } : {},
+        ),
+      );
+    });
+    const error = await rejectionOf(
+      stripe().reauthorizeAuthorization({
+        authorizationId: 'pi_1',
+        amount: usd('50.00'),
+        idempotencyKey: 'pi_1/reauthorize/r',
+      }),
+      ProviderError,
+    );
+    expect(error).toMatchObject({ type: 'authorization_not_replaceable', retryable: false });
+    expect(recording.requests.map((request) => `${request.method} ${request.path}`)).toEqual([
+      'GET /v1/payment_intents/pi_1',
+      'POST /v1/payment_intents',
+      'POST /v1/payment_intents/pi_1/cancel',
+      'GET /v1/payment_intents/pi_1',
+      'POST /v1/payment_intents/pi_2/cancel',
+    ]);
+    expect(sent(4).headers['idempotency-key']).toBe('reauthorize-cancel-new/pi_1/reauthorize/r');
+  });
+
   it('reauthorizes an intent without multicapture by one without it: the lifecycle keeps its one capture', async () => {
     const single = chargeJson({
       payment_method_details: { type: 'card', card: { multicapture: { status: 'unavailable' } } },

@@ -65,7 +65,8 @@ function unexpectedState(error: unknown): boolean {
 /**
  * Stripe's manual-capture PaymentIntents behind the port, over the official SDK. Every POST carries an
  * idempotency key derived from the caller's per operation; a reauthorization is a new intent on the saved
- * payment method, then a cancel of the old one, so a retry never leaves two holds or none.
+ * payment method, then a cancel of the old one, taken only when the old one can be canceled and released at
+ * once when it could not be, so neither a retry nor a refusal leaves two holds.
  */
 export function stripeProvider(options: StripeProviderOptions): PaymentsProvider {
   const stripe = stripeClient(options);
@@ -133,12 +134,20 @@ export function stripeProvider(options: StripeProviderOptions): PaymentsProvider
         });
         // The new hold takes captures as the one it replaces did: the lifecycle keeps the capture rules it
         // started with (one capture, or several into a shared charge) across its reauthorizations.
+        assertReplaceable(previous);
         const keepsMulticapture = multicapture && multicaptureOf(authorizationOf(previous)) === 'available';
         const created = await stripe.paymentIntents.create(
           reauthorizationParams(previous, request.amount, keepsMulticapture),
           keyed('reauthorize-create', request.idempotencyKey),
         );
-        await cancel(previous.id, request.idempotencyKey, 'reauthorize-cancel-previous');
+        try {
+          await cancel(previous.id, request.idempotencyKey, 'reauthorize-cancel-previous');
+        } catch (error) {
+          if (!unexpectedState(error)) throw error;
+          // The previous hold was captured between the read and the cancel: the new one cannot replace it.
+          await cancel(created.id, request.idempotencyKey, 'reauthorize-cancel-new');
+          throw notReplaceable(previous.id, 'was captured before its cancel, so the new hold was released');
+        }
         return authorizationOf(created);
       }),
 
@@ -167,6 +176,33 @@ export function stripeProvider(options: StripeProviderOptions): PaymentsProvider
     verifyDelivery: async (delivery) =>
       verifyStripeSignature(delivery, options.webhookSecrets, new Date(), NO_AGE_CHECK),
   };
+}
+
+/** Stripe's refusal, in the port's terms, of a reauthorization whose previous hold cannot be released. */
+export const AUTHORIZATION_NOT_REPLACEABLE = 'authorization_not_replaceable';
+
+function notReplaceable(intentId: string, why: string): ProviderError {
+  return new ProviderError({
+    message: `${intentId} ${why}: Stripe cannot cancel it, so a new hold would not replace it`,
+    type: AUTHORIZATION_NOT_REPLACEABLE,
+    retryable: false,
+    details: [],
+  });
+}
+
+/**
+ * Refuses, before any new hold, a previous intent Stripe cannot cancel: one that succeeded, or one partly
+ * captured (multicapture). A canceled one is released already (a retry of a reauthorization that canceled it
+ * and lost its answer finds it so, and its create is replayed under the same key).
+ */
+function assertReplaceable(previous: Stripe.PaymentIntent): void {
+  const cancelable = previous.status === 'requires_capture' && previous.amount_received === 0;
+  if (!cancelable && previous.status !== 'canceled') {
+    throw notReplaceable(
+      previous.id,
+      `is ${previous.status} with ${previous.amount_received} captured and ${previous.amount_capturable} capturable`,
+    );
+  }
 }
 
 /**

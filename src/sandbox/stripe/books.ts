@@ -48,6 +48,7 @@ export class StripeBooks {
       currency: input.currency,
       status: 'requires_capture',
       cancellationReason: null,
+      canceledAt: null,
       multicapture: input.multicapture ?? false,
       captureCount: 0,
       customer: input.customer ?? stripeId('cus'),
@@ -84,6 +85,14 @@ export class StripeBooks {
     if (intent.status === 'requires_capture' && this.seconds() >= charge.captureBefore)
       this.lapse(intent, charge);
     return intent;
+  }
+
+  /** The intents (a customer's, when given), newest first, as Stripe lists them. */
+  intentsOf(customer: string | undefined): IntentRecord[] {
+    return [...this.intents.values()]
+      .filter((intent) => customer === undefined || intent.customer === customer)
+      .reverse()
+      .map((intent) => this.intent(intent.id));
   }
 
   charge(id: string, param = 'charge'): ChargeRecord {
@@ -166,6 +175,7 @@ export class StripeBooks {
     }
     intent.status = 'canceled';
     intent.cancellationReason = reason ?? null;
+    intent.canceledAt = this.seconds();
     intent.amountCapturable = 0;
     this.options.onEvent({ type: 'payment_intent.canceled', intent });
     return intent;
@@ -207,6 +217,7 @@ export class StripeBooks {
       amount: taken,
       currency: charge.currency,
       status: 'succeeded',
+      failureReason: null,
       metadata,
       created: this.seconds(),
     };
@@ -217,35 +228,66 @@ export class StripeBooks {
   }
 
   /** Control: the cardholder disputes what the charge has left; Stripe withdraws it at once. */
-  openDispute(chargeId: string): DisputeRecord {
+  /**
+   * Control: the refund fails (the card was closed, say): Stripe returns its amount to the merchant's balance,
+   * so the charge counts it no longer as refunded, and sends refund.failed and refund.updated.
+   */
+  failRefund(id: string, reason = 'expired_or_canceled_card'): RefundRecord {
+    const refund = this.refund(id);
+    if (refund.status !== 'succeeded') {
+      throw invalidRequest(
+        `Refund ${refund.id} is ${refund.status}; only a succeeded one fails.`,
+        'refund_unexpected_state',
+      );
+    }
+    refund.status = 'failed';
+    refund.failureReason = reason;
+    this.charge(refund.chargeId).amountRefunded -= refund.amount;
+    this.options.onEvent({ type: 'refund.failed', refund });
+    this.options.onEvent({ type: 'refund.updated', refund });
+    this.options.onEvent({ type: 'charge.refund.updated', refund });
+    return refund;
+  }
+
+  openDispute(chargeId: string, inquiry = false): DisputeRecord {
     const charge = this.charge(chargeId);
     const amount = charge.amountCaptured - charge.amountRefunded;
     if (charge.disputed || amount <= 0) {
       throw invalidRequest(`Charge ${charge.id} has nothing left to dispute.`, 'charge_not_disputable');
     }
-    charge.disputed = true;
+    charge.disputed = !inquiry;
     const dispute: DisputeRecord = {
       id: stripeId('du'),
       chargeId: charge.id,
       intentId: charge.intentId,
       amount,
       currency: charge.currency,
-      status: 'needs_response',
+      status: inquiry ? 'warning_needs_response' : 'needs_response',
       reason: 'fraudulent',
       created: this.seconds(),
     };
     this.disputes.set(dispute.id, dispute);
     this.options.onEvent({ type: 'charge.dispute.created', dispute });
+    if (!inquiry) this.options.onEvent({ type: 'charge.dispute.funds_withdrawn', dispute });
     return dispute;
   }
 
   /** Control: the card network decides the dispute. */
+  /** An inquiry closes as `warning_closed` whatever the outcome: it withdrew nothing. */
   closeDispute(id: string, outcome: 'won' | 'lost'): DisputeRecord {
     const dispute = this.dispute(id);
+    if (dispute.status === 'warning_needs_response') {
+      dispute.status = 'warning_closed';
+      this.options.onEvent({ type: 'charge.dispute.closed', dispute });
+      return dispute;
+    }
     if (dispute.status !== 'needs_response') {
       throw invalidRequest(`Dispute ${dispute.id} is already closed.`, 'dispute_already_closed');
     }
     dispute.status = outcome;
+    if (outcome === 'won') {
+      this.options.onEvent({ type: 'charge.dispute.funds_reinstated', dispute });
+    }
     this.options.onEvent({ type: 'charge.dispute.closed', dispute });
     return dispute;
   }
@@ -274,6 +316,7 @@ export class StripeBooks {
     }
     intent.status = 'canceled';
     intent.cancellationReason = 'automatic';
+    intent.canceledAt = this.seconds();
     intent.amountCapturable = 0;
     this.options.onEvent({ type: 'charge.expired', charge });
     this.options.onEvent({ type: 'payment_intent.canceled', intent });

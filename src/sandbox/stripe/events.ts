@@ -17,9 +17,13 @@ export const stripeEventTypes = [
   'charge.captured',
   'charge.expired',
   'refund.created',
+  'refund.updated',
+  'refund.failed',
   'charge.refund.updated',
   'charge.dispute.created',
   'charge.dispute.closed',
+  'charge.dispute.funds_withdrawn',
+  'charge.dispute.funds_reinstated',
 ] as const;
 
 /** Stripe's `event` for a change in the books: its data.object is the resource as it is now. */

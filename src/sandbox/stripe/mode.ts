@@ -11,6 +11,8 @@ import { registerStripeControlRoutes } from './routes-control';
 export interface StripeSandboxOptions {
   /** The webhook endpoint's signing secrets; each delivery carries a v1 signature by each (a rotation). */
   stripeWebhookSecrets?: string[];
+  /** How long a Stripe Idempotency-Key is kept: Stripe's 24 hours unless a test shortens it. */
+  stripeKeyRetentionMs?: number;
 }
 
 export const DEFAULT_STRIPE_WEBHOOK_SECRET = 'whsec_sandbox';
@@ -36,7 +38,7 @@ export const stripeSandboxMode: SandboxModeFactory<StripeSandboxOptions> = async
     now: core.now,
     onEvent: (event) => core.deliveries.publish(stripeEvent(event, core.now())),
   });
-  const idempotency = new StripeIdempotency();
+  const idempotency = new StripeIdempotency(core.now, options.stripeKeyRetentionMs);
   return {
     registerRoutes: async (app) => {
       registerStripeControlRoutes(app, books);

@@ -12,6 +12,8 @@ export interface IntentRecord {
   currency: string;
   status: IntentStatus;
   cancellationReason: string | null;
+  /** Unix seconds of the cancel (ours or the hold's lapse); null while not canceled. */
+  canceledAt: number | null;
   multicapture: boolean;
   captureCount: number;
   customer: string;
@@ -43,7 +45,9 @@ export interface RefundRecord {
   intentId: string;
   amount: number;
   currency: string;
-  status: 'succeeded';
+  status: 'succeeded' | 'failed';
+  /** Why a refund failed (Stripe's failure_reason); null while it has not. */
+  failureReason: string | null;
   metadata: Record<string, string>;
   created: number;
 }
@@ -54,7 +58,8 @@ export interface DisputeRecord {
   intentId: string;
   amount: number;
   currency: string;
-  status: 'needs_response' | 'won' | 'lost';
+  /** An inquiry (`warning_…`) withdraws no funds; a dispute withdraws them on opening. */
+  status: 'needs_response' | 'won' | 'lost' | 'warning_needs_response' | 'warning_closed';
   reason: string;
   created: number;
 }
@@ -66,5 +71,15 @@ export type StripeBookEvent =
       intent: IntentRecord;
     }
   | { type: 'charge.captured' | 'charge.expired'; charge: ChargeRecord }
-  | { type: 'refund.created' | 'charge.refund.updated'; refund: RefundRecord }
-  | { type: 'charge.dispute.created' | 'charge.dispute.closed'; dispute: DisputeRecord };
+  | {
+      type: 'refund.created' | 'charge.refund.updated' | 'refund.updated' | 'refund.failed';
+      refund: RefundRecord;
+    }
+  | {
+      type:
+        | 'charge.dispute.created'
+        | 'charge.dispute.closed'
+        | 'charge.dispute.funds_withdrawn'
+        | 'charge.dispute.funds_reinstated';
+      dispute: DisputeRecord;
+    };

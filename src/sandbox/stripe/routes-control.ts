@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { parseRequest } from '../errors';
 import type { StripeBooks } from './books';
-import { disputeResource, paymentIntentResource } from './resources';
+import { disputeResource, paymentIntentResource, refundResource } from './resources';
 
 const newIntentSchema = z.object({
   /** In the currency's smallest unit, as Stripe writes it. */
@@ -14,6 +14,8 @@ const newIntentSchema = z.object({
   metadata: z.record(z.string(), z.string()).optional(),
 });
 const closeSchema = z.object({ outcome: z.enum(['won', 'lost']) });
+const disputeSchema = z.object({ inquiry: z.boolean().default(false) });
+const failSchema = z.object({ failure_reason: z.string().min(1).optional() });
 const idParams = z.object({ id: z.string().min(1) });
 
 /** The Stripe mode's control API: what the payer's checkout, the card network or time would do. */
@@ -43,7 +45,14 @@ export function registerStripeControlRoutes(app: FastifyInstance, books: StripeB
 
   app.post('/sandbox/charges/:id/dispute', async (request, reply) => {
     const { id } = parseRequest(idParams, request.params);
-    return reply.code(201).send(disputeResource(books.openDispute(id)));
+    const { inquiry } = parseRequest(disputeSchema, request.body ?? {});
+    return reply.code(201).send(disputeResource(books.openDispute(id, inquiry)));
+  });
+
+  app.post('/sandbox/refunds/:id/fail', async (request) => {
+    const { id } = parseRequest(idParams, request.params);
+    const { failure_reason } = parseRequest(failSchema, request.body ?? {});
+    return refundResource(books.failRefund(id, failure_reason));
   });
 
   app.post('/sandbox/disputes/:id/close', async (request) => {

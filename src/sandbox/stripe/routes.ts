@@ -43,6 +43,25 @@ function boolean(params: Params, name: string): boolean | undefined {
   return value === 'true';
 }
 
+// Stripe's enumerated parameters of the endpoints the sandbox answers, as its OpenAPI document lists them.
+const cancellationReasons = ['duplicate', 'fraudulent', 'requested_by_customer', 'abandoned'] as const;
+const refundReasons = ['duplicate', 'fraudulent', 'requested_by_customer'] as const;
+const captureMethods = ['automatic', 'automatic_async', 'manual'] as const;
+const multicaptureRequests = ['if_available', 'never'] as const;
+
+/** Stripe refuses a value outside a parameter's enumeration, naming the parameter and the values it takes. */
+function enumerated<Value extends string>(
+  params: Params,
+  name: string,
+  allowed: readonly Value[],
+  value: unknown = params[name],
+): Value | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value === 'string' && (allowed as readonly string[]).includes(value)) return value as Value;
+  const listed = `${allowed.slice(0, -1).join(', ')}, or ${allowed[allowed.length - 1]}`;
+  throw invalidRequest(`Invalid ${name}: must be one of ${listed}`, 'parameter_invalid_string', name);
+}
+
 function metadata(params: Params): Record<string, string> {
   const value = params.metadata;
   if (value === undefined) return {};
@@ -110,6 +129,20 @@ export async function registerStripeRoutes(app: FastifyInstance, context: Stripe
       return answer(reply, faults, 'get', () => ({ statusCode: 200, body: intentJson(id, params) }));
     });
 
+    // The intents (a customer's, when asked), in one page.
+    scope.get('/v1/payment_intents', async (request, reply) => {
+      const params = decodeForm(request.url.split('?')[1] ?? '');
+      return answer(reply, faults, 'get', () => {
+        allowOnly(params, ['customer', 'limit', 'expand']);
+        const customer = typeof params.customer === 'string' ? params.customer : undefined;
+        const data = books.intentsOf(customer).map((intent) => intentJson(intent.id, {}));
+        return {
+          statusCode: 200,
+          body: { object: 'list', data, has_more: false, url: '/v1/payment_intents' },
+        };
+      });
+    });
+
     scope.get('/v1/charges/:id', async (request, reply) => {
       const { id } = request.params as { id: string };
       return answer(reply, faults, 'get', () => ({
@@ -147,7 +180,7 @@ export async function registerStripeRoutes(app: FastifyInstance, context: Stripe
       return answer(reply, faults, 'void', () =>
         keyed(request, () => {
           allowOnly(params, ['cancellation_reason', 'expand']);
-          const reason = params.cancellation_reason as string | undefined;
+          const reason = enumerated(params, 'cancellation_reason', cancellationReasons);
           books.cancel(id, reason);
           return { statusCode: 200, body: intentJson(id, params) };
         }),
@@ -177,18 +210,25 @@ export async function registerStripeRoutes(app: FastifyInstance, context: Stripe
           if (typeof params.currency !== 'string') {
             throw invalidRequest('Missing required param: currency.', 'parameter_missing', 'currency');
           }
-          if (params.capture_method !== 'manual' || boolean(params, 'confirm') !== true) {
+          const options = params.payment_method_options as
+            { card?: { request_multicapture?: string } } | undefined;
+          const multicapture = enumerated(
+            params,
+            'payment_method_options[card][request_multicapture]',
+            multicaptureRequests,
+            options?.card?.request_multicapture,
+          );
+          const captureMethod = enumerated(params, 'capture_method', captureMethods);
+          if (captureMethod !== 'manual' || boolean(params, 'confirm') !== true) {
             throw invalidRequest(
               'The sandbox holds only confirmed manual-capture PaymentIntents (capture_method=manual, confirm=true).',
               'parameter_invalid',
             );
           }
-          const options = params.payment_method_options as
-            { card?: { request_multicapture?: string } } | undefined;
           const intent = books.authorize({
             amount,
             currency: params.currency,
-            multicapture: options?.card?.request_multicapture === 'if_available',
+            multicapture: multicapture === 'if_available',
             customer: params.customer as string | undefined,
             paymentMethod: params.payment_method as string | undefined,
             metadata: metadata(params),
@@ -203,6 +243,7 @@ export async function registerStripeRoutes(app: FastifyInstance, context: Stripe
       return answer(reply, faults, 'refund', () =>
         keyed(request, () => {
           allowOnly(params, ['charge', 'payment_intent', 'amount', 'metadata', 'reason', 'expand']);
+          enumerated(params, 'reason', refundReasons);
           const chargeId =
             typeof params.charge === 'string'
               ? params.charge

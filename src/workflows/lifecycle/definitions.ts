@@ -48,6 +48,9 @@ export type LifecycleInput = {
 /** What a caller asks to start: without a provider, the authorization id decides (providerOfStart). */
 export type LifecycleStart = Omit<LifecycleInput, 'provider'> & { provider?: ProviderName };
 
+/** How a run was ended from outside the lifecycle, and when. */
+export type RunEnded = { how: 'TERMINATED' | 'TIMED_OUT'; at?: string };
+
 /** After CAPTURED, refunds and reversals of its captures move it on to PARTIALLY_REFUNDED, REFUNDED or REVERSED. */
 export type LifecycleStatus =
   | 'AUTHORIZED'
@@ -166,6 +169,12 @@ export type LifecycleState = {
   seenEventIds: string[];
   /** The last timer reauthorization that failed for good; cleared by the next one that succeeds. */
   reauthorizationFailure?: { at: string; reason: string };
+  /**
+   * Set by a read (never by the workflow) of a run ended from outside: terminated through Temporal, or timed
+   * out. Such a lifecycle keeps no timer and takes no command; what it holds at the provider stays as its
+   * status says.
+   */
+  runEnded?: RunEnded;
   /** How many captures the provider takes on one authorization. */
   maxCaptures: number;
   /** Set when maxCaptures is the provider's own limit: the capture that reaches it is sent final. */

@@ -182,7 +182,7 @@ export function initialState(
     }),
   );
   const captured = toMinorUnits(authorization.captured_amount?.value ?? '0', currency) ?? 0n;
-  if (captured === 0n) return state;
+  if (captured === 0n) return releaseUncapturable(state, authorization, read);
   const value = formatMinorUnits(captured, currency);
   const chargeId = options.sharedCaptureIds && options.sharedChargeId;
   // Kept apart from the captures, unless it is one of a shared charge's: it is refunded through the charge.
@@ -199,6 +199,30 @@ export function initialState(
     });
   }
   book(state, movementOf(state, value, { ...read, kind: 'capture', reference, of: authorization.id }));
+  return releaseUncapturable(state, authorization, read);
+}
+
+/**
+ * Releases what the provider says can no longer be captured of the hold it just read or answered (Stripe's
+ * `amount_capturable`: 0 once an intent succeeded, whatever it did not capture).
+ */
+function releaseUncapturable(
+  state: LifecycleState,
+  authorization: Authorization,
+  learned: Pick<Movement, 'source' | 'at'>,
+): LifecycleState {
+  const uncaptured = figuresOf(state.ledger.movements).remaining;
+  const rest = capturable(authorization, uncaptured);
+  if (rest < uncaptured) {
+    book(state, {
+      ...learned,
+      kind: 'release',
+      reason: 'not-capturable',
+      reference: `${authorization.id}/not-capturable`,
+      of: authorization.id,
+      minorUnits: String(uncaptured - rest),
+    });
+  }
   return state;
 }
 
@@ -307,6 +331,7 @@ export function applyReauthorization(
       endsAt: authorization.expiration_time,
     }),
   );
+  releaseUncapturable(state, authorization, { source: 'answer', at });
   state.expirationTime = authorization.expiration_time ?? state.expirationTime;
   state.reauthorizeAt = undefined;
   // A new authorization is a new hold (Stripe): the expiry policy follows its end, an hour before it.
@@ -314,6 +339,17 @@ export function applyReauthorization(
     const policyAt = Date.parse(authorization.expiration_time) - HOLD_END_MARGIN_MS;
     if (Number.isFinite(policyAt)) state.expiryPolicyAt = new Date(policyAt).toISOString();
   }
+}
+
+/**
+ * What can still be captured of a hold: `uncaptured`, or less when the provider says so (Stripe's
+ * amount_capturable is 0 once an intent succeeded, whatever it did not capture).
+ */
+export function capturable(authorization: Authorization, uncaptured: bigint): bigint {
+  const { amount_capturable: stated } = authorization;
+  if (!stated || stated.currency_code !== authorization.amount.currency_code) return uncaptured;
+  const minor = toMinorUnits(stated.value, stated.currency_code);
+  return minor !== undefined && minor < uncaptured ? minor : uncaptured;
 }
 
 /** How long before a hold's end the expiry policy runs when the hold ends before the policy's own time. */

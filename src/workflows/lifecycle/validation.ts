@@ -92,10 +92,23 @@ export function captureAmount(state: LifecycleState, request: CaptureInput): str
   return amountOf(state, wanted).value;
 }
 
+/**
+ * The amount to hold again: what remains of the current hold, or less. A reauthorization never asks the payer
+ * for more than that: a new hold beyond it is money the payer never authorized.
+ */
 export function reauthorizeAmount(state: LifecycleState, request: ReauthorizeInput): string {
   assertOpen(state, 'reauthorize');
+  const remaining = minorUnitsOf(state, state.remainingAmount) ?? 0n;
+  if (remaining === 0n) refuse(LifecycleFailure.stateForbids, 'cannot reauthorize: nothing remains held');
   if (request.amount === undefined) return state.remainingAmount;
-  return amountOf(state, positiveAmount(state, request.amount)).value;
+  const wanted = positiveAmount(state, request.amount);
+  if (wanted > remaining) {
+    refuse(
+      LifecycleFailure.stateForbids,
+      `amount: ${request.amount} ${state.currency} is more than the ${state.remainingAmount} that remains of the current hold`,
+    );
+  }
+  return amountOf(state, wanted).value;
 }
 
 /** The amount to refund, in the lifecycle's currency, checked against what the capture has not had refunded. */
