@@ -1,5 +1,6 @@
 import { ServiceError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
+import { LifecycleFailure } from '../workflows/lifecycle/definitions';
 
 // An Update can meet a lifecycle between two of its workflow tasks: its task failed, or its run ended by
 // continue-as-new while it held the Update. Neither is the caller's doing, and a keyed retry is safe.
@@ -21,8 +22,11 @@ export class LifecycleRunEndedError extends Error {
   override name = 'LifecycleRunEndedError';
 }
 
-/** The server's failure type for an accepted Update whose run ended before answering it. */
-const ACCEPTED_UPDATE_COMPLETED_WORKFLOW = 'AcceptedUpdateCompletedWorkflow';
+/**
+ * The failure types of an Update that met the run's end: accepted by a run that ended before answering it (the
+ * server's), or refused by a run about to continue as new (the lifecycle's, LifecycleFailure.runContinuing).
+ */
+const RUN_ENDED_TYPES: string[] = ['AcceptedUpdateCompletedWorkflow', LifecycleFailure.runContinuing];
 // gRPC FAILED_PRECONDITION, with which the server aborts an Update whose workflow task failed.
 const FAILED_PRECONDITION = 9;
 // gRPC RESOURCE_EXHAUSTED, with which the server refuses an Update while the run is closing (continuing as
@@ -35,8 +39,11 @@ function grpcCause(error: ServiceError, code: number, says: RegExp): boolean {
   return cause?.code === code && says.test(String(cause.details));
 }
 
-/** A keyed Update that met a run's end or a failed workflow task is sent again, after each of these pauses. */
-export const UPDATE_RETRY_DELAYS_MS = [20, 100, 300];
+/**
+ * A keyed Update that met a run's end or a failed workflow task is sent again, after each of these pauses: a
+ * run about to continue as new first lets the requests it took finish, one provider call at a time.
+ */
+export const UPDATE_RETRY_DELAYS_MS = [20, 100, 300, 1_000, 3_000];
 
 /** An Update that met the lifecycle between two runs or in a failed workflow task, as its own error. */
 export function betweenTasks(error: unknown): LifecycleTaskFailedError | LifecycleRunEndedError | undefined {
@@ -52,7 +59,7 @@ export function betweenTasks(error: unknown): LifecycleTaskFailedError | Lifecyc
     (error instanceof ServiceError && grpcCause(error, RESOURCE_EXHAUSTED, /workflow is closing/)) ||
     (error instanceof WorkflowUpdateFailedError &&
       cause instanceof ApplicationFailure &&
-      cause.type === ACCEPTED_UPDATE_COMPLETED_WORKFLOW)
+      RUN_ENDED_TYPES.includes(cause.type ?? ''))
   ) {
     return new LifecycleRunEndedError(
       'the lifecycle moved to a new run while taking the request; retry with the same Idempotency-Key',

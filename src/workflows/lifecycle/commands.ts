@@ -28,6 +28,7 @@ import {
   voidIdempotencyKey,
 } from './keyed-requests';
 import { applyEvent, bookCapture, bookRefund, markEnded, voidTarget } from './state';
+import { shouldContinueAsNew } from './run-length';
 import { fireTimer, reauthorize, type TimerKind } from './timers';
 import { assertOpen, inLifecycleCurrency, reauthorizeAmount, refuse } from './validation';
 import { lifecycleDetails, type LifecycleVisibility } from './visibility';
@@ -82,7 +83,7 @@ export class LifecycleCommands {
 
   validateCapture(request: CaptureInput): void {
     const fingerprint = this.fingerprint(request);
-    if (!this.keyed.isKnown('capture', request.idempotencyKey, fingerprint))
+    if (this.isNew('capture', request.idempotencyKey, fingerprint))
       capturePlan(this.state, keyed(request), fingerprint);
   }
 
@@ -103,7 +104,7 @@ export class LifecycleCommands {
   }
 
   validateVoid(request: VoidInput): void {
-    if (!this.keyed.isKnown('void', request.idempotencyKey, {})) assertOpen(this.state, 'void');
+    if (this.isNew('void', request.idempotencyKey, {})) assertOpen(this.state, 'void');
   }
 
   void(request: VoidInput): Promise<Authorization | null> {
@@ -121,7 +122,7 @@ export class LifecycleCommands {
   }
 
   validateReauthorize(request: ReauthorizeInput): void {
-    if (!this.keyed.isKnown('reauthorize', request.idempotencyKey, this.fingerprint(request)))
+    if (this.isNew('reauthorize', request.idempotencyKey, this.fingerprint(request)))
       reauthorizeAmount(this.state, request);
   }
 
@@ -142,7 +143,7 @@ export class LifecycleCommands {
 
   validateRefund(request: RefundInput): void {
     const fingerprint = this.fingerprint(request);
-    if (!this.keyed.isKnown('refund', request.idempotencyKey, fingerprint))
+    if (this.isNew('refund', request.idempotencyKey, fingerprint))
       refundPlan(this.state, keyed(request), fingerprint);
   }
 
@@ -181,6 +182,23 @@ export class LifecycleCommands {
     this.changeCount += 1;
     setCurrentDetails(lifecycleDetails(this.state));
     this.visibility.show();
+  }
+
+  /**
+   * For validators: whether the request is new (its key neither answered nor running). A run that is to
+   * continue as new takes no new request, so that its handlers finish and it can: the client sends the request
+   * again, to the next run (LifecycleFailure.runContinuing).
+   */
+  private isNew(
+    operation: LifecycleOperation,
+    idempotencyKey: string | undefined,
+    request: RequestFingerprint,
+  ): boolean {
+    if (this.keyed.isKnown(operation, idempotencyKey, request)) return false;
+    if (shouldContinueAsNew()) {
+      refuse(LifecycleFailure.runContinuing, 'the lifecycle is moving to a new run; send the request again');
+    }
+    return true;
   }
 
   private fingerprint(request: CaptureInput | ReauthorizeInput | RefundInput): RequestFingerprint {

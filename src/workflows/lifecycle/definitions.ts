@@ -305,6 +305,8 @@ export const LifecycleFailure = {
   keyReused: 'IDEMPOTENCY_KEY_REUSED',
   /** The provider answered an amount in another currency than the lifecycle's: nothing of it is booked. */
   answerCurrencyMismatch: 'PROVIDER_ANSWER_CURRENCY_MISMATCH',
+  /** The run is about to continue as new and takes no new request: the client sends it again, to the next run. */
+  runContinuing: 'LIFECYCLE_RUN_CONTINUING',
 } as const;
 
 /** A capture's status as the lifecycle records it: the provider's, or REVERSED after a reversal event. */

@@ -1,3 +1,4 @@
+export { HISTORY_EVENTS_PER_RUN } from './run-length';
 import {
   allHandlersFinished,
   condition,
@@ -23,18 +24,12 @@ import {
   type RefundInput,
   type VoidInput,
 } from './definitions';
+import { shouldContinueAsNew } from './run-length';
 import { millisecondsOf, startState } from './start';
 import { isTerminal } from './state';
 import { DeadlineTimer, nextDeadline } from './timers';
 import { assertDurationsWithinBounds } from './validation';
 import { clearStartingStatus, LifecycleVisibility, lifecycleDetails } from './visibility';
-
-/**
- * A run continues as new once its history is this long, well before the server suggests it (4 Ki events):
- * a worker that evicted the run replays its whole history on the next task, so a lifecycle that receives
- * many provider events keeps its workflow tasks short (see docs/performance.md).
- */
-export const HISTORY_EVENTS_PER_RUN = 250;
 
 /** The durable life of one payment authorization: capture, void, reauthorize, expiry, provider events. */
 export async function authorizationLifecycle(input: LifecycleInput): Promise<LifecycleState> {
@@ -108,12 +103,6 @@ async function lateEventWindow(
   if (closeAt <= Date.now()) return;
   await condition(shouldContinueAsNew, closeAt - Date.now());
   await continueAsNewIfSuggested(input, state);
-}
-
-/** Whether this run should continue as new: the server suggests it, or its history reached the bound. */
-function shouldContinueAsNew(): boolean {
-  const info = workflowInfo();
-  return info.continueAsNewSuggested || info.historyLength >= HISTORY_EVENTS_PER_RUN;
 }
 
 /** When it should, lets running handlers finish and carries the state into a new run. */
