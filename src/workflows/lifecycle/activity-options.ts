@@ -13,9 +13,9 @@ const orderSystemRetry: RetryPolicy = {
 };
 
 /**
- * Calls an order system waits on (void, reauthorize on request) run as local activities: no extra round
- * trip through the server, so they answer about as fast as the provider does. A few quick retries, then the
- * Update fails retryably and the caller repeats it with the same idempotency key.
+ * A reauthorization an order system asks for runs as a local activity: no extra round trip through the
+ * server, so it answers about as fast as the provider does. A few quick retries, then the Update fails
+ * retryably and the caller repeats it with the same idempotency key.
  */
 export const orderSystemCalls = proxyLocalActivities<PaymentsActivities>({
   startToCloseTimeout: '30 seconds',
@@ -23,11 +23,14 @@ export const orderSystemCalls = proxyLocalActivities<PaymentsActivities>({
 });
 
 /**
- * Keyed captures and refunds run as activities: scheduling one completes the workflow task that accepted
- * the Update, so the Update and its pending attempt are in history before the provider is called, and a
- * worker that dies during the call leaves both for the next worker (a local activity would run inside that
- * task and be lost with it). A call outlives the provider's timeout (PAYMENTS_TIMEOUT_MS, 10 s by default)
- * and ends early enough for a retry on another worker to answer within the API's wait.
+ * Captures, refunds and voids run as activities: scheduling one completes the workflow task that accepted
+ * the Update, so the Update (and a capture's or refund's pending attempt) is in history before the provider
+ * is called, and a worker that dies during the call leaves both for the next worker (a local activity would
+ * run inside that task and be lost with it). The task that answers a void may also close the run (no
+ * late-event window): a provider event that arrives meanwhile fails that task, and an Update accepted in an
+ * earlier task outlives it, where one accepted in the same task would be aborted. A call outlives the
+ * provider's timeout (PAYMENTS_TIMEOUT_MS, 10 s by default) and ends early enough for a retry on another
+ * worker to answer within the API's wait.
  */
 export const keyedCalls = proxyActivities<PaymentsActivities>({
   startToCloseTimeout: '15 seconds',

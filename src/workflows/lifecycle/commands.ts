@@ -61,7 +61,7 @@ class SerialQueue {
 export class LifecycleCommands {
   private readonly queue = new SerialQueue();
   private readonly keyed: KeyedRequests;
-  /** The provider's calls an order system waits on: void and reauthorize, then keyed captures and refunds. */
+  /** The provider's calls an order system waits on: reauthorize, then captures, refunds and voids. */
   private readonly calls: PaymentsCalls;
   private readonly keyedCalls: typeof keyedCalls;
   private changeCount = 0;
@@ -83,7 +83,7 @@ export class LifecycleCommands {
 
   validateCapture(request: CaptureInput): void {
     const fingerprint = this.fingerprint(request);
-    if (this.isNew('capture', request.idempotencyKey, fingerprint))
+    if (!this.keyed.isKnown('capture', request.idempotencyKey, fingerprint))
       capturePlan(this.state, keyed(request), fingerprint);
   }
 
@@ -104,14 +104,14 @@ export class LifecycleCommands {
   }
 
   validateVoid(request: VoidInput): void {
-    if (this.isNew('void', request.idempotencyKey, {})) assertOpen(this.state, 'void');
+    if (!this.keyed.isKnown('void', request.idempotencyKey, {})) assertOpen(this.state, 'void');
   }
 
   void(request: VoidInput): Promise<Authorization | null> {
     return this.once('void', request.idempotencyKey, {}, async () => {
       assertOpen(this.state, 'void');
       // As at PayPal, a reauthorization cannot be voided itself: voiding the original voids both.
-      const voided = await this.calls.voidAuthorization({
+      const voided = await this.keyedCalls.voidAuthorization({
         authorizationId: voidTarget(this.state),
         idempotencyKey: voidIdempotencyKey(this.state),
       });
@@ -122,7 +122,7 @@ export class LifecycleCommands {
   }
 
   validateReauthorize(request: ReauthorizeInput): void {
-    if (this.isNew('reauthorize', request.idempotencyKey, this.fingerprint(request)))
+    if (!this.keyed.isKnown('reauthorize', request.idempotencyKey, this.fingerprint(request)))
       reauthorizeAmount(this.state, request);
   }
 
@@ -143,7 +143,7 @@ export class LifecycleCommands {
 
   validateRefund(request: RefundInput): void {
     const fingerprint = this.fingerprint(request);
-    if (this.isNew('refund', request.idempotencyKey, fingerprint))
+    if (!this.keyed.isKnown('refund', request.idempotencyKey, fingerprint))
       refundPlan(this.state, keyed(request), fingerprint);
   }
 
@@ -184,23 +184,6 @@ export class LifecycleCommands {
     this.visibility.show();
   }
 
-  /**
-   * For validators: whether the request is new (its key neither answered nor running). A run that is to
-   * continue as new takes no new request, so that its handlers finish and it can: the client sends the request
-   * again, to the next run (LifecycleFailure.runContinuing).
-   */
-  private isNew(
-    operation: LifecycleOperation,
-    idempotencyKey: string | undefined,
-    request: RequestFingerprint,
-  ): boolean {
-    if (this.keyed.isKnown(operation, idempotencyKey, request)) return false;
-    if (shouldContinueAsNew()) {
-      refuse(LifecycleFailure.runContinuing, 'the lifecycle is moving to a new run; send the request again');
-    }
-    return true;
-  }
-
   private fingerprint(request: CaptureInput | ReauthorizeInput | RefundInput): RequestFingerprint {
     return requestFingerprint(request, this.state.currency);
   }
@@ -221,13 +204,26 @@ export class LifecycleCommands {
     }
   }
 
-  /** The work once per key, one provider call at a time. */
+  /**
+   * The work once per key, one provider call at a time. A run that is to continue as new starts no new work,
+   * so that its handlers finish and it can: the request fails as LifecycleFailure.runContinuing, and the client
+   * sends it again, to the next run. (Refused here, in history, not by the validator: a rejected Update leaves
+   * no event, and a task that only rejected one must not be the one that continues as new.)
+   */
   private once<T>(
     operation: LifecycleOperation,
     idempotencyKey: string | undefined,
     request: RequestFingerprint,
     work: () => Promise<T>,
   ): Promise<T> {
-    return this.keyed.once(operation, idempotencyKey, request, () => this.queue.run(work));
+    return this.keyed.once(operation, idempotencyKey, request, () => {
+      if (shouldContinueAsNew()) {
+        refuse(
+          LifecycleFailure.runContinuing,
+          'the lifecycle is moving to a new run; send the request again',
+        );
+      }
+      return this.queue.run(work);
+    });
   }
 }
