@@ -22,6 +22,8 @@ export type StartingAuthorization = Authorization & {
   sharedCaptureIds?: true;
   /** Set only for a provider whose maxCaptures is its own limit: the capture that reaches it is final. */
   capturesEndAtMax?: true;
+  /** Set only for a provider that captures beyond the authorized amount, by this percent of it (PayPal's). */
+  overCapturePercent?: number;
 };
 
 export const MISSING_IDEMPOTENCY_KEY = 'MISSING_IDEMPOTENCY_KEY';
@@ -60,6 +62,7 @@ export function createPaymentsActivities(provider: PaymentsProvider) {
         }),
         ...(capabilities.sharedCaptureIds && { sharedCaptureIds: true as const }),
         ...(capabilities.capturesEndAtMax && { capturesEndAtMax: true as const }),
+        ...(capabilities.overCapturePercent && { overCapturePercent: capabilities.overCapturePercent }),
       };
     },
 

@@ -179,6 +179,8 @@ export type LifecycleState = {
   maxCaptures: number;
   /** Set when maxCaptures is the provider's own limit: the capture that reaches it is sent final. */
   capturesEndAtMax?: true;
+  /** What the provider lets captures take beyond a hold, in percent of it (PayPal's 15): the ledger allows it. */
+  overCapturePercent?: number;
   /** Keyed captures and refunds sent to the provider whose answer has not come. */
   pendingAttempts: PendingAttempt[];
   /**

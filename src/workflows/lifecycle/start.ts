@@ -69,6 +69,7 @@ export async function startState(workflowId: string, input: LifecycleInput): Pro
       ...(authorization.sharedCaptureIds && { sharedCaptureIds: authorization.sharedCaptureIds }),
       ...(authorization.capture_id !== undefined && { sharedChargeId: authorization.capture_id }),
       ...(authorization.capturesEndAtMax && { capturesEndAtMax: authorization.capturesEndAtMax }),
+      ...(authorization.overCapturePercent && { overCapturePercent: authorization.overCapturePercent }),
     },
     {
       createTime: new Date(made).toISOString(),

@@ -55,7 +55,10 @@ export function movementOf(
 
 /** Books a movement into the lifecycle's ledger (once per reference, invariants kept) and settles the state. */
 export function book(state: LifecycleState, movement: Movement): AppendOutcome {
-  const outcome = appendMovement(state.ledger, movement);
+  const percent = BigInt(state.overCapturePercent ?? 0);
+  const outcome = appendMovement(state.ledger, movement, {
+    captureAllowance: (held) => (held * percent) / 100n,
+  });
   settle(state);
   return outcome;
 }
@@ -138,6 +141,7 @@ export function initialState(
     sharedCaptureIds?: LifecycleState['sharedCaptureIds'];
     sharedChargeId?: string;
     capturesEndAtMax?: LifecycleState['capturesEndAtMax'];
+    overCapturePercent?: LifecycleState['overCapturePercent'];
   },
   times: { createTime: string; reauthorizeAt: string; expiryPolicyAt: string; readAt?: string },
 ): LifecycleState {
@@ -168,6 +172,7 @@ export function initialState(
     seenEventIds: [],
     maxCaptures: options.maxCaptures,
     ...(options.capturesEndAtMax && { capturesEndAtMax: true }),
+    ...(options.overCapturePercent && { overCapturePercent: options.overCapturePercent }),
     pendingAttempts: [],
     ledger: { movements: [], discrepancies: [] },
   };
