@@ -59,32 +59,27 @@ export function deliveryBudgets(
   };
   const windowSeconds = timeWindow / 1000;
 
+  /** Spends one of `limiter`'s budget: the 429 to answer once it is spent, else undefined. */
+  const spend = async (limiter: Limiter, request: FastifyRequest, what: string) => {
+    const limit = await limiter(request);
+    if (limit.isAllowed || !limit.isExceeded) return undefined;
+    return rateLimited(
+      limit.ttlInSeconds,
+      `more than ${limit.max} ${what} in ${windowSeconds} s: retry later`,
+    );
+  };
+
   return {
     async refused(request, refusal) {
-      const limit = await refusedBySource(request);
-      if (limit.isAllowed || !limit.isExceeded) return refusal;
-      return rateLimited(
-        limit.ttlInSeconds,
-        `more than ${limit.max} refused deliveries from this address in ${windowSeconds} s: retry later`,
-      );
+      return (await spend(refusedBySource, request, 'refused deliveries from this address')) ?? refusal;
     },
     async passed(request, { provider, verifiedRemotely }) {
       if (verifiedRemotely) {
-        const limit = await remoteBySource(request);
-        if (!limit.isAllowed && limit.isExceeded) {
-          throw rateLimited(
-            limit.ttlInSeconds,
-            `more than ${limit.max} deliveries to verify from this address in ${windowSeconds} s: retry later`,
-          );
-        }
+        const spent = await spend(remoteBySource, request, 'deliveries to verify from this address');
+        if (spent) throw spent;
       }
-      const limit = await providerBudget(provider)(request);
-      if (!limit.isAllowed && limit.isExceeded) {
-        throw rateLimited(
-          limit.ttlInSeconds,
-          `more than ${limit.max} ${provider} deliveries in ${windowSeconds} s: retry later`,
-        );
-      }
+      const spent = await spend(providerBudget(provider), request, `${provider} deliveries`);
+      if (spent) throw spent;
     },
   };
 }

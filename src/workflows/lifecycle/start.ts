@@ -9,7 +9,8 @@ import {
   type LifecycleStart,
   type LifecycleState,
 } from './definitions';
-import { canManage, capturable, HOLD_END_MARGIN_MS, initialState } from './state';
+import { minorUnitsOrZero } from './money';
+import { canManage, HOLD_END_MARGIN_MS, initialState } from './state';
 import { refuse } from './validation';
 
 /** A lifecycle duration in milliseconds: the input's, or the default. */
@@ -41,7 +42,6 @@ export async function startState(workflowId: string, input: LifecycleInput): Pro
     );
   }
   assertCapturedKnown(authorization);
-  assertCapturable(authorization);
   // PayPal's statuses have no EXPIRED: an expired authorization keeps its status and its expiration time is past.
   const expires = authorization.expiration_time ? Date.parse(authorization.expiration_time) : NaN;
   if (expires <= Date.now()) {
@@ -78,6 +78,14 @@ export async function startState(workflowId: string, input: LifecycleInput): Pro
       readAt,
     },
   );
+  // A hold is adopted only while something of it can still be captured: a Stripe intent that succeeded after a
+  // partial capture says PARTIALLY_CAPTURED, yet its amount_capturable is 0 (the ledger released the rest).
+  if (minorUnitsOrZero(state, state.remainingAmount) === 0n) {
+    refuse(
+      LifecycleFailure.notManageable,
+      `authorization ${authorization.id} is ${authorization.status} with ${authorization.amount_capturable?.value ?? '0'} ${currency_code} left to capture: it holds nothing to manage`,
+    );
+  }
   return state;
 }
 
@@ -102,24 +110,6 @@ export function assertCapturedKnown(authorization: Authorization): void {
     refuse(
       LifecycleFailure.notManageable,
       `authorization ${authorization.id} is for ${value} ${currency_code}; its provider says ${captured.value} ${captured.currency_code} was captured, which the lifecycle cannot take as part of it`,
-    );
-  }
-}
-
-/**
- * A hold is adopted only while something of it can still be captured: a Stripe intent that succeeded after a
- * partial capture says PARTIALLY_CAPTURED, yet its amount_capturable is 0 (the rest was released).
- */
-export function assertCapturable(authorization: Authorization): void {
-  const { currency_code, value } = authorization.amount;
-  const captured = authorization.captured_amount
-    ? (toMinorUnits(authorization.captured_amount.value, currency_code) ?? 0n)
-    : 0n;
-  const uncaptured = (toMinorUnits(value, currency_code) ?? 0n) - captured;
-  if (capturable(authorization, uncaptured) <= 0n) {
-    refuse(
-      LifecycleFailure.notManageable,
-      `authorization ${authorization.id} is ${authorization.status} with ${authorization.amount_capturable?.value ?? '0'} ${currency_code} left to capture: it holds nothing to manage`,
     );
   }
 }

@@ -293,8 +293,7 @@ export function applyCapture(
   }
   // A final capture of the current hold releases what is left of it.
   if (record.finalCapture && tookMoney && authorizationId === state.currentAuthorizationId) {
-    const rest = figuresOf(state.ledger.movements).remaining;
-    book(state, { ...movement, kind: 'release', reason: 'final-capture', minorUnits: String(rest) });
+    releaseRest(state, { ...movement, reason: 'final-capture' });
   }
   if (!known) applyRefundsAwaiting(state, record.id);
 }
@@ -322,9 +321,8 @@ export function applyReauthorization(
     at,
   });
   // The new hold replaces what remained of the current one.
-  const replaced = { reference: state.currentAuthorizationId, of: state.currentAuthorizationId, at } as const;
-  const rest = String(figuresOf(state.ledger.movements).remaining);
-  book(state, { ...replaced, kind: 'release', reason: 'replaced', source: 'answer', minorUnits: rest });
+  const hold = state.currentAuthorizationId;
+  releaseRest(state, { reason: 'replaced', reference: hold, of: hold, source: 'answer', at });
   state.currentAuthorizationId = authorization.id;
   book(
     state,
@@ -350,7 +348,7 @@ export function applyReauthorization(
  * What can still be captured of a hold: `uncaptured`, or less when the provider says so (Stripe's
  * amount_capturable is 0 once an intent succeeded, whatever it did not capture).
  */
-export function capturable(authorization: Authorization, uncaptured: bigint): bigint {
+function capturable(authorization: Authorization, uncaptured: bigint): bigint {
   const { amount_capturable: stated } = authorization;
   if (!stated || stated.currency_code !== authorization.amount.currency_code) return uncaptured;
   const minor = toMinorUnits(stated.value, stated.currency_code);
@@ -439,9 +437,13 @@ export function markEnded(
   at?: string,
 ): void {
   const hold = state.currentAuthorizationId;
-  const rest = String(figuresOf(state.ledger.movements).remaining);
-  const release = { kind: 'release', reason: endings[status], reference: hold, of: hold } as const;
-  book(state, { ...release, source, at: timeOf(at), minorUnits: rest });
+  releaseRest(state, { reason: endings[status], reference: hold, of: hold, source, at: timeOf(at) });
+}
+
+/** Releases what remains of the current hold: it ended, was replaced, or a final capture took its last. */
+function releaseRest(state: LifecycleState, release: Omit<Movement, 'kind' | 'minorUnits'>): void {
+  const rest = figuresOf(state.ledger.movements).remaining;
+  book(state, { ...release, kind: 'release', minorUnits: String(rest) });
 }
 
 /**
@@ -612,12 +614,17 @@ function learnFromChargeTotal(
     applyRefundsAwaitingCharge(state, chargeId);
     return undefined;
   }
-  const remaining = figuresOf(state.ledger.movements).remaining;
+  const remaining = minorUnitsOrZero(state, state.remainingAmount);
   if (final && authorizationId === state.currentAuthorizationId && remaining > 0n && !isTerminal(state)) {
     // The authorization takes no more captures: what remains of its hold is released.
-    const release = { kind: 'release', reason: 'final-capture', of: authorizationId } as const;
     const at = timeOf(event.createTime);
-    book(state, { ...release, reference: chargeId, source: 'event', at, minorUnits: String(remaining) });
+    releaseRest(state, {
+      reason: 'final-capture',
+      reference: chargeId,
+      of: authorizationId,
+      source: 'event',
+      at,
+    });
     return undefined;
   }
   return `charge ${chargeId} captured ${total.value} in all: booked already`;

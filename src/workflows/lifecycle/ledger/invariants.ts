@@ -17,6 +17,19 @@ export function emptyLedger(): Ledger {
   return { movements: [], discrepancies: [] };
 }
 
+/** What a movement moves from, which the ledger must hold: its kind, and the field that names it. */
+const needs: Partial<Record<Movement['kind'], [Movement['kind'], 'of' | 'reference']>> = {
+  capture: ['hold', 'of'],
+  release: ['hold', 'of'],
+  'capture-completed': ['capture', 'reference'],
+  'capture-declined': ['capture', 'reference'],
+  refund: ['capture', 'of'],
+  'dispute-withdrawn': ['capture', 'of'],
+  'dispute-reinstated': ['capture', 'of'],
+  'dispute-inquiry': ['capture', 'of'],
+  'refund-returned': ['refund', 'of'],
+};
+
 /** Why the ledger with `movement` appended would break an invariant, or undefined when it would not. */
 export function brokenInvariant(
   movements: Movement[],
@@ -33,30 +46,12 @@ export function brokenInvariant(
   if (keyed) {
     return `one provider action per key: key ${movement.key} already made ${movement.kind} ${keyed.reference}`;
   }
-  const needs = (kind: Movement['kind'], reference: string | undefined) =>
-    movements.some((each) => each.kind === kind && each.reference === reference);
-  switch (movement.kind) {
-    case 'capture':
-    case 'release':
-      if (!needs('hold', movement.of))
-        return `${movement.kind} of hold ${movement.of}, which the ledger does not hold`;
-      break;
-    case 'capture-completed':
-    case 'capture-declined':
-      if (!needs('capture', movement.reference))
-        return `${movement.kind} of capture ${movement.reference}, which the ledger does not hold`;
-      break;
-    case 'refund':
-    case 'dispute-withdrawn':
-    case 'dispute-reinstated':
-    case 'dispute-inquiry':
-      if (!needs('capture', movement.of))
-        return `${movement.kind} of capture ${movement.of}, which the ledger does not hold`;
-      break;
-    case 'refund-returned':
-      if (!needs('refund', movement.of))
-        return `refund-returned of refund ${movement.of}, which the ledger does not hold`;
-      break;
+  const needed = needs[movement.kind];
+  if (needed) {
+    const [kind, field] = needed;
+    const target = movement[field];
+    if (!movements.some((each) => each.kind === kind && each.reference === target))
+      return `${movement.kind} of ${kind} ${target}, which the ledger does not hold`;
   }
   const after = figuresOf([...movements, movement]);
   for (const capture of after.captures) {
