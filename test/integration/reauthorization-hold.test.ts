@@ -1,23 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { AxiosInstance } from 'axios';
-import { createOutcomeActivities } from '../../src/activities/payment-outcome';
-import { createProviderActivities } from '../../src/activities/payments';
-import { LifecycleClient } from '../../src/client/lifecycle-client';
-import { paymentsServiceHandler } from '../../src/nexus/handlers';
-import { stripeEndpoint } from '../../src/providers/stripe/client';
-import { stripeProvider } from '../../src/providers/stripe/provider';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server';
+import type { LifecycleClient } from '../../src/client/lifecycle-client';
+import type { Sandbox } from '../../src/sandbox/server';
 import { eventually } from '../helpers/eventually';
-import { startTestApi } from '../helpers/lifecycle-stack';
-import { ordersCallEverything, startOrdersSide, type OrdersSide } from '../helpers/nexus-stack';
-import { connectClient, runTestWorker, uniqueTaskQueue } from '../helpers/temporal';
+import type { OrdersSide } from '../helpers/nexus-stack';
+import { lifecycleDefaults, startStripeDoors } from '../helpers/stripe-doors';
 
 // No hold beyond what the payer gave: a reauthorization asks for no more than what remains of the current
 // hold, on every door, before any provider call; on Stripe, where a reauthorization is a new PaymentIntent and
 // a cancel of the old, the payer's card never keeps two holds, and only a hold that can still be captured is
 // adopted. Over the real API, worker, Nexus and the sandbox's Stripe mode.
 
-const defaults = { reauthorizeAfter: '3 days', expiryPolicy: 'void', lateEventWindow: '3 days' } as const;
+const defaults = lifecycleDefaults;
 
 let sandbox: Sandbox;
 let api: AxiosInstance;
@@ -26,34 +20,9 @@ let lifecycles: LifecycleClient;
 let close: () => Promise<void>;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ mode: 'stripe', logger: false });
-  const stripe = stripeProvider({
-    apiKey: 'sk_test_sandbox',
-    ...stripeEndpoint(sandbox.url),
-    timeoutMs: 2000,
-    multicapture: true,
-    webhookSecrets: ['whsec_sandbox'],
-  });
-  const taskQueue = uniqueTaskQueue('reauthorization-hold');
-  const temporal = await connectClient();
-  const worker = await runTestWorker({
-    taskQueue,
-    activities: { ...createProviderActivities(stripe), ...createOutcomeActivities() },
-    nexusServices: [
-      paymentsServiceHandler({ taskQueue, defaults, providers: ['stripe'], ...ordersCallEverything }),
-    ],
-  });
-  lifecycles = new LifecycleClient(temporal.client, taskQueue);
-  const started = await startTestApi({ lifecycles, providers: ['stripe'] });
-  api = started.http;
-  orders = await startOrdersSide(taskQueue);
-  close = async () => {
-    await orders.close();
-    await worker.stop();
-    await started.app.close();
-    await temporal.close();
-    await sandbox.close();
-  };
+  const doors = await startStripeDoors('reauthorization-hold', ['stripe'], [['stripe']]);
+  ({ sandbox, lifecycles, orders, close } = doors);
+  [api] = doors.apis as [AxiosInstance];
 });
 afterAll(async () => {
   await close?.();

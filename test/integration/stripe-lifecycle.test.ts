@@ -1,19 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { AxiosInstance } from 'axios';
 import type { Client } from '@temporalio/client';
-import { createOutcomeActivities } from '../../src/activities/payment-outcome';
-import { createProviderActivities } from '../../src/activities/payments';
-import { LifecycleClient } from '../../src/client/lifecycle-client';
-import { paymentsServiceHandler } from '../../src/nexus/handlers';
+import type { LifecycleClient } from '../../src/client/lifecycle-client';
 import type { Authorization, PaymentCapture, Refund } from '../../src/providers/resources';
-import { stripeEndpoint } from '../../src/providers/stripe/client';
-import { stripeProvider } from '../../src/providers/stripe/provider';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server';
+import type { Sandbox } from '../../src/sandbox/server';
 import { lifecycleWorkflowId, type LifecycleState } from '../../src/workflows/lifecycle/definitions';
 import { PaymentProviderKey } from '../../src/workflows/search-attributes';
-import { startTestApi } from '../helpers/lifecycle-stack';
-import { ordersCallEverything, startOrdersSide, type OrdersSide } from '../helpers/nexus-stack';
-import { connectClient, runTestWorker, uniqueTaskQueue } from '../helpers/temporal';
+import type { OrdersSide } from '../helpers/nexus-stack';
+import { startStripeDoors } from '../helpers/stripe-doors';
 
 // What is Stripe's own in lifecycles started through the doors order systems use: the API (by the `pi_…` id
 // alone) and Nexus (with `provider: 'stripe'`), on a worker that hosts Stripe's activities under their own
@@ -22,8 +16,6 @@ import { connectClient, runTestWorker, uniqueTaskQueue } from '../helpers/tempor
 // provider the deployment does not run. What holds for both providers runs in lifecycle-doors.test.ts.
 
 const HOUR_MS = 60 * 60 * 1000;
-const defaults = { reauthorizeAfter: '3 days', expiryPolicy: 'void', lateEventWindow: '3 days' } as const;
-
 let sandbox: Sandbox;
 let api: AxiosInstance;
 let paypalOnlyApi: AxiosInstance;
@@ -33,43 +25,13 @@ let temporalClient: Client;
 let close: () => Promise<void>;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ mode: 'stripe', logger: false });
-  const stripe = stripeProvider({
-    apiKey: 'sk_test_sandbox',
-    ...stripeEndpoint(sandbox.url),
-    timeoutMs: 2000,
-    multicapture: true,
-    webhookSecrets: ['whsec_sandbox'],
-  });
-  const taskQueue = uniqueTaskQueue('stripe-doors');
-  const temporal = await connectClient();
-  const worker = await runTestWorker({
-    taskQueue,
-    activities: { ...createProviderActivities(stripe), ...createOutcomeActivities() },
-    nexusServices: [
-      paymentsServiceHandler({
-        taskQueue,
-        defaults,
-        providers: ['paypal', 'stripe'],
-        ...ordersCallEverything,
-      }),
-    ],
-  });
-  temporalClient = temporal.client;
-  lifecycles = new LifecycleClient(temporal.client, taskQueue);
-  const both = await startTestApi({ lifecycles, providers: ['paypal', 'stripe'] });
-  const paypalOnly = await startTestApi({ lifecycles, providers: ['paypal'] });
-  api = both.http;
-  paypalOnlyApi = paypalOnly.http;
-  orders = await startOrdersSide(taskQueue);
-  close = async () => {
-    await orders.close();
-    await worker.stop();
-    await both.app.close();
-    await paypalOnly.app.close();
-    await temporal.close();
-    await sandbox.close();
-  };
+  const doors = await startStripeDoors(
+    'stripe-doors',
+    ['paypal', 'stripe'],
+    [['paypal', 'stripe'], ['paypal']],
+  );
+  ({ sandbox, lifecycles, orders, close, temporal: temporalClient } = doors);
+  [api, paypalOnlyApi] = doors.apis as [AxiosInstance, AxiosInstance];
 });
 afterAll(async () => {
   await close?.();
