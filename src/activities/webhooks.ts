@@ -6,18 +6,15 @@ import type { PaymentsProvider } from '../providers/port';
 import { subscriptionLookup } from '../providers/subscription-lookup';
 import type { WebhookDelivery } from '../providers/webhook-delivery';
 import {
-  lifecycleSummary,
   lifecycleWorkflowId,
-  lifecycleWorkflowType,
   paymentEventSignal,
   stateQuery,
   terminalStatuses,
-  type LifecycleInput,
   type LifecycleState,
 } from '../workflows/lifecycle/definitions';
 import type { PaymentEventRouted } from '../workflows/webhooks/definitions';
-import { PaymentProviderKey } from '../workflows/search-attributes';
 import { underProviderNames, type ProviderName } from '../provider-names';
+import { reopenForEvent } from '../client/lifecycle-starts';
 import { count } from './business-metrics';
 import { callProvider, paymentsFailure } from './payments';
 
@@ -143,7 +140,7 @@ export function createWebhookActivities(options: WebhookActivityOptions) {
       if (state.seenEventIds.includes(event.id)) {
         return { ...delivered, signalledAt: new Date().toISOString(), alreadyRecorded: true };
       }
-      await reopenedWith(state, event, info.taskQueue);
+      await reopenForEvent(client, info.taskQueue, state, event);
       return { ...delivered, signalledAt: new Date().toISOString() };
     },
 
@@ -175,36 +172,6 @@ export function createProviderWebhookActivities(options: WebhookActivityOptions)
   const activities = createWebhookActivities(options);
   const calls = Object.fromEntries(webhookProviderCalls.map((activity) => [activity, activities[activity]]));
   return underProviderNames(options.provider.name as ProviderName, calls);
-}
-
-/**
- * A new run of the closed lifecycle's workflow id, started from its final state with the event's signal in
- * the same request (signal-with-start), as a refund by the API reopens it (update-with-start). Another event
- * at the same time signals that one run, which skips an event id it has seen, records the event on its state
- * and search attributes, and closes again after its late-event window.
- */
-async function reopenedWith(state: LifecycleState, event: PaymentEvent, taskQueue: string): Promise<void> {
-  const input: LifecycleInput = {
-    authorizationId: state.authorizationId,
-    provider: state.provider,
-    orderId: state.orderId,
-    ...(state.owner !== undefined && { owner: state.owner }),
-    carriedState: { ...state, nextTimer: undefined },
-  };
-  const { provider } = state;
-  await Context.current().client.workflow.signalWithStart(lifecycleWorkflowType, {
-    workflowId: lifecycleWorkflowId(state.authorizationId),
-    taskQueue,
-    args: [input],
-    signal: paymentEventSignal,
-    signalArgs: [event],
-    workflowIdReusePolicy: 'ALLOW_DUPLICATE',
-    // The owner's client checks the memo (LifecycleClient.confine): the reopened run stays its owner's, and
-    // names its provider as the client's starts do.
-    memo: { ...(state.owner !== undefined && { owner: state.owner }), provider },
-    typedSearchAttributes: [{ key: PaymentProviderKey, value: provider }],
-    staticSummary: lifecycleSummary(state.authorizationId, state.orderId),
-  });
 }
 
 /** The lifecycle of an authorization, running or closed, described: its own, or the one that reauthorized into it. */

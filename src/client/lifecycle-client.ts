@@ -19,7 +19,6 @@ import {
   captureUpdate,
   keyedAnswerQuery,
   LifecycleFailure,
-  lifecycleSummary,
   lifecycleWorkflowId,
   lifecycleWorkflowType,
   reauthorizeUpdate,
@@ -40,9 +39,9 @@ import {
 import type { authorizationLifecycle } from '../workflows/lifecycle/workflow';
 import type { Authorization, PaymentCapture, Refund } from '../providers/resources';
 import { providerOfStart } from '../provider-names';
-import { lifecycleStartAttributes } from '../workflows/search-attributes';
 import { betweenTasks, LifecycleRunEndedError, UPDATE_RETRY_DELAYS_MS } from './update-failures';
 import { endedHow, endedRunState, runEndedOf } from './ended-runs';
+import { lifecycleStartOptions, reopenedInput } from './lifecycle-starts';
 
 export interface StartedLifecycle {
   workflowId: string;
@@ -174,19 +173,12 @@ export class LifecycleClient {
    * Starts a run with `input` or joins the one that is open (update-with-start); `reusePolicy` says whether a
    * closed lifecycle may run again. The summary is shown in the Web UI (encrypted; the codec server decrypts it);
    * the memo names the owner, for confine, and the provider; the search attributes operators filter on start
-   * with the provider, the identity and the starting status (lifecycleStartAttributes).
+   * with the provider, the identity and the starting status (lifecycleStartOptions).
    */
   private startOperation(input: LifecycleInput, reusePolicy: WorkflowIdReusePolicy) {
-    const { provider } = input;
     return new WithStartWorkflowOperation<typeof authorizationLifecycle>(lifecycleWorkflowType, {
-      workflowId: lifecycleWorkflowId(input.authorizationId),
-      taskQueue: this.taskQueue,
-      args: [input],
+      ...lifecycleStartOptions(input, this.taskQueue, reusePolicy),
       workflowIdConflictPolicy: 'USE_EXISTING',
-      workflowIdReusePolicy: reusePolicy,
-      memo: { ...(input.owner !== undefined && { owner: input.owner }), provider },
-      typedSearchAttributes: lifecycleStartAttributes(input),
-      staticSummary: lifecycleSummary(input.authorizationId, input.orderId),
     });
   }
 
@@ -303,16 +295,7 @@ export class LifecycleClient {
    */
   private async reopenForRefund(state: LifecycleState, request: RefundInput): Promise<Refund> {
     if (!terminalStatuses.includes(state.status)) throw new LifecycleEndedError(state);
-    const startWorkflowOperation = this.startOperation(
-      {
-        authorizationId: state.authorizationId,
-        provider: state.provider,
-        orderId: state.orderId,
-        ...(state.owner !== undefined && { owner: state.owner }),
-        carriedState: { ...state, nextTimer: undefined, runEnded: undefined },
-      },
-      'ALLOW_DUPLICATE',
-    );
+    const startWorkflowOperation = this.startOperation(reopenedInput(state), 'ALLOW_DUPLICATE');
     try {
       return await this.client.workflow.executeUpdateWithStart(refundUpdate, {
         args: [request],

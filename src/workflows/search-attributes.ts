@@ -1,4 +1,5 @@
 import { defineSearchAttributeKey, SearchAttributeType, type SearchAttributePair } from '@temporalio/common';
+import type { LifecycleState } from './lifecycle/definitions';
 
 // Custom search attributes operators filter on in the Temporal Web UI. The dev server registers them from
 // this list at start; the admin step of docker-compose.yml registers the same names.
@@ -42,18 +43,21 @@ export const customSearchAttributes = [
 
 /**
  * What a lifecycle shows from its start, set by the client with it: its provider, its identity and the status
- * it starts in, so that the run upserts only what differs (a partly captured authorization, a reopened one).
+ * it starts in (a reopened run's, the state it carries), so that the run upserts only what differs (a partly
+ * captured authorization, a reauthorization failure).
  */
 export function lifecycleStartAttributes(start: {
   authorizationId: string;
   orderId?: string;
   provider: string;
+  carriedState?: Pick<LifecycleState, 'status' | 'reauthorizations'>;
 }): SearchAttributePair[] {
+  const reauthorized = start.carriedState?.reauthorizations.map((record) => record.toAuthorizationId) ?? [];
   return [
     { key: PaymentProviderKey, value: start.provider },
     { key: AuthorizationIdKey, value: start.authorizationId },
-    { key: AuthorizationIdsKey, value: [start.authorizationId] },
+    { key: AuthorizationIdsKey, value: [start.authorizationId, ...reauthorized] },
     ...(start.orderId ? [{ key: OrderIdKey, value: start.orderId }] : []),
-    { key: PaymentStatusKey, value: 'AUTHORIZED' },
+    { key: PaymentStatusKey, value: start.carriedState?.status ?? 'AUTHORIZED' },
   ];
 }
