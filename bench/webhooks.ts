@@ -1,8 +1,9 @@
 import { clearKeyCaller } from '../src/api-callers';
 import { randomUUID } from 'node:crypto';
+import http from 'node:http';
 import axios from 'axios';
 import { Client, Connection } from '@temporalio/client';
-import { defaultApiLimits } from '../src/api/limits';
+import { defaultApiLimits, type ApiLimits } from '../src/api/limits';
 import { buildApi } from '../src/api/server';
 import { LifecycleClient } from '../src/client/lifecycle-client';
 import { runService, waitForLine } from '../src/dev/child-process';
@@ -35,9 +36,34 @@ const ROUND_SIZE = Number(process.env.BENCH_ROUND_SIZE ?? 100);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const MODE = (process.env.BENCH_VERIFY_MODE ?? 'api') as WebhookVerifyMode;
 const LIFECYCLES = Number(process.env.BENCH_LIFECYCLES ?? 20);
+const GENUINE_RATE = Number(process.env.BENCH_GENUINE_RATE ?? 5);
+const FLOOD_SECONDS = Number(process.env.BENCH_FLOOD_SECONDS ?? 20);
+const FLOOD_PER_MINUTE = Number(process.env.BENCH_FLOOD_PER_MINUTE ?? 10_000);
 const SETTLE_MS = 120_000;
 const WEBHOOK_ID = 'WH-BENCH';
 const TASK_QUEUE = 'bench-webhooks';
+
+/**
+ * Junk deliveries (garbled signature headers) to `url` from 127.0.0.2, `rate` a second for `seconds`: the
+ * status of each answer.
+ */
+async function flood(url: string, rate: number, seconds: number): Promise<number[]> {
+  const junk = axios.create({
+    baseURL: url,
+    validateStatus: () => true,
+    httpAgent: new http.Agent({ keepAlive: true, localAddress: '127.0.0.2' }),
+  });
+  const count = Math.round(rate * seconds);
+  return Promise.all(
+    Array.from({ length: count }, async (_, i) => {
+      await new Promise((resolve) => setTimeout(resolve, (i / rate) * 1000));
+      const answer = await junk.post(WEBHOOK_ROUTE, JSON.stringify({ id: `junk-${randomUUID()}` }), {
+        headers: { 'content-type': 'application/json', 'paypal-transmission-sig': 'garbled' },
+      });
+      return answer.status;
+    }),
+  );
+}
 
 async function main() {
   const cli = await resolveTemporalCli();
@@ -59,44 +85,47 @@ async function main() {
   const encryption = benchEncryption();
   const client = new Client({ connection, dataConverter: encryption.dataConverter });
   const lifecycles = new LifecycleClient(client, TASK_QUEUE);
-  const app = await buildApi({
-    lifecycles,
-    callers: [clearKeyCaller(['bench-key'])],
-    defaults: { reauthorizeAfter: '3 days', expiryPolicy: 'void', lateEventWindow: '3 days' },
-    logger: false,
-    // Every request comes from 127.0.0.1: far more than the default rate limit per source.
-    limits: {
-      ...defaultApiLimits,
-      rateLimitMax: 1_000_000,
-      callerRateLimitMax: 1_000_000,
-      webhookRateLimitMax: 1_000_000,
-      webhookRefusedRateLimitMax: 1_000_000,
-      webhookRemoteVerifyRateLimitMax: 1_000_000,
-    },
-    webhooks: {
-      bodyLimitBytes: 1_048_576,
-      intakes: [
-        {
-          delivery: paypalDeliveryIntake({
-            headerNames: specDialect.transmissionHeaders,
-            toleranceMs: 600_000,
-            aliasPaths: [WEBHOOK_ROUTE],
-          }),
-          verifications: new VerificationStarter({
-            client,
-            taskQueue: TASK_QUEUE,
-            mode: MODE,
-            webhookId: WEBHOOK_ID,
-            provider: 'paypal',
-          }),
-        },
-      ],
-    },
+  /** The API with its webhook intake; `limits` are its budgets. */
+  const startListener = async (limits: ApiLimits) => {
+    const app = await buildApi({
+      lifecycles,
+      callers: [clearKeyCaller(['bench-key'])],
+      defaults: { reauthorizeAfter: '3 days', expiryPolicy: 'void', lateEventWindow: '3 days' },
+      logger: false,
+      limits,
+      webhooks: {
+        bodyLimitBytes: 1_048_576,
+        intakes: [
+          {
+            delivery: paypalDeliveryIntake({
+              headerNames: specDialect.transmissionHeaders,
+              toleranceMs: 600_000,
+              aliasPaths: [WEBHOOK_ROUTE],
+            }),
+            verifications: new VerificationStarter({
+              client,
+              taskQueue: TASK_QUEUE,
+              mode: MODE,
+              webhookId: WEBHOOK_ID,
+              provider: 'paypal',
+            }),
+          },
+        ],
+      },
+    });
+    const url = await app.listen({ port: 0, host: '127.0.0.1' });
+    return { app, url, http: axios.create({ baseURL: url, validateStatus: () => true }) };
+  };
+  // Every request comes from 127.0.0.1: far more than the default budgets per source.
+  const unlimited = await startListener({
+    ...defaultApiLimits,
+    rateLimitMax: 1_000_000,
+    callerRateLimitMax: 1_000_000,
+    webhookRateLimitMax: 1_000_000,
+    webhookRefusedRateLimitMax: 1_000_000,
+    webhookRemoteVerifyRateLimitMax: 1_000_000,
   });
-  const listener = axios.create({
-    baseURL: await app.listen({ port: 0, host: '127.0.0.1' }),
-    validateStatus: () => true,
-  });
+  const listener = unlimited.http;
   const workerEnv = {
     TEMPORAL_ADDRESS: server.address,
     TEMPORAL_TASK_QUEUE: TASK_QUEUE,
@@ -146,8 +175,8 @@ async function main() {
     };
     return { transmissionId, body, headers };
   };
-  const post = async (delivery: ReturnType<typeof signDelivery>) => {
-    const response = await listener.post(WEBHOOK_ROUTE, delivery.body, {
+  const post = async (delivery: ReturnType<typeof signDelivery>, to = listener) => {
+    const response = await to.post(WEBHOOK_ROUTE, delivery.body, {
       headers: delivery.headers,
       transformRequest: (data: unknown) => data,
     });
@@ -201,23 +230,57 @@ async function main() {
   await runBounded(100, CONCURRENCY, startTrivial);
   let lostTotal = 0;
 
-  console.log(`\nPaced stages, ${STAGE_SECONDS} s each:`);
-  for (const rate of RATES) {
-    const count = Math.round(rate * STAGE_SECONDS);
+  /** `rate` deliveries a second for `seconds` to `to`: the ones accepted and the time taken. */
+  const paced = async (rate: number, seconds: number, to = listener) => {
+    const count = Math.round(rate * seconds);
     const accepted: string[] = [];
     const { ms } = await timed(() =>
       Promise.all(
         Array.from({ length: count }, async (_, i) => {
           await new Promise((resolve) => setTimeout(resolve, (i / rate) * 1000));
-          const { status, transmissionId } = await deliver(i);
+          const { status, transmissionId } = await post(signDelivery(i), to);
           if (status === 202) accepted.push(transmissionId);
         }),
       ),
     );
+    return { count, accepted, ms };
+  };
+
+  console.log(`\nPaced stages, ${STAGE_SECONDS} s each:`);
+  for (const rate of RATES) {
+    const { count, accepted, ms } = await paced(rate, STAGE_SECONDS);
     const settled = await settle(accepted);
     lostTotal += settled.lost;
     report(`${rate}/s offered`, count, accepted, ms, settled);
   }
+
+  // Genuine deliveries quiet, then while one other address floods the intake with junk no provider signed,
+  // on an API with the default budgets: the junk spends its own source's budget, not the provider's.
+  const budgeted = await startListener(defaultApiLimits);
+  console.log(
+    `\nGenuine deliveries at ${GENUINE_RATE}/s for ${FLOOD_SECONDS} s from 127.0.0.1, default budgets, ` +
+      `quiet and under a flood of ${FLOOD_PER_MINUTE} junk deliveries a minute from 127.0.0.2:`,
+  );
+  const genuine = async (label: string) => {
+    const { count, accepted, ms } = await paced(GENUINE_RATE, FLOOD_SECONDS, budgeted.http);
+    const settled = await settle(accepted);
+    lostTotal += settled.lost + (count - accepted.length);
+    report(label, count, accepted, ms, settled);
+    return percentile(settled.latencies, 99);
+  };
+  const quietP99 = await genuine('quiet');
+  const junk = flood(budgeted.url, FLOOD_PER_MINUTE / 60, FLOOD_SECONDS);
+  const floodP99 = await genuine('under the flood');
+  const junkStatuses = await junk;
+  const answered = (status: number) => junkStatuses.filter((s) => s === status).length;
+  console.log(
+    `  junk: ${junkStatuses.length} sent, ${answered(400)} answered 400, ${answered(429)} answered 429, ` +
+      `${junkStatuses.length - answered(400) - answered(429)} otherwise`,
+  );
+  console.log(
+    `  delivery → lifecycle p99 under the flood / quiet: ${(floodP99 / quietP99).toFixed(2)}x (target <= 1.5x)`,
+  );
+  await budgeted.app.close();
 
   /**
    * Deliveries and trivial starts in alternating rounds (order swapped every round), so both meet the same
@@ -280,7 +343,7 @@ async function main() {
   console.log(`  lost in all stages: ${lostTotal} (must be 0)`);
 
   await worker.stop();
-  await app.close();
+  await unlimited.app.close();
   await connection.close();
   await provider.stop();
   await server.stop();
