@@ -45,7 +45,10 @@ const allCommands: Record<string, fc.Arbitrary<MoneyCommand>> = {
   capture: fc.tuple(captureAmount, fc.boolean(), lose).map(([a, f, l]) => new Capture(a, f, l)),
   refund: fc.tuple(index, refundAmount, lose).map(([i, a, l]) => new Refund(i, a, l)),
   void: lose.map((l) => new Void(l)),
-  reauthorize: fc.tuple(fc.constantFrom(undefined, '40.00'), lose).map(([a, l]) => new Reauthorize(a, l)),
+  // 150.00 is more than the 100.00 the payer authorized: refused before the provider, on every door.
+  reauthorize: fc
+    .tuple(fc.constantFrom(undefined, '40.00', '150.00'), lose)
+    .map(([a, l]) => new Reauthorize(a, l)),
   retrySameKey: fc.tuple(index, lose).map(([i, l]) => new RetrySameKey(i, l)),
   retryFreshKey: fc.tuple(index, lose).map(([i, l]) => new RetryFreshKey(i, l)),
   keylessCapture: fc.constant(new KeylessCapture()),

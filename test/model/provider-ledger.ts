@@ -30,8 +30,15 @@ export interface ProviderLedger {
    * The original authorization, then its reauthorization when there is one. Statuses in PayPal's words
    * (CREATED, CAPTURED, VOIDED); an authorization a reauthorization replaced is REPLACED.
    */
-  chain: Array<{ id: string; status: string }>;
+  chain: ProviderHold[];
   captures: ProviderCapture[];
+}
+
+/** One authorization of the chain, and what it still holds on the payer's card (0 once closed or replaced). */
+export interface ProviderHold {
+  id: string;
+  status: string;
+  heldMinor: bigint;
 }
 
 interface MoneyWire {
@@ -67,7 +74,7 @@ export async function readPayPalLedger(
   const next = original.links.find((link) => link.rel === 'reauthorization');
   if (next) chain.push(await read<AuthorizationWire>(provider, new URL(next.href).pathname));
 
-  const captures: ProviderCapture[] = [];
+  const captures: Array<ProviderCapture & { authorizationId: string }> = [];
   for (const authorization of chain) {
     type CaptureWire = {
       id: string;
@@ -87,6 +94,7 @@ export async function readPayPalLedger(
         `/sandbox/captures/${capture.id}/refunds`,
       );
       captures.push({
+        authorizationId: authorization.id,
         id: capture.id,
         status: capture.status,
         minor: minorOf(capture.amount),
@@ -100,12 +108,31 @@ export async function readPayPalLedger(
       });
     }
   }
+  // PayPal keeps a reauthorized original CREATED; the money it held sits in its reauthorization.
+  const status = (authorization: AuthorizationWire, index: number) =>
+    index < chain.length - 1 && authorization.status === 'CREATED' ? 'REPLACED' : authorization.status;
+  const capturedOf = (id: string) =>
+    captures.filter((capture) => capture.authorizationId === id && holdsMoney(capture));
   return {
     authorizedMinor: minorOf(original.amount),
     allowedMinor: (minorOf(original.amount) * 115n) / 100n,
-    chain: chain.map(({ id, status }) => ({ id, status })),
-    captures,
+    chain: chain.map((authorization, index) => {
+      const open = isOpen(status(authorization, index));
+      const captured = capturedOf(authorization.id).reduce((sum, capture) => sum + capture.minor, 0n);
+      const left = minorOf(authorization.amount) - captured;
+      return {
+        id: authorization.id,
+        status: status(authorization, index),
+        heldMinor: open && left > 0n ? left : 0n,
+      };
+    }),
+    captures: captures.map(({ authorizationId: _authorizationId, ...capture }) => capture),
   };
+}
+
+/** Whether an authorization of the chain still holds money: not captured in full, voided or replaced. */
+export function isOpen(status: string): boolean {
+  return status === 'CREATED' || status === 'PARTIALLY_CAPTURED' || status === 'PENDING';
 }
 
 /** Captures that took money, as the provider counts them. */
@@ -151,6 +178,30 @@ export function ledgerViolations(ledger: ProviderLedger): string[] {
   for (const [operation, ids] of byInvoice) {
     if (ids.length > 1)
       violations.push(`${operation} acted ${ids.length} times at the provider: ${ids.join(', ')}`);
+  }
+  return violations;
+}
+
+/**
+ * The holds of quiet books: at most one authorization of the chain holds money on the payer's card, and no more
+ * than the authorization leaves (authorized less captured): a reauthorization never holds beyond what the payer
+ * gave, and never leaves a second hold behind.
+ */
+export function holdViolations(ledger: ProviderLedger): string[] {
+  const open = ledger.chain.filter((hold) => hold.heldMinor > 0n);
+  const violations: string[] = [];
+  if (open.length > 1) {
+    violations.push(
+      `${open.length} holds on the payer's card: ${open.map((hold) => `${hold.id} ${hold.heldMinor}`).join(', ')}`,
+    );
+  }
+  const left = ledger.authorizedMinor - capturedMinor(ledger);
+  for (const hold of open) {
+    if (hold.heldMinor > (left > 0n ? left : 0n)) {
+      violations.push(
+        `${hold.id} holds ${hold.heldMinor} minor units, more than the ${left} the authorization leaves`,
+      );
+    }
   }
   return violations;
 }

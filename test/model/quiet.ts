@@ -7,6 +7,7 @@ import {
   CURRENCY,
   capturedMinor,
   expectedStatus,
+  holdViolations,
   refundedMinor,
   type ProviderLedger,
 } from './provider-ledger';
@@ -58,8 +59,9 @@ async function deliverAll(real: MoneyReal): Promise<void> {
 }
 
 /**
- * Makes the run quiet (every delivery in, every verification done) and then requires the lifecycle's captured,
- * refunded and status to equal the provider's books, and its ledger to hold no discrepancy (every movement the
+ * Makes the run quiet (every delivery in, every verification done) and then requires at most one hold on the
+ * payer's card, within what the authorization leaves, and the lifecycle's captured, refunded and status to
+ * equal the provider's books, and its ledger to hold no discrepancy (every movement the
  * provider reported booked); it reads until they do or the time-out passes. A run whose
  * start the service refused has no lifecycle to compare.
  */
@@ -73,7 +75,10 @@ export async function settle(
   const { reversals } = model;
   const deadline = Date.now() + QUIET_TIMEOUT_MS;
   for (;;) {
-    const expected = providerBooks(await real.stack.ledger(real.authorizationId), reversals);
+    const ledger = await real.stack.ledger(real.authorizationId);
+    const holds = holdViolations(ledger);
+    if (holds.length > 0) throw new ModelViolation(`once quiet, ${holds.join('; ')}`);
+    const expected = providerBooks(ledger, reversals);
     const response = await real.stack.api.get<LifecycleState>(`/v1/lifecycles/${real.authorizationId}`);
     const actual = response.status === 200 ? lifecycleBooks(response.data) : { answer: response.status };
     if (isDeepStrictEqual(actual, expected)) return;

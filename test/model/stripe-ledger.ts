@@ -22,6 +22,7 @@ interface IntentWire {
   /** requires_capture, succeeded or canceled. */
   status: string;
   amount: number;
+  amount_capturable: number;
   amount_received: number;
   currency: string;
   metadata: Record<string, string>;
@@ -107,6 +108,7 @@ export async function readStripeLedger(
     chain: intents.map((intent, index) => ({
       id: intent.id,
       status: chainStatus(intent, index < intents.length - 1 && intent.status === 'canceled'),
+      heldMinor: intent.status === 'requires_capture' ? BigInt(intent.amount_capturable) : 0n,
     })),
     captures: intents.flatMap((intent) => captureOf(intent) ?? []),
   };
