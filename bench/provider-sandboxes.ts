@@ -1,5 +1,6 @@
 import { SANDBOX_STRIPE_API_KEY } from '../src/config';
 import type { ProviderName } from '../src/provider-names';
+import { subscribeStripeEndpoint } from '../src/providers/registry';
 
 // Each provider's sandbox as the payer's checkout and the books see it, over HTTP: benchmarks and the
 // provider-neutral suites (test/helpers/provider-fixtures.ts) drive it through these.
@@ -87,11 +88,12 @@ export const stripeSandbox: ProviderSandbox = {
 };
 
 /**
- * Stripe's webhook endpoints are not managed through the port: the Stripe sandbox's control API subscribes
- * `listenerUrl` to every event, as an account's dashboard would.
+ * Subscribes `listenerUrl` to every event of the Stripe sandbox through /v1/webhook_endpoints, by the Stripe
+ * adapter, as the local stack does against Stripe. Stripe's webhook endpoints are not managed through the port.
  */
-export async function subscribeToStripeSandbox(sandboxUrl: string, listenerUrl: string): Promise<void> {
-  await postJson(`${sandboxUrl}/sandbox/webhooks`, { url: listenerUrl, event_types: [{ name: '*' }] });
+export async function subscribeToStripeSandbox(sandboxUrl: string, listenerUrl: string): Promise<string> {
+  const endpoint = await subscribeStripeEndpoint(sandboxUrl, SANDBOX_STRIPE_API_KEY, listenerUrl);
+  return endpoint.id;
 }
 
 export const providerSandboxes: Record<ProviderName, ProviderSandbox> = {

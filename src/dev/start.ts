@@ -1,5 +1,5 @@
 import { DEV_KEY_FILE, codecKeysFromConfig } from '../codec/codec-keys';
-import { loadLocalStackConfig } from '../config';
+import { SANDBOX_STRIPE_API_KEY, loadLocalStackConfig } from '../config';
 import { currentNamesForChildren } from '../config/renamed-variables';
 import { superviseStack } from './child-process';
 import { startDevServer, type DevServer } from './dev-server';
@@ -7,6 +7,7 @@ import { assertPortsFree, type PortClaim } from './ports';
 import { ServiceStartup, announced } from './service-startup';
 import { resolveTemporalCli } from './temporal-cli';
 import { ORDERS_NAMESPACE } from '../nexus/endpoint';
+import { subscribeStripeEndpoint } from '../providers/registry';
 import { temporalTarget, type TemporalConnectionOptions } from '../temporal-env';
 import { STRIPE_WEBHOOK_ROUTE } from '../webhooks/listener-url';
 import { subscribeListener } from '../webhooks/subscribe-listener';
@@ -127,16 +128,18 @@ async function main() {
   }
 }
 
-/** The embedded Stripe sandbox delivers every event to the API's Stripe intake (a real account: its dashboard). */
+/**
+ * The embedded Stripe sandbox delivers every event to the API's Stripe intake: subscribed through
+ * /v1/webhook_endpoints by the Stripe adapter, as against Stripe (a real account's endpoint is set in its
+ * dashboard or by the same call). The sandbox signs with STRIPE_WEBHOOK_SECRETS, the intake's secrets, so the
+ * secret it shows is one the intake already has.
+ */
 async function subscribeStripeSandbox(stripeUrl: string, apiPort: number): Promise<void> {
   const url = `http://127.0.0.1:${apiPort}${STRIPE_WEBHOOK_ROUTE}`;
-  const response = await fetch(`${stripeUrl}/sandbox/webhooks`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ url, event_types: [{ name: '*' }] }),
-  });
-  if (!response.ok) throw new Error(`the Stripe sandbox refused the webhook ${url}: ${response.status}`);
-  console.log(announced('Stripe webhooks', `${url} (every event of the Stripe sandbox)`));
+  const endpoint = await subscribeStripeEndpoint(stripeUrl, SANDBOX_STRIPE_API_KEY, url);
+  console.log(
+    announced('Stripe webhooks', `${url} subscribed as ${endpoint.id} (${endpoint.action}; every event)`),
+  );
 }
 
 /** How to start a Stripe lifecycle on this stack: a held PaymentIntent, then its lifecycle by its `pi_…` id. */

@@ -12,6 +12,7 @@ import { paypalProvider } from './paypal/provider';
 import type { ProviderName } from '../provider-names';
 import { stripeEndpoint } from './stripe/client';
 import { stripeProvider } from './stripe/provider';
+import { ensureStripeWebhookEndpoint, type StripeEndpointSubscription } from './stripe/webhook-endpoints';
 
 export { paypalDeliveryIntake, type PayPalDeliveryIntakeOptions } from './paypal/delivery-intake';
 export { stripeDeliveryIntake, type StripeDeliveryIntakeOptions } from './stripe/delivery-intake';
@@ -52,6 +53,18 @@ export function stripeProviderFromConfig(config: StripeProviderSettings, baseUrl
     multicapture: config.STRIPE_MULTICAPTURE,
     webhookSecrets: config.STRIPE_WEBHOOK_SECRETS,
   });
+}
+
+/**
+ * Stripe's webhook endpoint for `listenerUrl` (every event) at `baseUrl`, subscribed through
+ * /v1/webhook_endpoints by Stripe's adapter; one already there is kept.
+ */
+export function subscribeStripeEndpoint(
+  baseUrl: string,
+  apiKey: string,
+  listenerUrl: string,
+): Promise<StripeEndpointSubscription> {
+  return ensureStripeWebhookEndpoint({ apiKey, ...stripeEndpoint(baseUrl) }, listenerUrl);
 }
 
 /** Every provider PAYMENTS_PROVIDER names, in its order; `baseUrls` win over each one's configured URL. */

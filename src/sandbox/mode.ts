@@ -17,6 +17,8 @@ export interface SandboxMode {
   captureResource(record: CaptureRecord): unknown;
   refundResource(record: RefundRecord): unknown;
   webhookResource(record: WebhookRecord): unknown;
+  /** The provider's id for a new webhook subscription; PayPal's form when the mode has none of its own. */
+  newWebhookId?(): string;
   /** The names of a subscription's event types; a 400 naming `field` for one the provider does not have. */
   eventTypeNames(list: EventTypeList, field: string): string[];
   /** The event the provider delivers for a change in the books. */

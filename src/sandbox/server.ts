@@ -18,6 +18,7 @@ import { sandboxModes, type SandboxModeName, type SandboxModeOptions } from './m
 import type { LedgerEvent } from './records';
 import { RefundLedger } from './refunds';
 import { registerControlRoutes } from './routes-control';
+import { webhookId } from './ids';
 import { WebhookRegistry } from './webhooks';
 import { READINESS_PATH } from '../readiness';
 
@@ -136,7 +137,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   // The mode is built over the core below, so the core reaches it through closures that run only once
   // requests arrive.
-  const webhooks = new WebhookRegistry();
+  const webhooks = new WebhookRegistry(() => mode.newWebhookId?.() ?? webhookId());
   const deliveries = new WebhookDeliveries({
     webhooks,
     sign: (transmission) => mode.signDelivery(transmission),

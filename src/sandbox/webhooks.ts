@@ -40,6 +40,9 @@ const maxWebhooksPerAnchor = 10;
 export class WebhookRegistry {
   private readonly webhooks = new Map<string, WebhookRecord>();
 
+  /** `newId`: the provider's id for a new subscription (PayPal's 24 characters, Stripe's `we_…`). */
+  constructor(private readonly newId: () => string = webhookId) {}
+
   create(url: string, eventTypes: string[], anchorType: AnchorType = 'APPLICATION'): WebhookRecord {
     const anchored = this.list(anchorType);
     if (anchored.length >= maxWebhooksPerAnchor) {
@@ -49,7 +52,7 @@ export class WebhookRegistry {
       });
     }
     this.assertUrlFree(url, anchorType);
-    const record: WebhookRecord = { id: webhookId(), url, eventTypes: dedupe(eventTypes), anchorType };
+    const record: WebhookRecord = { id: this.newId(), url, eventTypes: dedupe(eventTypes), anchorType };
     this.webhooks.set(record.id, record);
     return record;
   }
@@ -77,6 +80,11 @@ export class WebhookRegistry {
 
   list(anchorType: AnchorType): WebhookRecord[] {
     return [...this.webhooks.values()].filter((record) => record.anchorType === anchorType);
+  }
+
+  /** Every subscription, in the order they were made. */
+  all(): WebhookRecord[] {
+    return [...this.webhooks.values()];
   }
 
   has(id: string): boolean {

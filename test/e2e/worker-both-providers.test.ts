@@ -3,7 +3,9 @@ import axios from 'axios';
 import type { Client } from '@temporalio/client';
 import { LifecycleClient } from '../../src/client/lifecycle-client';
 import { runService, waitForHttp, type ServiceProcess } from '../../src/dev/child-process';
+import { SANDBOX_STRIPE_API_KEY } from '../../src/config';
 import { findFreePort } from '../../src/dev/ports';
+import { subscribeStripeEndpoint } from '../../src/providers/registry';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server';
 import { STRIPE_WEBHOOK_ROUTE, WEBHOOK_ROUTE } from '../../src/webhooks/listener-url';
 import type { LifecycleState } from '../../src/workflows/lifecycle/definitions';
@@ -37,11 +39,12 @@ beforeAll(async () => {
   stripe = await startSandbox({ mode: 'stripe', logger: false });
   ({ client, close: closeClient } = await connectClient());
   lifecycles = new LifecycleClient(client, taskQueue);
-  // Each sandbox delivers every event to its intake on the API: PayPal's route and Stripe's.
+  // Each sandbox delivers every event to its intake on the API: PayPal's route and Stripe's (subscribed through
+  // /v1/webhook_endpoints, as against Stripe).
   const [apiPort, apiMetricsPort] = [await findFreePort(), await findFreePort()];
   const apiUrl = `http://127.0.0.1:${apiPort}`;
   const paypalWebhook = await subscribe(paypal, `${apiUrl}${WEBHOOK_ROUTE}`);
-  await subscribe(stripe, `${apiUrl}${STRIPE_WEBHOOK_ROUTE}`);
+  await subscribeStripeEndpoint(stripe.url, SANDBOX_STRIPE_API_KEY, `${apiUrl}${STRIPE_WEBHOOK_ROUTE}`);
   const both = { PAYMENTS_PROVIDER: 'paypal,stripe', STRIPE_BASE_URL: stripe.url };
   api = runService('api', 'src/api/main.ts', {
     ...both,
@@ -69,7 +72,7 @@ afterAll(async () => {
   await stripe?.close();
 });
 
-/** Subscribes `url` to every event of the sandbox; the subscription's id. */
+/** Subscribes `url` to every event of the PayPal sandbox; the subscription's id. */
 async function subscribe(sandbox: Sandbox, url: string): Promise<string> {
   const response = await fetch(`${sandbox.url}/sandbox/webhooks`, {
     method: 'POST',

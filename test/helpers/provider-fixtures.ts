@@ -138,7 +138,7 @@ export const stripeFixture: ProviderFixture = {
   }),
   webhookRoute: STRIPE_WEBHOOK_ROUTE,
   subscribe: (sandbox, _client, _taskQueue, listenerUrl) =>
-    subscribeToStripeSandbox(sandbox.url, listenerUrl),
+    subscribeToStripeSandbox(sandbox.url, listenerUrl).then(() => undefined),
   captured: (sandbox, authorizationId) => stripeSandbox.captured(sandbox.url, authorizationId),
 };
 

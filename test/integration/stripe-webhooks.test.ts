@@ -7,8 +7,9 @@ import Stripe from 'stripe';
 import { createActivities, createPaymentsWorkerActivities } from '../../src/activities';
 import { charactersClientFromConfig } from '../../src/characters/client';
 import { loadConfig } from '../../src/config';
-import { createPayPalProvider } from '../../src/providers/registry';
+import { createPayPalProvider, subscribeStripeEndpoint } from '../../src/providers/registry';
 import { LifecycleClient } from '../../src/client/lifecycle-client';
+import type { PaymentsProvider } from '../../src/providers/port';
 import { stripeEndpoint } from '../../src/providers/stripe/client';
 import { stripeProvider } from '../../src/providers/stripe/provider';
 import { stripeSignatureHeader } from '../../src/providers/stripe/webhook-signature';
@@ -42,6 +43,7 @@ let taskQueue: string;
 let api: AxiosInstance;
 let apiUrl: string;
 let listener: WebhookListener;
+let provider: PaymentsProvider;
 let close: () => Promise<void>;
 
 beforeAll(async () => {
@@ -51,7 +53,7 @@ beforeAll(async () => {
     stripeWebhookSecrets: [OLD_SECRET, NEW_SECRET],
     deliveryRetry: { attempts: 3, initialDelayMs: 200 },
   });
-  const provider = stripeProvider({
+  provider = stripeProvider({
     apiKey: 'sk_test_sandbox',
     ...stripeEndpoint(sandbox.url),
     timeoutMs: 2000,
@@ -91,13 +93,11 @@ afterAll(async () => {
   await close();
 });
 
+/** Subscribes `url` to every event through /v1/webhook_endpoints, as the stack does against Stripe. */
 async function subscribe(url: string): Promise<void> {
-  const response = await fetch(`${sandbox.url}/sandbox/webhooks`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ url, event_types: [{ name: '*' }] }),
-  });
-  expect(response.status).toBe(201);
+  const endpoint = await subscribeStripeEndpoint(sandbox.url, 'sk_test_sandbox', url);
+  // The sandbox signs for all its secrets and shows the newest.
+  expect(endpoint).toMatchObject({ action: 'created', secret: NEW_SECRET });
 }
 
 async function sandboxPost(path: string, body: unknown = {}) {
@@ -192,6 +192,27 @@ describe('Stripe deliveries', () => {
     const eventId = (JSON.parse(body) as { id: string }).id;
     const answer = await deliver(body, stripeSignatureHeader(body, [NEW_SECRET], now()));
     expect(answer.status).toBe(202);
+    expect(await verificationResult(eventId)).toMatchObject({
+      outcome: 'unrouted',
+      verification: 'SUCCESS',
+      eventType: 'charge.refunded',
+    });
+  });
+
+  it("delivers a real refund's charge.refunded to the intake, which verifies it and records it unrouted", async () => {
+    const intent = await sandboxPost('/sandbox/payment_intents', { amount: 2500, currency: 'usd' });
+    const capture = await provider.captureAuthorization({
+      authorizationId: intent.id,
+      amount: { currency_code: 'USD', value: '25.00' },
+      finalCapture: true,
+      idempotencyKey: `${intent.id}/capture`,
+    });
+    await provider.refundCapture({
+      captureId: capture.id,
+      amount: { currency_code: 'USD', value: '10.00' },
+      idempotencyKey: `${intent.id}/refund`,
+    });
+    const eventId = await deliveredEvent('charge.refunded', capture.id);
     expect(await verificationResult(eventId)).toMatchObject({
       outcome: 'unrouted',
       verification: 'SUCCESS',

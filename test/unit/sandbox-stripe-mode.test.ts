@@ -3,6 +3,7 @@ import { ProviderError, type PaymentsProvider } from '../../src/providers/port';
 import { stripeEndpoint } from '../../src/providers/stripe/client';
 import { parseStripeEvent } from '../../src/providers/stripe/payment-event';
 import { stripeProvider } from '../../src/providers/stripe/provider';
+import { ensureStripeWebhookEndpoint } from '../../src/providers/stripe/webhook-endpoints';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server';
 import { resourceViolations, type StripeResource } from '../fixtures/contract/stripe-contract';
 import { rejectionOf } from '../helpers/rejection';
@@ -21,7 +22,10 @@ let stripe: PaymentsProvider;
 beforeAll(async () => {
   sandbox = await startSandbox({ mode: 'stripe', logger: false, stripeWebhookSecrets: secrets });
   listener = await startWebhookListener();
-  await post('/sandbox/webhooks', { url: listener.url, event_types: [{ name: '*' }] });
+  await ensureStripeWebhookEndpoint(
+    { apiKey: 'sk_test_sandbox', ...stripeEndpoint(sandbox.url) },
+    listener.url,
+  );
   stripe = stripeProvider({
     apiKey: 'sk_test_sandbox',
     ...stripeEndpoint(sandbox.url),
@@ -271,7 +275,9 @@ describe('sandbox in stripe mode', () => {
   });
 
   // Delivered as Stripe sends them; the adapter's mapping of money that comes back (issue 41's ledger) books them.
+  // charge.refunded names no refund: the refund events carry each refund.
   const unmappedEventTypes = [
+    'charge.refunded',
     'charge.dispute.funds_withdrawn',
     'charge.dispute.funds_reinstated',
     'refund.failed',
@@ -305,6 +311,7 @@ describe('sandbox in stripe mode', () => {
         'charge.dispute.created',
         'charge.expired',
         'charge.refund.updated',
+        'charge.refunded',
         'payment_intent.amount_capturable_updated',
         'payment_intent.canceled',
         'payment_intent.succeeded',

@@ -63,6 +63,21 @@ describe('Stripe events in the lifecycle vocabulary', () => {
     expect(expired.routable && expired.event.eventType).toBe('PAYMENT.AUTHORIZATION.EXPIRED');
   });
 
+  it('a refunded charge moves nothing: its refund events book each refund once', () => {
+    const parsed = parseStripeEvent(
+      event(
+        'charge.refunded',
+        chargeJson({ captured: true, amount_captured: 5000, amount_refunded: 1500, refunded: false }),
+      ),
+    );
+    expect(parsed).toEqual({
+      routable: false,
+      eventId: 'evt_1',
+      eventType: 'charge.refunded',
+      reason: 'charge.refunded names no refund: its refunds arrive as refund events',
+    });
+  });
+
   it('a refund names its charge as the capture it refunds', () => {
     const parsed = parseStripeEvent(event('charge.refund.updated', refundJson({ status: 'pending' })));
     expect(parsed.routable && parsed.event).toMatchObject({

@@ -222,12 +222,13 @@ export class StripeBooks {
       created: this.seconds(),
     };
     this.refunds.set(refund.id, refund);
+    // A card refund succeeds at once, so the charge is refunded (in part or in all) as it is created.
     this.options.onEvent({ type: 'refund.created', refund });
+    this.options.onEvent({ type: 'charge.refunded', charge });
     this.options.onEvent({ type: 'charge.refund.updated', refund });
     return refund;
   }
 
-  /** Control: the cardholder disputes what the charge has left; Stripe withdraws it at once. */
   /**
    * Control: the refund fails (the card was closed, say): Stripe returns its amount to the merchant's balance,
    * so the charge counts it no longer as refunded, and sends refund.failed and refund.updated.
@@ -249,6 +250,7 @@ export class StripeBooks {
     return refund;
   }
 
+  /** Control: the cardholder disputes what the charge has left; Stripe withdraws it at once. */
   openDispute(chargeId: string, inquiry = false): DisputeRecord {
     const charge = this.charge(chargeId);
     const amount = charge.amountCaptured - charge.amountRefunded;

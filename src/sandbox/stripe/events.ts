@@ -16,6 +16,7 @@ export const stripeEventTypes = [
   'payment_intent.succeeded',
   'charge.captured',
   'charge.expired',
+  'charge.refunded',
   'refund.created',
   'refund.updated',
   'refund.failed',

@@ -3,13 +3,18 @@ import type { SandboxContext } from '../context';
 import type { SandboxMode, SandboxModeFactory } from '../mode';
 import { StripeBooks } from './books';
 import { invalidRequest, stripeErrorBody } from './errors';
-import { stripeEvent, stripeEventTypes } from './events';
+import { stripeEnabledEventNames } from './event-names';
+import { stripeEvent } from './events';
 import { StripeIdempotency } from './idempotency';
 import { registerStripeRoutes } from './routes';
 import { registerStripeControlRoutes } from './routes-control';
+import { newWebhookEndpointId, StripeWebhookEndpoints } from './webhook-endpoints';
 
 export interface StripeSandboxOptions {
-  /** The webhook endpoint's signing secrets; each delivery carries a v1 signature by each (a rotation). */
+  /**
+   * The webhook endpoints' signing secrets; each delivery carries a v1 signature by each (a rotation). An
+   * endpoint created through /v1/webhook_endpoints is shown the last one as its `secret`.
+   */
   stripeWebhookSecrets?: string[];
   /** How long a Stripe Idempotency-Key is kept: Stripe's 24 hours unless a test shortens it. */
   stripeKeyRetentionMs?: number;
@@ -39,23 +44,23 @@ export const stripeSandboxMode: SandboxModeFactory<StripeSandboxOptions> = async
     onEvent: (event) => core.deliveries.publish(stripeEvent(event, core.now())),
   });
   const idempotency = new StripeIdempotency(core.now, options.stripeKeyRetentionMs);
+  const endpoints = new StripeWebhookEndpoints(core.webhooks, {
+    now: core.now,
+    signingSecret: secrets[secrets.length - 1]!,
+  });
   return {
     registerRoutes: async (app) => {
       registerStripeControlRoutes(app, books);
-      await registerStripeRoutes(app, { core, books, idempotency });
+      await registerStripeRoutes(app, { core, books, idempotency, endpoints });
     },
     authorizationResource: notInThisMode,
     captureResource: notInThisMode,
     refundResource: notInThisMode,
-    webhookResource: (record) => ({
-      id: record.id,
-      object: 'webhook_endpoint',
-      url: record.url,
-      enabled_events: record.eventTypes,
-    }),
+    webhookResource: (record) => endpoints.resource(record),
+    newWebhookId: newWebhookEndpointId,
     eventTypeNames: (list, field) =>
       list.map(({ name }) => {
-        if (name === '*' || (stripeEventTypes as readonly string[]).includes(name)) return name;
+        if (stripeEnabledEventNames.has(name)) return name;
         throw invalidRequest(`Invalid enabled_events: ${name}`, 'parameter_invalid', field);
       }),
     deliveryEvent: () => notInThisMode(),

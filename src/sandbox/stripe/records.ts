@@ -70,7 +70,7 @@ export type StripeBookEvent =
         'payment_intent.amount_capturable_updated' | 'payment_intent.canceled' | 'payment_intent.succeeded';
       intent: IntentRecord;
     }
-  | { type: 'charge.captured' | 'charge.expired'; charge: ChargeRecord }
+  | { type: 'charge.captured' | 'charge.expired' | 'charge.refunded'; charge: ChargeRecord }
   | {
       type: 'refund.created' | 'charge.refund.updated' | 'refund.updated' | 'refund.failed';
       refund: RefundRecord;

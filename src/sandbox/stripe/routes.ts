@@ -6,41 +6,26 @@ import type { StripeBooks } from './books';
 import { invalidRequest, stripeError } from './errors';
 import { decodeForm } from './form';
 import type { StripeIdempotency } from './idempotency';
+import {
+  allowOnly,
+  boolean,
+  enumerated,
+  expandsCharge,
+  idempotencyKey,
+  integer,
+  metadata,
+  paramsOf,
+  type Params,
+} from './params';
 import { chargeResource, paymentIntentResource, refundResource } from './resources';
+import { registerWebhookEndpointRoutes } from './routes-webhook-endpoints';
+import type { StripeWebhookEndpoints } from './webhook-endpoints';
 
 export interface StripeRouteContext {
   core: SandboxContext;
   books: StripeBooks;
   idempotency: StripeIdempotency;
-}
-
-type Params = Record<string, unknown>;
-
-/** Stripe refuses a parameter it does not know for the endpoint. */
-function allowOnly(params: Params, allowed: readonly string[]): void {
-  for (const name of Object.keys(params)) {
-    if (!allowed.includes(name)) {
-      throw invalidRequest(`Received unknown parameter: ${name}`, 'parameter_unknown', name);
-    }
-  }
-}
-
-function integer(params: Params, name: string): number | undefined {
-  const value = params[name];
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string' || !/^\d+$/.test(value)) {
-    throw invalidRequest(`Invalid integer: ${JSON.stringify(value)}`, 'parameter_invalid_integer', name);
-  }
-  return Number(value);
-}
-
-function boolean(params: Params, name: string): boolean | undefined {
-  const value = params[name];
-  if (value === undefined) return undefined;
-  if (value !== 'true' && value !== 'false') {
-    throw invalidRequest(`Invalid boolean: ${JSON.stringify(value)}`, 'parameter_invalid_boolean', name);
-  }
-  return value === 'true';
+  endpoints: StripeWebhookEndpoints;
 }
 
 // Stripe's enumerated parameters of the endpoints the sandbox answers, as its OpenAPI document lists them.
@@ -48,42 +33,6 @@ const cancellationReasons = ['duplicate', 'fraudulent', 'requested_by_customer',
 const refundReasons = ['duplicate', 'fraudulent', 'requested_by_customer'] as const;
 const captureMethods = ['automatic', 'automatic_async', 'manual'] as const;
 const multicaptureRequests = ['if_available', 'never'] as const;
-
-/** Stripe refuses a value outside a parameter's enumeration, naming the parameter and the values it takes. */
-function enumerated<Value extends string>(
-  params: Params,
-  name: string,
-  allowed: readonly Value[],
-  value: unknown = params[name],
-): Value | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value === 'string' && (allowed as readonly string[]).includes(value)) return value as Value;
-  const listed = `${allowed.slice(0, -1).join(', ')}, or ${allowed[allowed.length - 1]}`;
-  throw invalidRequest(`Invalid ${name}: must be one of ${listed}`, 'parameter_invalid_string', name);
-}
-
-function metadata(params: Params): Record<string, string> {
-  const value = params.metadata;
-  if (value === undefined) return {};
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw invalidRequest('Invalid metadata: must be an object', 'parameter_invalid_empty', 'metadata');
-  }
-  return value as Record<string, string>;
-}
-
-function expandsCharge(params: Params): boolean {
-  const expand = params.expand;
-  return Array.isArray(expand) && expand.includes('latest_charge');
-}
-
-function idempotencyKey(request: FastifyRequest): string | undefined {
-  const value = request.headers['idempotency-key'];
-  return typeof value === 'string' && value !== '' ? value : undefined;
-}
-
-function paramsOf(request: FastifyRequest): Params {
-  return (request.body as Params | undefined) ?? {};
-}
 
 /** Every /v1 route needs a secret key as a bearer token, as Stripe's do. */
 function requireSecretKey(request: FastifyRequest): void {
@@ -97,9 +46,12 @@ function requireSecretKey(request: FastifyRequest): void {
   }
 }
 
-/** Stripe's PaymentIntent, charge and refund endpoints that a manual-capture integration calls. */
+/**
+ * Stripe's PaymentIntent, charge, refund and webhook endpoint endpoints that a manual-capture integration
+ * calls.
+ */
 export async function registerStripeRoutes(app: FastifyInstance, context: StripeRouteContext): Promise<void> {
-  const { core, books, idempotency } = context;
+  const { core, books, idempotency, endpoints } = context;
   const { faults } = core;
   const intentJson = (id: string, params: Params) => {
     const intent = books.intent(id);
@@ -122,6 +74,7 @@ export async function registerStripeRoutes(app: FastifyInstance, context: Stripe
         { method: request.method, path: request.url.split('?')[0] ?? '', params: request.body ?? {} },
         operation,
       );
+    registerWebhookEndpointRoutes(scope, { endpoints, faults, keyed });
 
     scope.get('/v1/payment_intents/:id', async (request, reply) => {
       const { id } = request.params as { id: string };
