@@ -7,7 +7,6 @@ import { Client, Connection } from '@temporalio/client';
 import { eventTimeMs } from './event-time';
 import { temporal } from '@temporalio/proto';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
-import { defaultApiLimits } from '../src/api/limits';
 import { buildApi } from '../src/api/server';
 import { LifecycleClient } from '../src/client/lifecycle-client';
 import { runService, waitForLine } from '../src/dev/child-process';
@@ -29,6 +28,7 @@ import {
   startedUpdate,
   stateQuery,
 } from '../src/workflows/lifecycle/definitions';
+import { benchApiLimits } from './api-budgets';
 import { benchEncryption } from './codec';
 import { startNexusCaller } from './nexus';
 import { rssOf } from './process-memory';
@@ -124,15 +124,7 @@ async function main() {
     defaults: { reauthorizeAfter: '3 days', expiryPolicy: 'void', lateEventWindow: '0 seconds' },
     logger: false,
     providers: ['paypal', 'stripe'],
-    // Every request comes from 127.0.0.1: far more than the default rate limit per source.
-    limits: {
-      ...defaultApiLimits,
-      rateLimitMax: 1_000_000,
-      callerRateLimitMax: 1_000_000,
-      webhookRateLimitMax: 1_000_000,
-      webhookRefusedRateLimitMax: 1_000_000,
-      webhookRemoteVerifyRateLimitMax: 1_000_000,
-    },
+    limits: benchApiLimits,
   });
   const api = axios.create({
     baseURL: await app.listen({ port: 0, host: '127.0.0.1' }),
