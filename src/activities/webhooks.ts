@@ -51,8 +51,8 @@ export function createWebhookActivities(options: WebhookActivityOptions) {
     },
 
     /**
-     * 'local': the same check without asking the provider, by the provider's signature scheme (PayPal's:
-     * CRC-32 of the body's bytes and RSA-SHA256 under the allow-listed, cached certificate at cert_url).
+     * 'local': the same check without asking the provider, by the provider's signature scheme, which its
+     * adapter implements (with whatever keys or certificates it trusts and caches).
      */
     verifyWebhookSignatureLocally: async (input: SignatureVerification): Promise<SignatureCheck> => {
       const check = await provider.verifyDelivery(input.delivery, input.webhookId, 'local');
