@@ -40,7 +40,7 @@ export function createWebhookActivities(options: WebhookActivityOptions) {
     // The two verification modes (WEBHOOK_VERIFY_MODE), which the webhookVerification run chooses between.
     // Both answer SUCCESS or FAILURE alike for the same delivery.
 
-    /** 'api': the provider checks the signature (verify-webhook-signature); the body is passed on unchanged. */
+    /** 'api': the provider checks the signature through its API; the body is passed on unchanged. */
     verifyWebhookSignature: async (input: SignatureVerification): Promise<SignatureCheck> => {
       const response = await callProvider(
         () => provider.verifyDelivery(input.delivery, input.webhookId, 'api'),

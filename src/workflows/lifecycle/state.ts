@@ -569,8 +569,8 @@ function moveCapture(
 }
 
 /**
- * What a shared charge captured in all, by its event: a completed capture's amount (Stripe's charge.captured
- * carries the charge's amount_captured) or the authorization's captured total (its payment_intent events).
+ * What a shared charge captured in all, by its event: a capture.completed's amount (the shared capture's
+ * captures in all) or the captured total an authorization event carries (`capturedTotal`).
  */
 function totalOfCharge(event: PaymentEvent): Money | undefined {
   if (event.capturedTotal) return event.capturedTotal;
@@ -579,8 +579,7 @@ function totalOfCharge(event: PaymentEvent): Money | undefined {
 
 /**
  * Books what the shared charge captured beyond what the lifecycle booked into it as one learned capture (see
- * shared-charge.ts). An authorization.captured event (Stripe's payment_intent.succeeded) also says that the
- * authorization takes no more captures.
+ * shared-charge.ts). An authorization.captured event also says that the authorization takes no more captures.
  */
 function learnFromChargeTotal(
   state: LifecycleState,
