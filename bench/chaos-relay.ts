@@ -129,7 +129,7 @@ export async function startDeliveryRelay(options: {
       const parsed = provider.parse(body.toString('utf8'));
       if (
         parsed.routable &&
-        parsed.event.eventType.startsWith('PAYMENT.CAPTURE.') &&
+        parsed.event.eventType.startsWith('capture.') &&
         parsed.event.authorizationId !== undefined &&
         !events.has(parsed.event.id)
       ) {

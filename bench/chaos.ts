@@ -411,7 +411,7 @@ async function runRound(
   // the provider's books show one charge per authorization (Stripe's single-capture intents).
   const captureEventsOf = new Map<string, number>();
   for (const event of relay.events.values()) {
-    if (event.eventType !== 'PAYMENT.CAPTURE.COMPLETED') continue;
+    if (event.eventType !== 'capture.completed') continue;
     captureEventsOf.set(event.authorizationId, (captureEventsOf.get(event.authorizationId) ?? 0) + 1);
   }
   let doubleCaptures = 0;

@@ -324,7 +324,7 @@ async function main() {
       });
       await client.workflow.getHandle(lifecycleWorkflowId(id)).signal(paymentEventSignal, {
         id: `WH-${id}`,
-        eventType: 'PAYMENT.CAPTURE.COMPLETED',
+        eventType: 'capture.completed',
         authorizationId: id,
         captureId: partial.id,
         amount: { currency_code: 'USD', value: '4.00' },
@@ -442,7 +442,7 @@ async function main() {
     await runBounded(count, 8, async (i) => {
       await handle.signal(paymentEventSignal, {
         id: `WH-hot-${id}-${i}`,
-        eventType: 'PAYMENT.AUTHORIZATION.CREATED',
+        eventType: 'authorization.created',
         authorizationId: id,
       });
     });

@@ -26,6 +26,9 @@ export type StartingAuthorization = Authorization & {
   overCapturePercent?: number;
 };
 
+/** What a webhook subscription chooses from: the provider's event types on offer, and those it needs. */
+export type WebhookEventTypeChoice = { offered: string[]; needed: string[] };
+
 export const MISSING_IDEMPOTENCY_KEY = 'MISSING_IDEMPOTENCY_KEY';
 export const WEBHOOK_SUBSCRIPTIONS_UNSUPPORTED = 'WEBHOOK_SUBSCRIPTIONS_UNSUPPORTED';
 
@@ -101,8 +104,11 @@ export function createPaymentsActivities(provider: PaymentsProvider) {
     deleteWebhook: (webhookId: string): Promise<void> =>
       callProvider(() => subscriptions().deleteWebhook(webhookId)),
 
-    listWebhookEventTypes: (): Promise<{ event_types: { name: string }[] }> =>
-      callProvider(() => subscriptions().listWebhookEventTypes()),
+    /** The event types the provider offers a subscription, and those of them the lifecycle's events need. */
+    listWebhookEventTypes: async (): Promise<WebhookEventTypeChoice> => {
+      const { event_types } = await callProvider(() => subscriptions().listWebhookEventTypes());
+      return { offered: event_types.map((type) => type.name), needed: [...provider.lifecycleEventTypes] };
+    },
   };
 }
 

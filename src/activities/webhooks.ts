@@ -40,7 +40,7 @@ export function createWebhookActivities(options: WebhookActivityOptions) {
     // The two verification modes (WEBHOOK_VERIFY_MODE), which the webhookVerification run chooses between.
     // Both answer SUCCESS or FAILURE alike for the same delivery.
 
-    /** 'api': the provider checks the signature (verify-webhook-signature); the body is passed on unchanged. */
+    /** 'api': the provider checks the signature through its API; the body is passed on unchanged. */
     verifyWebhookSignature: async (input: SignatureVerification): Promise<SignatureCheck> => {
       const response = await callProvider(
         () => provider.verifyDelivery(input.delivery, input.webhookId, 'api'),
@@ -51,8 +51,8 @@ export function createWebhookActivities(options: WebhookActivityOptions) {
     },
 
     /**
-     * 'local': the same check without asking the provider, by the provider's signature scheme (PayPal's:
-     * CRC-32 of the body's bytes and RSA-SHA256 under the allow-listed, cached certificate at cert_url).
+     * 'local': the same check without asking the provider, by the provider's signature scheme, which its
+     * adapter implements (with whatever keys or certificates it trusts and caches).
      */
     verifyWebhookSignatureLocally: async (input: SignatureVerification): Promise<SignatureCheck> => {
       const check = await provider.verifyDelivery(input.delivery, input.webhookId, 'local');

@@ -3,10 +3,27 @@ import type { Money } from './resources';
 
 // The lifecycle's event vocabulary: what a verified delivery says, whatever the provider's envelope.
 
+/**
+ * What happened, in the lifecycle's own words; each provider's adapter maps its event names onto these.
+ * `authorization.captured` says the authorization captured all it will (Stripe's payment_intent.succeeded);
+ * `capture.refunded` is a refund's event, `capture.reversed` a dispute's or chargeback's.
+ */
+export type PaymentEventKind =
+  | 'authorization.created'
+  | 'authorization.voided'
+  | 'authorization.expired'
+  | 'authorization.captured'
+  | 'authorization.denied'
+  | 'capture.completed'
+  | 'capture.pending'
+  | 'capture.declined'
+  | 'capture.refunded'
+  | 'capture.reversed';
+
 /** A verified provider event, as the webhook verification workflow signals it. */
 export type PaymentEvent = {
   id: string;
-  eventType: string;
+  eventType: PaymentEventKind;
   /**
    * The authorization the event concerns: the resource for authorization events, the parent for captures.
    * Absent for refund events, whose resource names only its capture.
@@ -41,6 +58,6 @@ export type ParsedPaymentEvent =
 
 export type SignatureCheck = {
   verification_status: 'SUCCESS' | 'FAILURE';
-  /** Why a local check failed, e.g. a cert_url host outside the allow-list. */
+  /** Why a local check failed, e.g. a certificate host outside the allow-list. */
   reason?: string;
 };

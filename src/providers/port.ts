@@ -131,6 +131,11 @@ export interface PaymentsProvider {
   getRefund(refundId: string): Promise<Refund>;
   /** The lifecycle's view of a verified delivery's body, or why it concerns no authorization. */
   parsePaymentEvent(body: string): ParsedPaymentEvent;
+  /**
+   * The provider's event types whose deliveries carry the lifecycle's events (PaymentEventKind): what its
+   * webhook subscription asks for, through `subscriptions` or as the operator sets the endpoint up.
+   */
+  readonly lifecycleEventTypes: readonly string[];
   /** SUCCESS or FAILURE alike in both modes for the same delivery, signed for the subscription `webhookId`. */
   verifyDelivery(
     delivery: WebhookDelivery,

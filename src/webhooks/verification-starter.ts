@@ -68,8 +68,8 @@ export class VerificationStarter {
               provider,
             },
           ],
-          // A completed run (a verified delivery) is never repeated: a replayed signature, even on another body
-          // with the same CRC-32, is a duplicate. One that failed (a rejected delivery, a bug, a termination)
+          // A completed run (a verified delivery) is never repeated: a replayed delivery id, even on another
+          // body, is a duplicate. One that failed (a rejected delivery, a bug, a termination)
           // may be redone, so a refused verification never blocks the genuine delivery.
           workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE_FAILED_ONLY,
         }),

@@ -69,7 +69,7 @@ async function expectEveryLifecycleSettled(
     expect({ id, captures: held.length }).toEqual({ id, captures: 1 });
   }
   for (const state of states) {
-    const events = state.recentEvents.filter((event) => event.eventType === 'PAYMENT.CAPTURE.COMPLETED');
+    const events = state.recentEvents.filter((event) => event.eventType === 'capture.completed');
     expect({ id: state.authorizationId, completedEvents: events.length }).toEqual({
       id: state.authorizationId,
       completedEvents: 1,

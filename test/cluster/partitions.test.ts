@@ -112,7 +112,7 @@ async function expectEverythingSettled(ids: string[], deliveriesBefore: number) 
       id: state.authorizationId,
       captured: heldTotal,
     });
-    const completed = state.recentEvents.filter((event) => event.eventType === 'PAYMENT.CAPTURE.COMPLETED');
+    const completed = state.recentEvents.filter((event) => event.eventType === 'capture.completed');
     expect({ id: state.authorizationId, completedEvents: completed.length }).toEqual({
       id: state.authorizationId,
       completedEvents: 1,

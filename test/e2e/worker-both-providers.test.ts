@@ -134,14 +134,10 @@ it('runs a PayPal and a Stripe lifecycle on one worker, each against its own pro
   expect(atPaypal.data.captures.map((capture) => capture.id)).toEqual([paypalCapture.id]);
 
   // The captures' deliveries: the sandboxes sign and POST them to the API, its runs are verified on the worker.
-  const paypalState = await recorded(authorization.id, 'PAYMENT.CAPTURE.COMPLETED');
-  const stripeState = await recorded(intent.id, 'PAYMENT.CAPTURE.COMPLETED');
-  const paypalEvent = paypalState.recentEvents.find(
-    (event) => event.eventType === 'PAYMENT.CAPTURE.COMPLETED',
-  )!;
-  const stripeEvent = stripeState.recentEvents.find(
-    (event) => event.eventType === 'PAYMENT.CAPTURE.COMPLETED',
-  )!;
+  const paypalState = await recorded(authorization.id, 'capture.completed');
+  const stripeState = await recorded(intent.id, 'capture.completed');
+  const paypalEvent = paypalState.recentEvents.find((event) => event.eventType === 'capture.completed')!;
+  const stripeEvent = stripeState.recentEvents.find((event) => event.eventType === 'capture.completed')!;
   expect(stripeEvent.id).toMatch(/^evt_/);
   expect(paypalEvent.id).not.toMatch(/^evt_/);
 

@@ -63,7 +63,7 @@ export async function driveBusyLifecycle(options: BusyLifecycleOptions): Promise
     const [response] = answered;
     if (response.status === 200) {
       const { id, amount: captured } = response.data as { id: string; amount: PaymentEvent['amount'] };
-      deliver?.({ eventType: 'PAYMENT.CAPTURE.COMPLETED', authorizationId, captureId: id, amount: captured });
+      deliver?.({ eventType: 'capture.completed', authorizationId, captureId: id, amount: captured });
     }
     return answered;
   };
@@ -82,7 +82,7 @@ export async function driveBusyLifecycle(options: BusyLifecycleOptions): Promise
     if (response.status === 200) {
       const { id, amount } = response.data as { id: string; amount: PaymentEvent['amount'] };
       deliver?.({
-        eventType: 'PAYMENT.CAPTURE.REFUNDED',
+        eventType: 'capture.refunded',
         captureId,
         refundId: id,
         status: 'COMPLETED',

@@ -217,7 +217,7 @@ describe.each(providerFixtures)('a $name lifecycle through the API', (fixture) =
     expect(reauthorized.status).toBe(200);
     await stack.client.workflow.getHandle(lifecycleWorkflowId(authorizationId)).signal(paymentEventSignal, {
       id: `WH-${randomUUID()}`,
-      eventType: 'PAYMENT.AUTHORIZATION.VOIDED',
+      eventType: 'authorization.voided',
       authorizationId,
     });
     const state = await waitFor(authorizationId, (s) =>
@@ -225,7 +225,7 @@ describe.each(providerFixtures)('a $name lifecycle through the API', (fixture) =
     );
     expect(state).toMatchObject({ status: 'AUTHORIZED', currentAuthorizationId: reauthorized.data.id });
     expect(state.recentEvents).toContainEqual(
-      expect.objectContaining({ eventType: 'PAYMENT.AUTHORIZATION.VOIDED', authorizationId, applied: false }),
+      expect.objectContaining({ eventType: 'authorization.voided', authorizationId, applied: false }),
     );
   });
 

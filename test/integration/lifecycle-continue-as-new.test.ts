@@ -60,7 +60,7 @@ async function sendEvents(authorizationId: string, count: number): Promise<void>
     // An event type the lifecycle records without acting on: it only grows the history.
     await handle.signal(paymentEventSignal, {
       id: `WH-${randomUUID()}`,
-      eventType: 'PAYMENT.AUTHORIZATION.CREATED',
+      eventType: 'authorization.created',
       authorizationId,
     });
   }

@@ -33,7 +33,7 @@ it('continues as new before a run holds more than the bound of history events', 
     sent.push(`WH-${randomUUID()}`);
     await handle.signal(paymentEventSignal, {
       id: sent[i] as string,
-      eventType: 'PAYMENT.AUTHORIZATION.CREATED',
+      eventType: 'authorization.created',
       authorizationId,
     });
   }

@@ -26,11 +26,11 @@ function lifecycleState(authorizationId: string) {
   return stack.client.workflow.getHandle(lifecycleWorkflowId(authorizationId)).query(stateQuery);
 }
 
-/** The provider's PAYMENT.CAPTURE.COMPLETED for a final capture, as the webhook intake signals it. */
+/** A final capture's capture.completed event, as the webhook intake signals it. */
 function signalCaptureCompleted(authorizationId: string, captureId: string, value: string) {
   return stack.client.workflow.getHandle(lifecycleWorkflowId(authorizationId)).signal(paymentEventSignal, {
     id: `WH-${randomUUID()}`,
-    eventType: 'PAYMENT.CAPTURE.COMPLETED',
+    eventType: 'capture.completed',
     authorizationId,
     captureId,
     amount: { currency_code: 'USD', value },

@@ -80,7 +80,7 @@ describe('an amount in another currency', () => {
     const handle = stack.client.workflow.getHandle(lifecycleWorkflowId(authorizationId));
     await handle.signal(paymentEventSignal, {
       id: `WH-${randomUUID()}`,
-      eventType: 'PAYMENT.CAPTURE.COMPLETED',
+      eventType: 'capture.completed',
       authorizationId,
       captureId: `C-${randomUUID()}`,
       amount: { currency_code: 'JPY', value: '50' },

@@ -4,6 +4,7 @@ import { eventually } from '../helpers/eventually';
 import { freshKey, sandboxPaymentsClient, useLifecycleStack } from '../helpers/lifecycle-stack';
 import { providerFixtures } from '../helpers/provider-fixtures';
 import { useProviderStack } from '../helpers/provider-stack';
+import type { PaymentEventKind } from '../../src/providers/events';
 import { lifecycleWorkflowId, paymentEventSignal } from '../../src/workflows/lifecycle/definitions';
 
 /** Refunds a capture through the API's refund route, with an Idempotency-Key when one is given. */
@@ -222,7 +223,7 @@ describe('on PayPal', () => {
   /** The provider's refund (or reversal) event for a refund of `captureId`, as the webhook intake signals it. */
   function signalRefundEvent(
     authorizationId: string,
-    event: { eventType: string; captureId: string; refundId: string; value: string },
+    event: { eventType: PaymentEventKind; captureId: string; refundId: string; value: string },
   ) {
     return stack.client.workflow.getHandle(lifecycleWorkflowId(authorizationId)).signal(paymentEventSignal, {
       id: `WH-${randomUUID()}`,
@@ -249,7 +250,7 @@ describe('on PayPal', () => {
       expect(atProvider).toHaveLength(1);
       const made = atProvider[0] as { id: string };
       await signalRefundEvent(authorizationId, {
-        eventType: 'PAYMENT.CAPTURE.REFUNDED',
+        eventType: 'capture.refunded',
         captureId,
         refundId: made.id,
         value: '50.00',
@@ -275,13 +276,13 @@ describe('on PayPal', () => {
         `dashboard-${randomUUID()}`,
       );
       await signalRefundEvent(authorizationId, {
-        eventType: 'PAYMENT.CAPTURE.REFUNDED',
+        eventType: 'capture.refunded',
         captureId,
         refundId: dashboard.id,
         value: '10.00',
       });
       await signalRefundEvent(authorizationId, {
-        eventType: 'PAYMENT.CAPTURE.REVERSED',
+        eventType: 'capture.reversed',
         captureId,
         refundId: `RV-${randomUUID()}`,
         value: '40.00',

@@ -49,7 +49,7 @@ describe.each<PaymentsDialectName>(['spec', 'paypal'])('against the sandbox in %
       authorizationId,
       (s) =>
         s.status === 'CAPTURED' &&
-        s.recentEvents.filter((event) => event.eventType === 'PAYMENT.CAPTURE.COMPLETED').length === 2,
+        s.recentEvents.filter((event) => event.eventType === 'capture.completed').length === 2,
     );
     expect(state.captures.map((capture) => capture.amount.value)).toEqual(['30.00', '70.00']);
   });

@@ -150,7 +150,7 @@ describe('provider deliveries reach the lifecycles, verified', () => {
     expect(state.recentEvents).toContainEqual(
       expect.objectContaining({
         id: delivery!.eventId,
-        eventType: 'PAYMENT.CAPTURE.COMPLETED',
+        eventType: 'capture.completed',
         applied: true,
       }),
     );
@@ -231,7 +231,7 @@ describe('provider deliveries reach the lifecycles, verified', () => {
     ]);
     const state = await stack.lifecycleState(authorizationId);
     expect(state.recentEvents).toContainEqual(
-      expect.objectContaining({ eventType: 'PAYMENT.CAPTURE.COMPLETED', authorizationId }),
+      expect.objectContaining({ eventType: 'capture.completed', authorizationId }),
     );
   });
 
@@ -251,7 +251,7 @@ describe('provider deliveries reach the lifecycles, verified', () => {
     expect(state.status).toBe('AUTHORIZED');
     expect(state.currentAuthorizationId).toBe(reauthorized.data.id);
     expect(state.recentEvents).toContainEqual(
-      expect.objectContaining({ eventType: 'PAYMENT.AUTHORIZATION.VOIDED', applied: false }),
+      expect.objectContaining({ eventType: 'authorization.voided', applied: false }),
     );
   });
 
@@ -288,7 +288,7 @@ describe('provider deliveries reach the lifecycles, verified', () => {
     const state = await stack.lifecycleState(authorizationId);
     expect(state.recentEvents).toContainEqual(
       expect.objectContaining({
-        eventType: 'PAYMENT.CAPTURE.COMPLETED',
+        eventType: 'capture.completed',
         authorizationId: reauthorized.data.id,
       }),
     );

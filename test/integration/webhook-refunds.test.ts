@@ -38,7 +38,7 @@ describe.each(providerFixtures)('$name events of captures, refunds and chargebac
     expect(state.captures).toEqual([expect.objectContaining({ id: capture.id, amount: usd('30.00') })]);
     expect(state.recentEvents).toContainEqual(
       expect.objectContaining({
-        eventType: 'PAYMENT.CAPTURE.COMPLETED',
+        eventType: 'capture.completed',
         captureId: capture.id,
         applied: true,
       }),
@@ -66,7 +66,7 @@ describe.each(providerFixtures)('$name events of captures, refunds and chargebac
       expect.objectContaining({ id: refund.id, captureId, kind: 'refund', amount: usd('20.00') }),
     ]);
     expect(state.recentEvents).toContainEqual(
-      expect.objectContaining({ eventType: 'PAYMENT.CAPTURE.REFUNDED', captureId, applied: true }),
+      expect.objectContaining({ eventType: 'capture.refunded', captureId, applied: true }),
     );
   });
 
@@ -80,14 +80,14 @@ describe.each(providerFixtures)('$name events of captures, refunds and chargebac
     expect(refund.status).toBe(200);
     const state = await waitFor(
       authorizationId,
-      (s) => s.recentEvents.some((event) => event.eventType === 'PAYMENT.CAPTURE.REFUNDED'),
+      (s) => s.recentEvents.some((event) => event.eventType === 'capture.refunded'),
       'the refund event',
     );
     expect(state).toMatchObject({ status: 'REFUNDED', refundedAmount: '30.00' });
     expect(state.refunds).toEqual([expect.objectContaining({ id: refund.data.id })]);
-    expect(
-      state.recentEvents.filter((event) => event.eventType === 'PAYMENT.CAPTURE.REFUNDED'),
-    ).not.toContainEqual(expect.objectContaining({ applied: true }));
+    expect(state.recentEvents.filter((event) => event.eventType === 'capture.refunded')).not.toContainEqual(
+      expect.objectContaining({ applied: true }),
+    );
     expect(await fixture.refunded(stack.sandbox, captureId)).toBe('30.00');
   });
 

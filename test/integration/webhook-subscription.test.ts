@@ -1,6 +1,6 @@
 import { WorkflowFailedError } from '@temporalio/client';
 import { ensureSubscription, removeSubscription } from '../../src/webhooks/ensure-subscription';
-import { lifecycleEventTypes } from '../../src/workflows/lifecycle/definitions';
+import { paypalLifecycleEventTypes } from '../../src/providers/paypal/payment-event';
 import { startWebhookStack, type WebhookStack } from '../helpers/webhook-stack';
 
 let stack: WebhookStack;
@@ -40,7 +40,7 @@ describe('ensureWebhookSubscription', () => {
     const created = await ensureSubscription(stack.client, stack.taskQueue, input);
     expect(created).toMatchObject({ action: 'created', eventTypes: subscribable });
     expect(created.notOffered.sort()).toEqual(
-      lifecycleEventTypes.filter((name) => !subscribable.includes(name)).sort(),
+      paypalLifecycleEventTypes.filter((name) => !subscribable.includes(name)).sort(),
     );
     expect(await subscribedTypes(created.webhookId)).toEqual(subscribable);
 

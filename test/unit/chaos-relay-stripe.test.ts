@@ -107,7 +107,7 @@ describe('the chaos relay, Stripe', () => {
       expect(check).toEqual({ verification_status: 'SUCCESS' });
     }
     expect(relay.events.get('evt_capture_1')).toMatchObject({
-      eventType: 'PAYMENT.CAPTURE.COMPLETED',
+      eventType: 'capture.completed',
       authorizationId: 'pi_1',
       duplicated: true,
     });

@@ -42,7 +42,7 @@ describe('parsing refund and reversal events', () => {
   it('routes PAYMENT.CAPTURE.REFUNDED by the capture its up link names', () => {
     expect(eventOf(refundDelivery('PAYMENT.CAPTURE.REFUNDED', 'R1', 'C1', '10.00'))).toEqual({
       id: 'WH-R1',
-      eventType: 'PAYMENT.CAPTURE.REFUNDED',
+      eventType: 'capture.refunded',
       captureId: 'C1',
       refundId: 'R1',
       status: 'COMPLETED',
@@ -54,7 +54,7 @@ describe('parsing refund and reversal events', () => {
 
   it('routes PAYMENT.CAPTURE.REVERSED likewise, reading a negative amount as what was taken back', () => {
     expect(eventOf(refundDelivery('PAYMENT.CAPTURE.REVERSED', 'R2', 'C9', '-25.00'))).toMatchObject({
-      eventType: 'PAYMENT.CAPTURE.REVERSED',
+      eventType: 'capture.reversed',
       captureId: 'C9',
       refundId: 'R2',
       amount: usd('25.00'),
@@ -123,7 +123,7 @@ describe('applying refund events', () => {
 describe('a refund or reversal delivered before its capture', () => {
   const captureEvent = (captureId: string): PaymentEvent => ({
     id: `WH-${captureId}`,
-    eventType: 'PAYMENT.CAPTURE.COMPLETED',
+    eventType: 'capture.completed',
     authorizationId: 'A1',
     captureId,
     amount: usd('30.00'),
@@ -153,7 +153,7 @@ describe('a capture heard of after the lifecycle was voided', () => {
 describe('money that comes back', () => {
   const refundEvent = (fields: Partial<PaymentEvent>): PaymentEvent => ({
     id: `WH-${Math.random()}`,
-    eventType: 'PAYMENT.CAPTURE.REFUNDED',
+    eventType: 'capture.refunded',
     captureId: 'C1',
     refundId: 'R1',
     amount: usd('100.00'),
@@ -190,7 +190,7 @@ describe('money that comes back', () => {
 
   it('a dispute the merchant won reinstates the funds it withdrew', () => {
     const state = capturedState('100.00', { C1: '100.00' });
-    const dispute = { eventType: 'PAYMENT.CAPTURE.REVERSED', refundId: 'du_1' };
+    const dispute = { eventType: 'capture.reversed' as const, refundId: 'du_1' };
     applyEvent(state, refundEvent({ ...dispute, movement: 'dispute-withdrawn' }), 't1');
     expect(state).toMatchObject({ status: 'REVERSED', refundedAmount: '100.00' });
     applyEvent(state, refundEvent({ ...dispute, movement: 'dispute-reinstated' }), 't2');
@@ -205,7 +205,7 @@ describe('money that comes back', () => {
   it('an inquiry is recorded without withdrawing funds', () => {
     const state = capturedState('100.00', { C1: '100.00' });
     const inquiry = refundEvent({
-      eventType: 'PAYMENT.CAPTURE.REVERSED',
+      eventType: 'capture.reversed',
       refundId: 'du_1',
       movement: 'dispute-inquiry',
     });

@@ -40,7 +40,7 @@ function captured(state: LifecycleState, value: string): string {
 }
 
 /** Applies, as received now, a provider event of the intent's charge `ch_1`. */
-function chargeEvent(state: LifecycleState, fields: Partial<PaymentEvent> & { eventType: string }) {
+function chargeEvent(state: LifecycleState, fields: Partial<PaymentEvent> & Pick<PaymentEvent, 'eventType'>) {
   return applyEvent(state, { id: `evt_${Math.random()}`, captureId: 'ch_1', ...fields }, 'now');
 }
 
@@ -60,7 +60,7 @@ describe('captures that share a charge', () => {
     const state = multicaptureState();
     captured(state, '20.00');
     const recorded = chargeEvent(state, {
-      eventType: 'PAYMENT.CAPTURE.COMPLETED',
+      eventType: 'capture.completed',
       authorizationId: 'pi_1',
       amount: usd('20.00'),
     });
@@ -73,7 +73,7 @@ describe('captures that share a charge', () => {
     const state = multicaptureState();
     captured(state, '20.00');
     const only = chargeEvent(state, {
-      eventType: 'PAYMENT.CAPTURE.REFUNDED',
+      eventType: 'capture.refunded',
       refundId: 're_1',
       amount: usd('5.00'),
     });
@@ -89,7 +89,7 @@ describe('captures that share a charge', () => {
       amount: usd('10.00'),
     });
     chargeEvent(state, {
-      eventType: 'PAYMENT.CAPTURE.REFUNDED',
+      eventType: 'capture.refunded',
       refundId: 're_2',
       status: 'COMPLETED',
       amount: usd('10.00'),
@@ -100,7 +100,7 @@ describe('captures that share a charge', () => {
     });
     // A dispute of the charge names no capture of the two: recorded, not applied.
     const dispute = chargeEvent(state, {
-      eventType: 'PAYMENT.CAPTURE.REVERSED',
+      eventType: 'capture.reversed',
       refundId: 'dp_1',
       amount: usd('50.00'),
     });
@@ -111,7 +111,7 @@ describe('captures that share a charge', () => {
     const state = multicaptureState();
     captured(state, '100.00');
     const dispute = chargeEvent(state, {
-      eventType: 'PAYMENT.CAPTURE.REVERSED',
+      eventType: 'capture.reversed',
       refundId: 'dp_1',
       amount: usd('100.00'),
     });
@@ -125,14 +125,14 @@ describe("a shared charge's total", () => {
   /** Stripe's charge.captured: the charge's amount_captured, all its captures together. */
   const chargeCaptured = (state: LifecycleState, total: string) =>
     chargeEvent(state, {
-      eventType: 'PAYMENT.CAPTURE.COMPLETED',
+      eventType: 'capture.completed',
       authorizationId: 'pi_1',
       amount: usd(total),
     });
   /** Stripe's payment_intent.succeeded: the intent captured `total` in all and takes no more captures. */
   const intentSucceeded = (state: LifecycleState, total: string) =>
     chargeEvent(state, {
-      eventType: 'PAYMENT.AUTHORIZATION.CAPTURED',
+      eventType: 'authorization.captured',
       authorizationId: 'pi_1',
       capturedTotal: usd(total),
     });
@@ -200,7 +200,7 @@ describe("a shared charge's total", () => {
   it('applies a dashboard refund that came before the capture it refunds', () => {
     const state = multicaptureState();
     const refund = chargeEvent(state, {
-      eventType: 'PAYMENT.CAPTURE.REFUNDED',
+      eventType: 'capture.refunded',
       refundId: 're_1',
       amount: usd('30.00'),
     });
@@ -216,7 +216,7 @@ describe('a refund or dispute of a charge with several captures', () => {
     const state = multicaptureState();
     captured(state, '30.00');
     captured(state, '40.00');
-    const refund = { eventType: 'PAYMENT.CAPTURE.REFUNDED', refundId: 're_1', amount: usd('50.00') };
+    const refund = { eventType: 'capture.refunded' as const, refundId: 're_1', amount: usd('50.00') };
     expect(chargeEvent(state, { ...refund, status: 'PENDING' }).applied).toBe(true);
     expect(chargeEvent(state, { ...refund, status: 'COMPLETED' }).applied).toBe(true);
     expect(state.refunds).toMatchObject([
@@ -225,7 +225,7 @@ describe('a refund or dispute of a charge with several captures', () => {
     ]);
     expect(state).toMatchObject({ refundedAmount: '50.00', capturedAmount: '70.00' });
     const dispute = chargeEvent(state, {
-      eventType: 'PAYMENT.CAPTURE.REVERSED',
+      eventType: 'capture.reversed',
       refundId: 'du_1',
       amount: usd('20.00'),
     });
@@ -246,7 +246,7 @@ describe('a refund or dispute of a charge with several captures', () => {
     };
     beginAttempt(state, attempt);
     const event = chargeEvent(state, {
-      eventType: 'PAYMENT.CAPTURE.REFUNDED',
+      eventType: 'capture.refunded',
       refundId: 're_1',
       status: 'COMPLETED',
       amount: usd('30.00'),
@@ -267,10 +267,10 @@ describe('a refund or dispute of a charge with several captures', () => {
     const state = multicaptureState();
     captured(state, '30.00');
     captured(state, '40.00');
-    const refund = { eventType: 'PAYMENT.CAPTURE.REFUNDED', refundId: 're_1', amount: usd('90.00') };
+    const refund = { eventType: 'capture.refunded' as const, refundId: 're_1', amount: usd('90.00') };
     expect(chargeEvent(state, refund).applied).toBe(false);
     chargeEvent(state, {
-      eventType: 'PAYMENT.CAPTURE.COMPLETED',
+      eventType: 'capture.completed',
       authorizationId: 'pi_1',
       amount: usd('100.00'),
     });
@@ -330,7 +330,7 @@ describe('a shared charge captured before the start', () => {
     });
     // The charge's total counts both: nothing to learn.
     const total = chargeEvent(state, {
-      eventType: 'PAYMENT.CAPTURE.COMPLETED',
+      eventType: 'capture.completed',
       authorizationId: 'pi_1',
       amount: usd('100.00'),
     });

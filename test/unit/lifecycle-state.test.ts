@@ -78,7 +78,7 @@ describe('lifecycle state transitions', () => {
       state,
       {
         id: 'WH-1',
-        eventType: 'PAYMENT.CAPTURE.COMPLETED',
+        eventType: 'capture.completed',
         authorizationId: 'A1',
         captureId: 'C1',
         amount: usd('40.00'),
@@ -104,14 +104,14 @@ describe('lifecycle state transitions', () => {
     expect(state.status).toBe('CAPTURE_PENDING');
     const denied = applyEvent(
       state,
-      { id: 'WH-2', eventType: 'PAYMENT.CAPTURE.DENIED', authorizationId: 'A1', captureId: 'C1' },
+      { id: 'WH-2', eventType: 'capture.declined', authorizationId: 'A1', captureId: 'C1' },
       'now',
     );
     expect(denied.applied).toBe(true);
     expect(state).toMatchObject({ status: 'AUTHORIZED', remainingAmount: '50.00', capturedAmount: '0.00' });
     const late = applyEvent(
       state,
-      { id: 'WH-3', eventType: 'PAYMENT.CAPTURE.COMPLETED', authorizationId: 'A1', captureId: 'C1' },
+      { id: 'WH-3', eventType: 'capture.completed', authorizationId: 'A1', captureId: 'C1' },
       'now',
     );
     expect(late).toMatchObject({ applied: false });
@@ -129,7 +129,7 @@ describe('lifecycle state transitions', () => {
       state,
       {
         id: 'WH-9',
-        eventType: 'PAYMENT.CAPTURE.COMPLETED',
+        eventType: 'capture.completed',
         authorizationId: 'A1',
         captureId: 'C1',
         amount: usd('40.00'),
@@ -150,22 +150,18 @@ describe('lifecycle state transitions', () => {
     );
     const voidAfterCapture = applyEvent(
       state,
-      { id: 'WH-4', eventType: 'PAYMENT.AUTHORIZATION.VOIDED', authorizationId: 'A1' },
+      { id: 'WH-4', eventType: 'authorization.voided', authorizationId: 'A1' },
       'now',
     );
     expect(voidAfterCapture.applied).toBe(false);
     expect(
-      applyEvent(
-        state,
-        { id: 'WH-4', eventType: 'PAYMENT.AUTHORIZATION.VOIDED', authorizationId: 'A1' },
-        'now',
-      ).note,
+      applyEvent(state, { id: 'WH-4', eventType: 'authorization.voided', authorizationId: 'A1' }, 'now').note,
     ).toBe('duplicate delivery');
 
     applyReauthorization(state, { id: 'A2', status: 'CREATED', amount: usd('90.00') }, 'timer', 'now');
     const stale = applyEvent(
       state,
-      { id: 'WH-5', eventType: 'PAYMENT.AUTHORIZATION.VOIDED', authorizationId: 'A1' },
+      { id: 'WH-5', eventType: 'authorization.voided', authorizationId: 'A1' },
       'now',
     );
     expect(stale).toMatchObject({ applied: false });
@@ -181,7 +177,7 @@ describe('lifecycle state transitions', () => {
     const state = authorizedState();
     const voided = applyEvent(
       state,
-      { id: 'WH-6', eventType: 'PAYMENT.AUTHORIZATION.VOIDED', authorizationId: 'A1' },
+      { id: 'WH-6', eventType: 'authorization.voided', authorizationId: 'A1' },
       'now',
     );
     expect(voided.applied).toBe(true);
@@ -209,7 +205,7 @@ describe('amounts in another currency than the lifecycle', () => {
       state,
       {
         id: 'WH-3',
-        eventType: 'PAYMENT.CAPTURE.REFUNDED',
+        eventType: 'capture.refunded',
         captureId: 'C1',
         refundId: 'R1',
         status: 'COMPLETED',

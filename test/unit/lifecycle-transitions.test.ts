@@ -85,7 +85,7 @@ describe('a capture record', () => {
     const state = capturedState('100.00', { C1: '30.00' });
     const declined = applyEvent(
       state,
-      { id: 'WH-2', eventType: 'PAYMENT.CAPTURE.DECLINED', authorizationId: 'A1', captureId: 'C1' },
+      { id: 'WH-2', eventType: 'capture.declined', authorizationId: 'A1', captureId: 'C1' },
       't3',
     );
     expect(declined).toMatchObject({

@@ -1,6 +1,6 @@
 import Stripe from 'stripe';
 import { fromStripeAmount, toStripeAmount } from '../../src/providers/stripe/money';
-import { parseStripeEvent } from '../../src/providers/stripe/payment-event';
+import { parseStripeEvent, stripeLifecycleEventTypes } from '../../src/providers/stripe/payment-event';
 import { stripeIdempotencyKey } from '../../src/providers/stripe/keys';
 import { stripeSignatureHeader, verifyStripeSignature } from '../../src/providers/stripe/webhook-signature';
 import { chargeJson, paymentIntentJson, refundJson } from '../helpers/stripe-objects';
@@ -17,7 +17,7 @@ describe('Stripe events in the lifecycle vocabulary', () => {
       routable: true,
       event: {
         id: 'evt_1',
-        eventType: 'PAYMENT.CAPTURE.COMPLETED',
+        eventType: 'capture.completed',
         authorizationId: 'pi_1',
         captureId: 'ch_1',
         status: 'COMPLETED',
@@ -36,7 +36,7 @@ describe('Stripe events in the lifecycle vocabulary', () => {
       ),
     );
     expect(parsed.routable && parsed.event).toMatchObject({
-      eventType: 'PAYMENT.AUTHORIZATION.CAPTURED',
+      eventType: 'authorization.captured',
       authorizationId: 'pi_1',
       captureId: 'ch_1',
       capturedTotal: { currency_code: 'USD', value: '30.00' },
@@ -57,10 +57,10 @@ describe('Stripe events in the lifecycle vocabulary', () => {
       ),
     );
     expect(voided.routable && voided.event).toMatchObject({
-      eventType: 'PAYMENT.AUTHORIZATION.VOIDED',
+      eventType: 'authorization.voided',
       authorizationId: 'pi_1',
     });
-    expect(expired.routable && expired.event.eventType).toBe('PAYMENT.AUTHORIZATION.EXPIRED');
+    expect(expired.routable && expired.event.eventType).toBe('authorization.expired');
   });
 
   it('a refunded charge moves nothing: its refund events book each refund once', () => {
@@ -81,7 +81,7 @@ describe('Stripe events in the lifecycle vocabulary', () => {
   it('a refund names its charge as the capture it refunds', () => {
     const parsed = parseStripeEvent(event('charge.refund.updated', refundJson({ status: 'pending' })));
     expect(parsed.routable && parsed.event).toMatchObject({
-      eventType: 'PAYMENT.CAPTURE.REFUNDED',
+      eventType: 'capture.refunded',
       captureId: 'ch_1',
       refundId: 're_1',
       status: 'PENDING',
@@ -103,7 +103,7 @@ describe('Stripe events in the lifecycle vocabulary', () => {
     );
     const won = parseStripeEvent(event('charge.dispute.closed', { ...dispute, status: 'won' }));
     expect(opened.routable && opened.event).toMatchObject({
-      eventType: 'PAYMENT.CAPTURE.REVERSED',
+      eventType: 'capture.reversed',
       captureId: 'ch_1',
       refundId: 'du_1',
       status: 'COMPLETED',
@@ -155,6 +155,30 @@ describe('Stripe events in the lifecycle vocabulary', () => {
       ['PENDING', 'refund'],
       ['FAILED', 'refund-returned'],
       ['CANCELLED', 'refund-returned'],
+    ]);
+  });
+
+  it('routes every event type a Stripe endpoint enables for the lifecycle, and no other it delivers', () => {
+    const dispute = {
+      id: 'du_1',
+      object: 'dispute',
+      amount: 5000,
+      currency: 'usd',
+      charge: 'ch_1',
+      created: 1,
+    };
+    const objectOf = (type: string): unknown => {
+      if (type.startsWith('payment_intent.')) return paymentIntentJson();
+      if (type.startsWith('charge.dispute.')) return { ...dispute, status: 'needs_response' };
+      if (type.startsWith('charge.')) return type === 'charge.refund.updated' ? refundJson() : chargeJson();
+      return refundJson();
+    };
+    const routes = (type: string) => parseStripeEvent(event(type, objectOf(type))).routable;
+    expect(stripeLifecycleEventTypes.filter((type) => !routes(type))).toEqual([]);
+    expect(['charge.refunded', 'refund.failed', 'customer.created'].map(routes)).toEqual([
+      false,
+      false,
+      false,
     ]);
   });
 

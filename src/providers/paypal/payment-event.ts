@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { describeIssues, parseEnvelope } from '../parsing';
 import { moneySchema } from '../resources';
-import type { ParsedPaymentEvent, PaymentEvent } from '../events';
+import type { ParsedPaymentEvent, PaymentEvent, PaymentEventKind } from '../events';
 import { capturedAuthorizationId, linksSchema, upLinkId } from './up-links';
 
 // The event envelope of a verified delivery (PayPal's Notifications v1 shape). Loose: only the fields that
@@ -42,22 +42,41 @@ const refundResourceSchema = z.looseObject({
   links: linksSchema,
 });
 
-const AUTHORIZATION_EVENTS = 'PAYMENT.AUTHORIZATION.';
-const CAPTURE_EVENTS = 'PAYMENT.CAPTURE.';
+/** PayPal's event names in the lifecycle's vocabulary: a DENIED capture and a DECLINED one are both declined. */
+const eventKinds: ReadonlyMap<string, PaymentEventKind> = new Map([
+  ['PAYMENT.AUTHORIZATION.CREATED', 'authorization.created'],
+  ['PAYMENT.AUTHORIZATION.VOIDED', 'authorization.voided'],
+  ['PAYMENT.CAPTURE.COMPLETED', 'capture.completed'],
+  ['PAYMENT.CAPTURE.PENDING', 'capture.pending'],
+  ['PAYMENT.CAPTURE.DENIED', 'capture.declined'],
+  ['PAYMENT.CAPTURE.DECLINED', 'capture.declined'],
+  ['PAYMENT.CAPTURE.REFUNDED', 'capture.refunded'],
+  ['PAYMENT.CAPTURE.REVERSED', 'capture.reversed'],
+]);
+
+/**
+ * The event types a PayPal webhook subscription asks for: all of the above but the created authorization's,
+ * since a lifecycle starts from the API, not from that event.
+ */
+export const paypalLifecycleEventTypes: readonly string[] = [...eventKinds.keys()].filter(
+  (name) => eventKinds.get(name) !== 'authorization.created',
+);
 
 /** The lifecycle's view of a verified delivery body, or why it concerns no authorization. */
 export function parsePaymentEvent(body: string): ParsedPaymentEvent {
   const read = parseEnvelope(body, envelopeSchema, 'webhook event');
   if ('unroutable' in read) return read.unroutable;
-  const { id, event_type: eventType, resource } = read.envelope;
+  const { id, event_type: paypalEventType, resource } = read.envelope;
   const unroutable = (reason: string): ParsedPaymentEvent => ({
     routable: false,
     eventId: id,
-    eventType,
+    eventType: paypalEventType,
     reason,
   });
+  const eventType = eventKinds.get(paypalEventType);
+  if (!eventType) return unroutable(`${paypalEventType} concerns no authorization`);
 
-  if (eventType.startsWith(AUTHORIZATION_EVENTS)) {
+  if (eventType.startsWith('authorization.')) {
     const parsed = authorizationResourceSchema.safeParse(resource);
     if (!parsed.success) return unroutable(`resource: ${describeIssues(parsed.error)}`);
     const authorization = parsed.data;
@@ -70,7 +89,7 @@ export function parsePaymentEvent(body: string): ParsedPaymentEvent {
       createTime: authorization.create_time,
     });
   }
-  const refundedCaptureId = eventType.startsWith(CAPTURE_EVENTS) && upLinkId(resource.links, 'captures');
+  const refundedCaptureId = upLinkId(resource.links, 'captures');
   if (refundedCaptureId) {
     const parsed = refundResourceSchema.safeParse(resource);
     if (!parsed.success) return unroutable(`resource: ${describeIssues(parsed.error)}`);
@@ -89,33 +108,30 @@ export function parsePaymentEvent(body: string): ParsedPaymentEvent {
       createTime: refund.create_time,
     });
   }
-  if (eventType.startsWith(CAPTURE_EVENTS)) {
-    const parsed = captureResourceSchema.safeParse(resource);
-    if (!parsed.success) return unroutable(`resource: ${describeIssues(parsed.error)}`);
-    const capture = parsed.data;
-    const authorizationId = capturedAuthorizationId(capture);
-    if (!authorizationId) return unroutable('the capture names no authorization (related_ids or "up" link)');
-    return routable({
-      id,
-      eventType,
-      authorizationId,
-      captureId: capture.id,
-      status: capture.status,
-      amount: amountOf(capture.amount),
-      finalCapture: capture.final_capture,
-      createTime: capture.create_time,
-    });
-  }
-  return unroutable(`${eventType} concerns no authorization`);
+  const parsed = captureResourceSchema.safeParse(resource);
+  if (!parsed.success) return unroutable(`resource: ${describeIssues(parsed.error)}`);
+  const capture = parsed.data;
+  const authorizationId = capturedAuthorizationId(capture);
+  if (!authorizationId) return unroutable('the capture names no authorization (related_ids or "up" link)');
+  return routable({
+    id,
+    eventType,
+    authorizationId,
+    captureId: capture.id,
+    status: capture.status,
+    amount: amountOf(capture.amount),
+    finalCapture: capture.final_capture,
+    createTime: capture.create_time,
+  });
 }
 
 /**
  * What a refund resource's event moves: PAYMENT.CAPTURE.REVERSED is the payer's bank taking the money back
  * (a canceled one gives it back); a refund FAILED or CANCELLED comes back to the merchant.
  */
-function refundMovement(eventType: string, status: string | undefined): PaymentEvent['movement'] {
+function refundMovement(eventType: PaymentEventKind, status: string | undefined): PaymentEvent['movement'] {
   const returned = status === 'FAILED' || status === 'CANCELLED';
-  if (eventType === 'PAYMENT.CAPTURE.REVERSED') return returned ? 'dispute-reinstated' : 'dispute-withdrawn';
+  if (eventType === 'capture.reversed') return returned ? 'dispute-reinstated' : 'dispute-withdrawn';
   return returned ? 'refund-returned' : 'refund';
 }
 

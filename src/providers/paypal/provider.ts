@@ -3,7 +3,7 @@ import { CertificateCache } from './certificate-cache';
 import type { PayPalClient } from './client';
 import { classified } from './failures';
 import { verifyDeliveryLocally } from './local-verification';
-import { parsePaymentEvent } from './payment-event';
+import { parsePaymentEvent, paypalLifecycleEventTypes } from './payment-event';
 import { capturedAuthorizationId } from './up-links';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -87,6 +87,7 @@ export function paypalProvider(client: PayPalClient, options: PaypalProviderOpti
       }),
     getRefund: (refundId) => classified(() => client.getRefund(refundId)),
     parsePaymentEvent,
+    lifecycleEventTypes: paypalLifecycleEventTypes,
 
     verifyDelivery: (delivery, webhookId, mode) =>
       mode === 'api'

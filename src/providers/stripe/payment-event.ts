@@ -1,12 +1,29 @@
 import { z } from 'zod';
-import type { ParsedPaymentEvent, PaymentEvent } from '../events';
+import type { ParsedPaymentEvent, PaymentEvent, PaymentEventKind } from '../events';
 import { describeIssues, parseEnvelope } from '../parsing';
 import { fromStripeAmount } from './money';
 import { isoTime } from './resources';
 
-// Stripe's `event` (id, type, created, data.object) mapped onto the lifecycle's event vocabulary, which
-// names events as the lifecycle acts on them (PAYMENT.CAPTURE.COMPLETED, PAYMENT.AUTHORIZATION.VOIDED, …).
+// Stripe's `event` (id, type, created, data.object) mapped onto the lifecycle's event vocabulary
+// (PaymentEventKind: capture.completed, authorization.voided, …).
 // Loose: only what routes an event is required; everything else passes through unread.
+
+/** The event types a Stripe webhook endpoint enables for the lifecycle: those the parser below routes. */
+export const stripeLifecycleEventTypes: readonly string[] = [
+  'payment_intent.amount_capturable_updated',
+  'payment_intent.canceled',
+  'payment_intent.succeeded',
+  'payment_intent.payment_failed',
+  'charge.captured',
+  'charge.expired',
+  'charge.refund.updated',
+  'refund.created',
+  'refund.updated',
+  'charge.dispute.created',
+  'charge.dispute.funds_withdrawn',
+  'charge.dispute.funds_reinstated',
+  'charge.dispute.closed',
+];
 
 const envelopeSchema = z.looseObject({
   id: z.string().min(1),
@@ -135,12 +152,12 @@ export function parseStripeEvent(body: string): ParsedPaymentEvent {
       const authorizationId = idOf(charge.payment_intent);
       if (!authorizationId) return unroutable('the charge names no payment_intent');
       if (type === 'charge.expired') {
-        return routable({ id, eventType: 'PAYMENT.AUTHORIZATION.EXPIRED', authorizationId });
+        return routable({ id, eventType: 'authorization.expired', authorizationId });
       }
       // amount_captured: the charge's captures in all (one, unless the intent uses multicapture).
       return routable({
         id,
-        eventType: 'PAYMENT.CAPTURE.COMPLETED',
+        eventType: 'capture.completed',
         authorizationId,
         captureId: charge.id,
         status: 'COMPLETED',
@@ -160,7 +177,7 @@ export function parseStripeEvent(body: string): ParsedPaymentEvent {
       const returned = status === 'FAILED' || status === 'CANCELLED';
       return routable({
         id,
-        eventType: 'PAYMENT.CAPTURE.REFUNDED',
+        eventType: 'capture.refunded',
         captureId,
         refundId: refund.id,
         status,
@@ -180,7 +197,7 @@ export function parseStripeEvent(body: string): ParsedPaymentEvent {
       const movement = disputeMovement(type, dispute.status);
       return routable({
         id,
-        eventType: 'PAYMENT.CAPTURE.REVERSED',
+        eventType: 'capture.reversed',
         captureId,
         refundId: dispute.id,
         status: disputeStatuses[movement],
@@ -196,18 +213,18 @@ export function parseStripeEvent(body: string): ParsedPaymentEvent {
   }
 }
 
-function intentEventType(type: string, cancellationReason: string | null | undefined): string {
+function intentEventType(type: string, cancellationReason: string | null | undefined): PaymentEventKind {
   switch (type) {
     case 'payment_intent.amount_capturable_updated':
-      return 'PAYMENT.AUTHORIZATION.CREATED';
+      return 'authorization.created';
     case 'payment_intent.canceled':
       return cancellationReason === 'expired' || cancellationReason === 'automatic'
-        ? 'PAYMENT.AUTHORIZATION.EXPIRED'
-        : 'PAYMENT.AUTHORIZATION.VOIDED';
+        ? 'authorization.expired'
+        : 'authorization.voided';
     case 'payment_intent.succeeded':
-      return 'PAYMENT.AUTHORIZATION.CAPTURED';
+      return 'authorization.captured';
     default:
-      return 'PAYMENT.AUTHORIZATION.DENIED';
+      return 'authorization.denied';
   }
 }
 

@@ -5,7 +5,7 @@ import { stripeClient, type StripeClientOptions } from './client';
 import { classified } from './failures';
 import { stripeIdempotencyKey, type StripeOperation } from './keys';
 import { toStripeAmount } from './money';
-import { parseStripeEvent } from './payment-event';
+import { parseStripeEvent, stripeLifecycleEventTypes } from './payment-event';
 import { authorizationOf, captureOf, latestCharge, refundOf } from './resources';
 import { STRIPE_SIGNATURE_HEADER, verifyStripeSignature } from './webhook-signature';
 
@@ -94,6 +94,8 @@ export function stripeProvider(options: StripeProviderOptions): PaymentsProvider
       transmission_id: STRIPE_SIGNATURE_HEADER,
       transmission_time: STRIPE_SIGNATURE_HEADER,
     },
+
+    lifecycleEventTypes: stripeLifecycleEventTypes,
 
     // An account that asks for multicapture gets it only on cards that allow it: the intent's charge says.
     capabilitiesOf: (authorization) =>

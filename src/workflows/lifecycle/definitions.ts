@@ -1,6 +1,6 @@
 import type { Duration } from '@temporalio/common';
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { PaymentEvent } from '../../providers/events';
+import type { PaymentEvent, PaymentEventKind } from '../../providers/events';
 import type { ProviderName } from '../../provider-names';
 import type { CaptureRequest, RefundRequest } from '../../providers/port';
 import type { Authorization, CaptureStatus, Money, PaymentCapture, Refund } from '../../providers/resources';
@@ -119,7 +119,7 @@ export type ReauthorizationRecord = {
 
 export type RecordedEvent = {
   id: string;
-  eventType: string;
+  eventType: PaymentEventKind;
   authorizationId?: string;
   captureId?: string;
   receivedAt: string;
@@ -314,18 +314,11 @@ export const LifecycleFailure = {
 /** A capture's status as the lifecycle records it: the provider's, or REVERSED after a reversal event. */
 export type CaptureRecordStatus = CaptureStatus | 'REVERSED';
 
-/** Provider event type → the capture status it reports. */
-export const captureStatusByEvent: Readonly<Record<string, CaptureRecordStatus>> = {
-  'PAYMENT.CAPTURE.COMPLETED': 'COMPLETED',
-  'PAYMENT.CAPTURE.PENDING': 'PENDING',
-  'PAYMENT.CAPTURE.DENIED': 'DECLINED',
-  'PAYMENT.CAPTURE.DECLINED': 'DECLINED',
-  'PAYMENT.CAPTURE.REFUNDED': 'REFUNDED',
-  'PAYMENT.CAPTURE.REVERSED': 'REVERSED',
+/** A capture event's kind → the capture status it reports. */
+export const captureStatusByEvent: Readonly<Partial<Record<PaymentEventKind, CaptureRecordStatus>>> = {
+  'capture.completed': 'COMPLETED',
+  'capture.pending': 'PENDING',
+  'capture.declined': 'DECLINED',
+  'capture.refunded': 'REFUNDED',
+  'capture.reversed': 'REVERSED',
 };
-
-/** Every event type the lifecycle acts on; the webhook subscription asks the provider for these. */
-export const lifecycleEventTypes: readonly string[] = [
-  ...Object.keys(captureStatusByEvent),
-  'PAYMENT.AUTHORIZATION.VOIDED',
-];

@@ -530,7 +530,7 @@ function decide(state: LifecycleState, event: PaymentEvent): string | undefined 
     );
     return undefined;
   }
-  if (event.eventType === 'PAYMENT.AUTHORIZATION.VOIDED') {
+  if (event.eventType === 'authorization.voided') {
     if (event.authorizationId !== state.currentAuthorizationId) {
       return `authorization ${event.authorizationId} is no longer current (now ${state.currentAuthorizationId})`;
     }
@@ -569,18 +569,17 @@ function moveCapture(
 }
 
 /**
- * What a shared charge captured in all, by its event: a completed capture's amount (Stripe's charge.captured
- * carries the charge's amount_captured) or the authorization's captured total (its payment_intent events).
+ * What a shared charge captured in all, by its event: a capture.completed's amount (the shared capture's
+ * captures in all) or the captured total an authorization event carries (`capturedTotal`).
  */
 function totalOfCharge(event: PaymentEvent): Money | undefined {
   if (event.capturedTotal) return event.capturedTotal;
-  return event.eventType === 'PAYMENT.CAPTURE.COMPLETED' ? event.amount : undefined;
+  return event.eventType === 'capture.completed' ? event.amount : undefined;
 }
 
 /**
  * Books what the shared charge captured beyond what the lifecycle booked into it as one learned capture (see
- * shared-charge.ts). PAYMENT.AUTHORIZATION.CAPTURED (Stripe's payment_intent.succeeded) also says that the
- * authorization takes no more captures.
+ * shared-charge.ts). An authorization.captured event also says that the authorization takes no more captures.
  */
 function learnFromChargeTotal(
   state: LifecycleState,
@@ -594,7 +593,7 @@ function learnFromChargeTotal(
     authorizationId === state.currentAuthorizationId ||
     heldEarlier(state, authorizationId);
   if (!ofLifecycle) return `charge of authorization ${authorizationId}, which this lifecycle does not hold`;
-  const final = event.eventType === 'PAYMENT.AUTHORIZATION.CAPTURED';
+  const final = event.eventType === 'authorization.captured';
   const booked = bookedIntoCharge(state, chargeId);
   const unexplained = (minorUnitsOf(state, total.value) ?? 0n) - booked;
   if (unexplained > 0n) {
@@ -714,7 +713,7 @@ function decideRefund(state: LifecycleState, event: RefundEvent): string | undef
     return `refund of capture ${event.captureId}, which this lifecycle does not hold`;
   }
   const known = state.refunds?.find((refund) => refund.id === event.refundId);
-  const reversal = event.eventType === 'PAYMENT.CAPTURE.REVERSED';
+  const reversal = event.eventType === 'capture.reversed';
   const movement = event.movement ?? (reversal ? 'dispute-withdrawn' : 'refund');
   const kind = movement.startsWith('dispute-') ? 'reversal' : 'refund';
   const status = statusOfMovement(movement, event.status);

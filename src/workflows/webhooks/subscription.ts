@@ -1,7 +1,6 @@
 import { ApplicationFailure, log, proxyActivities } from '@temporalio/workflow';
 import type { PaymentsActivities } from '../../activities/payments';
 import type { Webhook } from '../../providers/resources';
-import { lifecycleEventTypes } from '../lifecycle/definitions';
 import type {
   WebhookSubscriptionInput,
   WebhookSubscriptionRemoval,
@@ -31,14 +30,15 @@ export const NO_SUBSCRIBABLE_EVENT_TYPES = 'NO_SUBSCRIBABLE_EVENT_TYPES';
 export async function ensureWebhookSubscription(
   input: WebhookSubscriptionInput,
 ): Promise<WebhookSubscriptionResult> {
-  const offered = new Set((await operatorCalls.listWebhookEventTypes()).event_types.map((type) => type.name));
-  const eventTypes = lifecycleEventTypes.filter((name) => offered.has(name)).sort();
-  const notOffered = lifecycleEventTypes.filter((name) => !offered.has(name));
+  const choice = await operatorCalls.listWebhookEventTypes();
+  const offered = new Set(choice.offered);
+  const eventTypes = choice.needed.filter((name) => offered.has(name)).sort();
+  const notOffered = choice.needed.filter((name) => !offered.has(name));
   if (notOffered.length > 0) log.info('event types the provider does not offer', { notOffered });
   if (eventTypes.length === 0) {
     throw ApplicationFailure.create({
       type: NO_SUBSCRIBABLE_EVENT_TYPES,
-      message: `the provider offers none of the event types the lifecycle handles (${lifecycleEventTypes.join(', ')})`,
+      message: `the provider offers none of the event types the lifecycle handles (${choice.needed.join(', ')})`,
       nonRetryable: true,
     });
   }

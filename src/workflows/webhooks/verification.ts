@@ -112,8 +112,8 @@ export async function webhookVerification(
 }
 
 /**
- * The two verification modes, side by side: 'api' asks the provider (verify-webhook-signature), 'local'
- * checks the CRC-32 of the body and the signature under the certificate at cert_url in the worker.
+ * The two verification modes, side by side: 'api' asks the provider to verify the delivery, 'local' checks
+ * its signature in the worker, by the provider's signature scheme (PaymentsProvider.verifyDelivery).
  */
 function verifySignature(
   mode: WebhookVerifyMode,

@@ -12,7 +12,7 @@ export const refundAndRefundEvent: Scenario = {
     await lifecycleReaches(
       stack,
       authorizationId,
-      (state) => state.recentEvents.some((event) => event.eventType === 'PAYMENT.CAPTURE.REFUNDED'),
+      (state) => state.recentEvents.some((event) => event.eventType === 'capture.refunded'),
       `the REFUNDED event of ${made.id}`,
     );
     return closedRun(stack, authorizationId);

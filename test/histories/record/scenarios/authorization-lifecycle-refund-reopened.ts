@@ -15,7 +15,7 @@ export const refundReopened: Scenario = {
     await lifecycleReaches(
       stack,
       authorizationId,
-      (state) => state.recentEvents.some((event) => event.eventType === 'PAYMENT.CAPTURE.REFUNDED'),
+      (state) => state.recentEvents.some((event) => event.eventType === 'capture.refunded'),
       `the REFUNDED event of ${made.id}`,
     );
     return lifecycleRun(stack, authorizationId);
