@@ -178,6 +178,26 @@ export class RetrySameKey implements MoneyCommand {
 }
 
 /**
+ * The order system retries an earlier request (the same key and body) after the provider forgot the key:
+ * sent again under it, a capture or refund whose answer was lost would move money a second time.
+ */
+export class RetryPastKeyRetention implements MoneyCommand {
+  constructor(
+    readonly index: number,
+    readonly lose: boolean,
+  ) {}
+  check = (model: Readonly<MoneyModel>) => model.keyed.length > 0;
+  async run(model: MoneyModel, real: MoneyReal) {
+    const retention = real.stack.books.keyRetentionMs;
+    const request = model.keyed[this.index % model.keyed.length];
+    if (retention === undefined || !request) return;
+    await sleep(retention + 1000);
+    await keyed(model, real, request, this.lose);
+  }
+  toString = () => `RetryPastKeyRetention(request #${this.index}${lostText(this.lose)})`;
+}
+
+/**
  * The order system retries an earlier request under a new key: a new request as far as anyone can tell, so
  * a new invoice id; the guards (remaining, refundable, status) must hold it as they hold any.
  */

@@ -13,6 +13,7 @@ import {
   Refund,
   RestartWorker,
   RetryFreshKey,
+  RetryPastKeyRetention,
   RetrySameKey,
   Settle,
   Void,
@@ -48,6 +49,10 @@ const allCommands: Record<string, fc.Arbitrary<MoneyCommand>> = {
   reauthorize: fc.tuple(fc.constantFrom(undefined, '40.00'), lose).map(([a, l]) => new Reauthorize(a, l)),
   retrySameKey: fc.tuple(index, lose).map(([i, l]) => new RetrySameKey(i, l)),
   retryFreshKey: fc.tuple(index, lose).map(([i, l]) => new RetryFreshKey(i, l)),
+  // Only where the run's provider keeps keys briefly enough to wait out (the Stripe model's).
+  ...(books.keyRetentionMs !== undefined && {
+    retryPastKeyRetention: fc.tuple(index, lose).map(([i, l]) => new RetryPastKeyRetention(i, l)),
+  }),
   keylessCapture: fc.constant(new KeylessCapture()),
   dashboardCapture: fc
     .tuple(fc.constantFrom('30.00', '100.00'), fc.boolean())
