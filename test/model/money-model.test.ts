@@ -51,7 +51,9 @@ const allCommands: Record<string, fc.Arbitrary<MoneyCommand>> = {
   retryFreshKey: fc.tuple(index, lose).map(([i, l]) => new RetryFreshKey(i, l)),
   // Only where the run's provider keeps keys briefly enough to wait out (the Stripe model's).
   ...(books.keyRetentionMs !== undefined && {
-    retryPastKeyRetention: fc.tuple(index, lose).map(([i, l]) => new RetryPastKeyRetention(i, l)),
+    retryPastKeyRetention: fc
+      .tuple(fc.constantFrom('capture' as const, 'refund' as const), refundAmount, index, fc.boolean())
+      .map(([o, a, i, d]) => new RetryPastKeyRetention(o, a, i, d)),
   }),
   keylessCapture: fc.constant(new KeylessCapture()),
   dashboardCapture: fc
