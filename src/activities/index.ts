@@ -29,6 +29,8 @@ const lifecycleCalls = new Set([
   'voidAuthorization',
   'reauthorizeAuthorization',
   'refundCapture',
+  'findCapture',
+  'findRefund',
 ]);
 
 export function createActivities(deps: ActivityDependencies) {

@@ -2,6 +2,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import {
   ProviderError,
   type CaptureRequest,
+  type KeyedActionFinding,
   type PaymentsProvider,
   type ReauthorizeRequest,
   type RefundRequest,
@@ -24,6 +25,8 @@ export type StartingAuthorization = Authorization & {
   capturesEndAtMax?: true;
   /** Set only for a provider that captures beyond the authorized amount, by this percent of it (PayPal's). */
   overCapturePercent?: number;
+  /** How long the provider keeps an idempotency key (its idempotencyKeyRetentionMs). */
+  keyRetentionMs?: number;
 };
 
 /** What a webhook subscription chooses from: the provider's event types on offer, and those it needs. */
@@ -66,6 +69,7 @@ export function createPaymentsActivities(provider: PaymentsProvider) {
         ...(capabilities.sharedCaptureIds && { sharedCaptureIds: true as const }),
         ...(capabilities.capturesEndAtMax && { capturesEndAtMax: true as const }),
         ...(capabilities.overCapturePercent && { overCapturePercent: capabilities.overCapturePercent }),
+        keyRetentionMs: capabilities.idempotencyKeyRetentionMs,
       };
     },
 
@@ -80,6 +84,14 @@ export function createPaymentsActivities(provider: PaymentsProvider) {
       requireIdempotencyKey('refundCapture', input.idempotencyKey);
       return await callProvider(() => provider.refundCapture(input), 'refund');
     },
+
+    /** What a capture sent under its key did, read once the provider may have forgotten the key. */
+    findCapture: (input: CaptureRequest): Promise<KeyedActionFinding<PaymentCapture>> =>
+      callProvider(() => provider.findCapture(input)),
+
+    /** What a refund sent under its key did, read once the provider may have forgotten the key. */
+    findRefund: (input: RefundRequest): Promise<KeyedActionFinding<Refund>> =>
+      callProvider(() => provider.findRefund(input)),
 
     /** Under its key, every retry voids at most once. */
     voidAuthorization: (input: VoidRequest): Promise<Authorization> =>

@@ -30,6 +30,12 @@ export type RefundRequest = {
   noteToPayer?: string;
 };
 
+/**
+ * What the provider holds of a keyed capture or refund once it may have forgotten the key: the action sent
+ * under it, nothing (then a new key may send it again), or that the provider cannot tell (why, for operators).
+ */
+export type KeyedActionFinding<Action> = { found: Action } | { found: null } | { unknown: string };
+
 export type ProviderCapabilities = {
   /** Several partial captures of one authorization (PayPal: yes; Stripe: one, unless multicapture). */
   multipleCaptures: boolean;
@@ -37,7 +43,10 @@ export type ProviderCapabilities = {
   overCapturePercent: number;
   /** PayPal reauthorizes in place; Stripe holds anew on a new PaymentIntent, then cancels the old one. */
   reauthorization: 'reauthorize' | 'new-authorization';
-  /** How long the provider answers a repeated idempotency key with its first answer. */
+  /**
+   * How long the provider answers a repeated idempotency key with its first answer (Stripe 24 hours, PayPal
+   * 45 days): a capture or refund sent again later is first looked for (findCapture, findRefund).
+   */
   idempotencyKeyRetentionMs: number;
   /** How many captures one authorization takes; the lifecycle refuses the next before calling the provider. */
   maxCaptures: number;
@@ -125,6 +134,10 @@ export interface PaymentsProvider {
   reauthorizeAuthorization(request: ReauthorizeRequest): Promise<Authorization>;
   /** A repeat under the same idempotency key answers the first refund. */
   refundCapture(request: RefundRequest): Promise<Refund>;
+  /** The capture `request` made under its key, read from the provider once the key may be forgotten. */
+  findCapture(request: CaptureRequest): Promise<KeyedActionFinding<PaymentCapture>>;
+  /** The refund `request` made under its key, read from the provider once the key may be forgotten. */
+  findRefund(request: RefundRequest): Promise<KeyedActionFinding<Refund>>;
   /** The capture as the provider holds it now. */
   getCapture(captureId: string): Promise<PaymentCapture>;
   /** The refund as the provider holds it now. */

@@ -31,20 +31,28 @@ export interface StripeDoors {
 /**
  * The doors order systems use (the API and Nexus) over a worker hosting Stripe's activities, against the
  * sandbox's Stripe mode (multicapture on). `nexusProviders` are the providers Nexus starts lifecycles on;
- * each of `apiProviders` is one API's.
+ * each of `apiProviders` is one API's. `keyRetentionMs` shortens how long the sandbox keeps an idempotency
+ * key and how long the adapter declares Stripe keeps one.
  */
 export async function startStripeDoors(
   name: string,
   nexusProviders: ProviderName[],
   apiProviders: ProviderName[][],
+  options: { keyRetentionMs?: number } = {},
 ): Promise<StripeDoors> {
-  const sandbox = await startSandbox({ mode: 'stripe', logger: false });
+  const { keyRetentionMs } = options;
+  const sandbox = await startSandbox({
+    mode: 'stripe',
+    logger: false,
+    ...(keyRetentionMs !== undefined && { stripeKeyRetentionMs: keyRetentionMs }),
+  });
   const stripe = stripeProvider({
     apiKey: 'sk_test_sandbox',
     ...stripeEndpoint(sandbox.url),
     timeoutMs: 2000,
     multicapture: true,
     webhookSecrets: ['whsec_sandbox'],
+    ...(keyRetentionMs !== undefined && { keyRetentionMs }),
   });
   const taskQueue = uniqueTaskQueue(name);
   const temporal = await connectClient();

@@ -1,7 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isDeepStrictEqual } from 'node:util';
+import { toMinorUnits } from '../../src/currency-decimals';
 import {
   capturedMinor,
+  CURRENCY,
   holdsMoney,
   ledgerViolations,
   type ProviderCapture,
@@ -95,6 +97,47 @@ async function lifecycleCaptureId(real: MoneyReal, providerId: string, index: nu
   return own[index % Math.max(own.length, 1)] ?? providerId;
 }
 
+/** A capture under a new key, with an invoice id of its own. */
+function captureRequest(
+  model: MoneyModel,
+  real: MoneyReal,
+  amount: string | undefined,
+  finalCapture: boolean,
+): KeyedRequest {
+  const key = nextName(model, 'k');
+  const body = { ...(amount && { amount }), finalCapture, invoiceId: `inv-${key}` };
+  return { operation: 'capture', path: `/v1/lifecycles/${real.authorizationId}/capture`, key, body };
+}
+
+/** A refund of one of the captures holding money at the provider under a new key; none when none holds any. */
+async function refundRequest(
+  model: MoneyModel,
+  real: MoneyReal,
+  captureIndex: number,
+  amount: string | undefined,
+): Promise<KeyedRequest | undefined> {
+  const captures = (await ledgerOf(real)).captures.filter(holdsMoney);
+  const capture = captures[captureIndex % Math.max(captures.length, 1)];
+  if (!capture) return undefined;
+  const captureId = await lifecycleCaptureId(real, capture.id, captureIndex);
+  const key = nextName(model, 'k');
+  const body = { ...(amount && { amount }), invoiceId: `inv-${key}` };
+  const path = `/v1/lifecycles/${real.authorizationId}/captures/${captureId}/refund`;
+  return { operation: 'refund', path, key, body };
+}
+
+/** What the provider's books say was captured, or refunded, in minor units. */
+function movedOf(ledger: ProviderLedger, operation: KeyedRequest['operation']): bigint {
+  return ledger.captures.reduce(
+    (sum, capture) =>
+      sum +
+      (operation === 'capture'
+        ? capture.minor
+        : capture.refunds.reduce((refunded, refund) => refunded + refund.minor, 0n)),
+    0n,
+  );
+}
+
 const amountText = (amount: string | undefined) => (amount === undefined ? 'rest' : amount);
 const lostText = (lose: boolean) => (lose ? ', answer lost' : '');
 
@@ -106,14 +149,7 @@ export class Capture implements MoneyCommand {
   ) {}
   check = () => true;
   async run(model: MoneyModel, real: MoneyReal) {
-    const key = nextName(model, 'k');
-    const body = {
-      ...(this.amount && { amount: this.amount }),
-      finalCapture: this.finalCapture,
-      invoiceId: `inv-${key}`,
-    };
-    const path = `/v1/lifecycles/${real.authorizationId}/capture`;
-    await keyed(model, real, { operation: 'capture', path, key, body }, this.lose);
+    await keyed(model, real, captureRequest(model, real, this.amount, this.finalCapture), this.lose);
   }
   toString = () =>
     `Capture(${amountText(this.amount)}${this.finalCapture ? ', final' : ''}${lostText(this.lose)})`;
@@ -127,14 +163,8 @@ export class Refund implements MoneyCommand {
   ) {}
   check = () => true;
   async run(model: MoneyModel, real: MoneyReal) {
-    const captures = (await ledgerOf(real)).captures.filter(holdsMoney);
-    const capture = captures[this.captureIndex % Math.max(captures.length, 1)];
-    if (!capture) return;
-    const captureId = await lifecycleCaptureId(real, capture.id, this.captureIndex);
-    const key = nextName(model, 'k');
-    const body = { ...(this.amount && { amount: this.amount }), invoiceId: `inv-${key}` };
-    const path = `/v1/lifecycles/${real.authorizationId}/captures/${captureId}/refund`;
-    await keyed(model, real, { operation: 'refund', path, key, body }, this.lose);
+    const request = await refundRequest(model, real, this.captureIndex, this.amount);
+    if (request) await keyed(model, real, request, this.lose);
   }
   toString = () => `Refund(capture #${this.captureIndex}, ${amountText(this.amount)}${lostText(this.lose)})`;
 }
@@ -175,6 +205,56 @@ export class RetrySameKey implements MoneyCommand {
     if (request) await keyed(model, real, request, this.lose);
   }
   toString = () => `RetrySameKey(request #${this.index}${lostText(this.lose)})`;
+}
+
+/**
+ * A capture or refund whose answer the order system never gets (the provider acts, or not, and every attempt
+ * of the call fails: 503), retried under its key once the provider forgot the key: sent again under it, it
+ * would move the money a second time.
+ */
+export class RetryPastKeyRetention implements MoneyCommand {
+  constructor(
+    readonly operation: 'capture' | 'refund',
+    readonly amount: string | undefined,
+    readonly captureIndex: number,
+    readonly acted: boolean,
+  ) {}
+  check = () => true;
+  async run(model: MoneyModel, real: MoneyReal) {
+    const retention = real.stack.books.keyRetentionMs;
+    if (retention === undefined) return;
+    const request =
+      this.operation === 'capture'
+        ? captureRequest(model, real, this.amount, false)
+        : await refundRequest(model, real, this.captureIndex, this.amount);
+    if (!request) return;
+    model.informed = false;
+    model.keyed.push(request);
+    const { provider, api } = real.stack;
+    const faults = [
+      ...(this.acted ? [{ operation: request.operation, mode: 'commit-then-drop', count: 1 }] : []),
+      { operation: request.operation, mode: 'http500', count: 20 },
+    ];
+    const before = movedOf(await ledgerOf(real), request.operation);
+    for (const fault of faults) await provider.post('/sandbox/faults', fault);
+    const firstSent = Date.now();
+    const first = await api.post(request.path, request.body, { headers: { 'idempotency-key': request.key } });
+    await provider.delete('/sandbox/faults');
+    judge(real, model, request, { status: first.status, data: first.data });
+    await sleep(Math.max(0, firstSent + retention + 1000 - Date.now()));
+    await keyed(model, real, request, false);
+    // Stripe's books keep one charge per intent, so two moves under one invoice id do not show there: what
+    // one request may move bounds what the provider moved across the command.
+    const moved = movedOf(await ledgerOf(real), request.operation) - before;
+    const asked = this.amount === undefined ? undefined : toMinorUnits(this.amount, CURRENCY);
+    if (asked !== undefined && moved > asked) {
+      violation(
+        `${request.operation} ${this.amount} under key ${request.key}, retried after the provider forgot the key, moved ${moved} minor units at the provider`,
+      );
+    }
+  }
+  toString = () =>
+    `RetryPastKeyRetention(${this.operation}${this.operation === 'refund' ? ` of capture #${this.captureIndex}` : ''}, ${amountText(this.amount)}, ${this.acted ? 'acted' : 'did nothing'})`;
 }
 
 /**

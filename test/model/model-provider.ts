@@ -16,6 +16,11 @@ export interface ModelProvider {
   startSandbox(dashboardToken: string): Promise<Sandbox>;
   /** The bearer token the merchant's dashboard calls the provider's API with. */
   dashboardToken: string;
+  /**
+   * How long the sandbox keeps an idempotency key and the adapter says the provider does, shortened so that
+   * a run can wait it out (RetryPastKeyRetention); absent: the provider's own, which no run waits out.
+   */
+  keyRetentionMs?: number;
   /** The API's intake of this provider's deliveries; `webhookId` is the sandbox's held-deliveries webhook. */
   intake(
     sandbox: Sandbox,

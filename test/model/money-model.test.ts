@@ -13,6 +13,7 @@ import {
   Refund,
   RestartWorker,
   RetryFreshKey,
+  RetryPastKeyRetention,
   RetrySameKey,
   Settle,
   Void,
@@ -51,6 +52,12 @@ const allCommands: Record<string, fc.Arbitrary<MoneyCommand>> = {
     .map(([a, l]) => new Reauthorize(a, l)),
   retrySameKey: fc.tuple(index, lose).map(([i, l]) => new RetrySameKey(i, l)),
   retryFreshKey: fc.tuple(index, lose).map(([i, l]) => new RetryFreshKey(i, l)),
+  // Only where the run's provider keeps keys briefly enough to wait out (the Stripe model's).
+  ...(books.keyRetentionMs !== undefined && {
+    retryPastKeyRetention: fc
+      .tuple(fc.constantFrom('capture' as const, 'refund' as const), refundAmount, index, fc.boolean())
+      .map(([o, a, i, d]) => new RetryPastKeyRetention(o, a, i, d)),
+  }),
   keylessCapture: fc.constant(new KeylessCapture()),
   dashboardCapture: fc
     .tuple(fc.constantFrom('30.00', '100.00'), fc.boolean())

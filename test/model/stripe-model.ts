@@ -13,6 +13,11 @@ import { disputedAmounts, disputeOf, readStripeLedger } from './stripe-ledger';
 import { stripeWebhooks } from '../helpers/webhook-intakes';
 
 const STRIPE_API_KEY = 'sk_test_model';
+/**
+ * Stripe's 24 hours shortened: longer than an order system's attempts of one call (about 8 s), so that a key
+ * lasts through them, and short enough for a run to wait out.
+ */
+const KEY_RETENTION_MS = 10_000;
 /** The sandbox's Stripe mode signs its deliveries with this endpoint secret. */
 const STRIPE_WEBHOOK_SECRET = DEFAULT_STRIPE_WEBHOOK_SECRET;
 
@@ -36,7 +41,9 @@ function postForm(provider: AxiosInstance, path: string, fields: Record<string, 
 export const stripeModel: ModelProvider = {
   name: 'stripe',
   dashboardToken: 'sk_test_model_dashboard',
-  startSandbox: () => startSandbox({ port: 0, logger: false, mode: 'stripe' }),
+  keyRetentionMs: KEY_RETENTION_MS,
+  startSandbox: () =>
+    startSandbox({ port: 0, logger: false, mode: 'stripe', stripeKeyRetentionMs: KEY_RETENTION_MS }),
   intake: (_sandbox, client, taskQueue) => ({
     webhooks: stripeWebhooks(stripeVerificationStarter(client, taskQueue), [STRIPE_WEBHOOK_SECRET]),
   }),
@@ -48,6 +55,7 @@ export const stripeModel: ModelProvider = {
       timeoutMs: 2000,
       multicapture: true,
       webhookSecrets: [STRIPE_WEBHOOK_SECRET],
+      keyRetentionMs: KEY_RETENTION_MS,
     });
     // Stripe's calls under Stripe's names (stripe.…), as a worker with PAYMENTS_PROVIDER=stripe hosts them.
     return createPaymentsWorkerActivities({ provider });

@@ -1,8 +1,15 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { providerRequestIdRetention } from '../../src/duration-bounds';
 import { paypalCapabilities } from '../../src/providers/paypal/provider';
-import { LifecycleFailure } from '../../src/workflows/lifecycle/definitions';
-import { KeyedRequests, keyedAnswer, requestFingerprint } from '../../src/workflows/lifecycle/keyed-requests';
+import { LifecycleFailure, type PendingCapture } from '../../src/workflows/lifecycle/definitions';
+import {
+  beginAttempt,
+  keyMayBeForgotten,
+  KeyedRequests,
+  keyedAnswer,
+  requestFingerprint,
+  resentAttempt,
+} from '../../src/workflows/lifecycle/keyed-requests';
 import { authorizedState } from '../fixtures/lifecycle-state';
 
 // Answers kept under the caller's Idempotency-Key, without a workflow: the rules the lifecycle's Updates and
@@ -209,5 +216,59 @@ describe('the keyedAnswer query', () => {
     const question = { operation: 'capture' as const, idempotencyKey: 'k1', request: { amount: '10.00' } };
     expect(keyedAnswer(state, { ...question, at: at + HOUR - 1 })).toEqual({ answer: { id: 'C1' } });
     expect(keyedAnswer(state, { ...question, at: at + HOUR })).toBeNull();
+  });
+});
+
+describe('a pending attempt and its provider key’s retention', () => {
+  const attempt: PendingCapture = {
+    operation: 'capture',
+    idempotencyKey: 'k',
+    request: { amount: '10.00' },
+    sent: {
+      authorizationId: 'A1',
+      amount: { currency_code: 'USD', value: '10.00' },
+      finalCapture: false,
+      idempotencyKey: 'A1/capture/k',
+    },
+  };
+
+  it('is stamped when first sent, and keeps that time when sent again under its key', () => {
+    const state = authorizedState();
+    jest.useFakeTimers({ now: Date.parse('2026-01-01T00:00:00Z') });
+    try {
+      beginAttempt(state, attempt);
+      const [sent] = state.pendingAttempts;
+      expect(sent?.sentAt).toBe('2026-01-01T00:00:00.000Z');
+      jest.setSystemTime(Date.parse('2026-01-01T01:00:00Z'));
+      beginAttempt(state, sent as PendingCapture);
+      expect(state.pendingAttempts).toEqual([sent]);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  it('counts its key forgotten from the retention less a margin (5 minutes, at most half of it)', () => {
+    const state = { ...authorizedState(), keyRetentionMs: DAY };
+    const sentAt = Date.parse('2026-01-01T00:00:00Z');
+    const pending = { ...attempt, sentAt: new Date(sentAt).toISOString() };
+    expect(keyMayBeForgotten(state, pending, sentAt + DAY - 5 * 60 * 1000 - 1)).toBe(false);
+    expect(keyMayBeForgotten(state, pending, sentAt + DAY - 5 * 60 * 1000)).toBe(true);
+    expect(keyMayBeForgotten({ ...state, keyRetentionMs: 10_000 }, pending, sentAt + 4_999)).toBe(false);
+    expect(keyMayBeForgotten({ ...state, keyRetentionMs: 10_000 }, pending, sentAt + 5_000)).toBe(true);
+  });
+
+  it('keeps the key of an attempt without a send time, or of a provider that declared no retention', () => {
+    const late = Date.parse('2030-01-01T00:00:00Z');
+    expect(keyMayBeForgotten({ ...authorizedState(), keyRetentionMs: DAY }, attempt, late)).toBe(false);
+    const pending = { ...attempt, sentAt: '2026-01-01T00:00:00.000Z' };
+    expect(keyMayBeForgotten(authorizedState(), pending, late)).toBe(false);
+  });
+
+  it('is sent again under a fresh key each time, derived from its first one, and stamped anew', () => {
+    const once = resentAttempt({ ...attempt, sentAt: '2026-01-01T00:00:00.000Z' });
+    expect(once).toMatchObject({ resends: 1, sent: { idempotencyKey: 'A1/capture/k/resend-1' } });
+    expect(once.sentAt).toBeUndefined();
+    const twice = resentAttempt({ ...once, sentAt: '2026-01-02T00:00:00.000Z' });
+    expect(twice).toMatchObject({ resends: 2, sent: { idempotencyKey: 'A1/capture/k/resend-2' } });
   });
 });

@@ -84,6 +84,50 @@ describe('the PayPal adapter of the provider port', () => {
     }
   });
 
+  it('finds no capture on a CREATED authorization nor refund on a COMPLETED capture; past those it cannot tell', async () => {
+    const statuses: Record<string, string> = {
+      'AUTH-NEW': 'CREATED',
+      'AUTH-TAKEN': 'PARTIALLY_CAPTURED',
+      'CAP-WHOLE': 'COMPLETED',
+      'CAP-PART': 'PARTIALLY_REFUNDED',
+    };
+    const reads = await startRecordingProvider((req, res) => {
+      const id = req.path.split('/').pop() ?? '';
+      respondJson(res, 200, authorizationBody({ id, status: statuses[id] }));
+    });
+    try {
+      const provider = createPayPalProvider({
+        baseUrl: reads.url,
+        dialect: 'paypal',
+        credentials: { accessToken: 'test-token' },
+        timeoutMs: 300,
+      });
+      const capture = (authorizationId: string) => ({
+        authorizationId,
+        amount: usd('5.00'),
+        finalCapture: false,
+        idempotencyKey: 'k',
+      });
+      const refund = (captureId: string) => ({ captureId, amount: usd('1.00'), idempotencyKey: 'k' });
+      expect(await provider.findCapture(capture('AUTH-NEW'))).toEqual({ found: null });
+      expect(await provider.findCapture(capture('AUTH-TAKEN'))).toEqual({
+        unknown: expect.stringContaining('PARTIALLY_CAPTURED'),
+      });
+      expect(await provider.findRefund(refund('CAP-WHOLE'))).toEqual({ found: null });
+      expect(await provider.findRefund(refund('CAP-PART'))).toEqual({
+        unknown: expect.stringContaining('PARTIALLY_REFUNDED'),
+      });
+      expect(reads.requests.map((request) => request.path)).toEqual([
+        '/v2/payments/authorizations/AUTH-NEW',
+        '/v2/payments/authorizations/AUTH-TAKEN',
+        '/v2/payments/captures/CAP-WHOLE',
+        '/v2/payments/captures/CAP-PART',
+      ]);
+    } finally {
+      await reads.close();
+    }
+  });
+
   it('sends a refund under the spec dialect’s request-id header, leaving out what was not given', async () => {
     await paypal().refundCapture({ captureId: 'CAP-1', idempotencyKey: 'refund-1' });
     const request = sent();

@@ -56,6 +56,14 @@ async function heldIntent(multicapture = true, amount = 5000): Promise<string> {
   return intent.id as string;
 }
 
+/** A GET as the SDK sends it. */
+async function stripePage(path: string) {
+  const response = await fetch(`${sandbox.url}${path}`, {
+    headers: { authorization: 'Bearer sk_test_sandbox' },
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, any> };
+}
+
 /** A form POST as the SDK sends it, for what the adapter never sends. */
 async function stripePost(path: string, form: string, key?: string) {
   const response = await fetch(`${sandbox.url}${path}`, {
@@ -236,6 +244,36 @@ describe('sandbox in stripe mode', () => {
     const retried = await stripe.captureAuthorization(request);
     expect(retried.amount).toEqual(usd('50.00'));
     expect((await stripe.getAuthorization(id)).captured_amount).toEqual(usd('50.00'));
+  });
+
+  it('finds a capture and a refund by the key they were sent under, and nothing under another', async () => {
+    const id = await heldIntent(true, 10000);
+    const capture = { authorizationId: id, amount: usd('20.00'), finalCapture: false, idempotencyKey: 'k-1' };
+    expect(await stripe.findCapture(capture)).toEqual({ found: null });
+    const captured = await stripe.captureAuthorization(capture);
+    expect(await stripe.findCapture(capture)).toEqual({ found: captured });
+    expect(await stripe.findCapture({ ...capture, idempotencyKey: 'k-2' })).toEqual({
+      unknown: expect.stringContaining('captured 2000 in all'),
+    });
+
+    // Twelve refunds: more than a page of ten, the one sent first is on the second page.
+    const refund = (key: string) => ({ captureId: captured.id, amount: usd('1.00'), idempotencyKey: key });
+    const refunds = [];
+    for (let n = 0; n < 12; n += 1) refunds.push(await stripe.refundCapture(refund(`r-${n}`)));
+    expect(await stripe.findRefund(refund('r-0'))).toEqual({ found: refunds[0] });
+    expect(await stripe.findRefund(refund('r-11'))).toEqual({ found: refunds[11] });
+    expect(await stripe.findRefund(refund('r-12'))).toEqual({ found: null });
+    const page = await stripePage(
+      `/v1/refunds?charge=${captured.id}&limit=5&starting_after=${refunds[11]?.id}`,
+    );
+    expect(page.body).toMatchObject({ object: 'list', has_more: true, url: '/v1/refunds' });
+    expect((page.body.data as { id: string }[]).map((each) => each.id)).toEqual(
+      refunds
+        .slice(6, 11)
+        .reverse()
+        .map((each) => each.id),
+    );
+    expect((await stripePage('/v1/refunds?charge=ch_missing')).status).toBe(404);
   });
 
   it('answers injected 500 and 429 in Stripe’s error shape, retryable, with Retry-After', async () => {

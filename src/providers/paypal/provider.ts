@@ -79,6 +79,26 @@ export function paypalProvider(client: PayPalClient, options: PaypalProviderOpti
         ),
       ),
 
+    // PayPal finds no capture or refund by its request id: an authorization still CREATED (or PENDING) has no
+    // capture, and a capture still COMPLETED no refund; past that it cannot tell whose they were.
+    findCapture: (request) =>
+      classified(async () => {
+        const authorization = await client.getAuthorization(request.authorizationId);
+        if (authorization.status === 'CREATED' || authorization.status === 'PENDING') return { found: null };
+        return {
+          unknown: `authorization ${authorization.id} is ${authorization.status}, and PayPal does not say under which request id it was captured`,
+        };
+      }),
+
+    findRefund: (request) =>
+      classified(async () => {
+        const capture = await client.getCapture(request.captureId);
+        if (capture.status === 'COMPLETED') return { found: null };
+        return {
+          unknown: `capture ${capture.id} is ${capture.status}, and PayPal does not say under which request id it was refunded`,
+        };
+      }),
+
     getCapture: (captureId) =>
       classified(async () => {
         const capture = await client.getCapture(captureId);

@@ -9,7 +9,7 @@ import { parseStripeEvent, stripeLifecycleEventTypes } from './payment-event';
 import { authorizationOf, captureOf, latestCharge, refundOf } from './resources';
 import { STRIPE_SIGNATURE_HEADER, verifyStripeSignature } from './webhook-signature';
 
-const HOUR_MS = 60 * 60 * 1000;
+const STRIPE_KEY_RETENTION_MS = 24 * 60 * 60 * 1000;
 const NO_AGE_CHECK = 0;
 const expandCharge = ['latest_charge'];
 
@@ -21,16 +21,27 @@ export interface StripeProviderOptions extends StripeClientOptions {
   multicapture?: boolean;
   /** The endpoint's signing secrets (whsec_…): during a rotation the old and the new. */
   webhookSecrets: readonly string[];
+  /**
+   * How long Stripe keeps an idempotency key: 24 hours. Only tests shorten it (with the sandbox's
+   * stripeKeyRetentionMs); configuration never sets it.
+   */
+  keyRetentionMs?: number;
 }
 
-export function stripeCapabilities(multicapture: boolean): ProviderCapabilities {
+/** The metadata a capture or refund carries its idempotency key in, so that it can be found by it later. */
+export const LIFECYCLE_KEY_METADATA = 'lifecycle_key';
+
+export function stripeCapabilities(
+  multicapture: boolean,
+  keyRetentionMs = STRIPE_KEY_RETENTION_MS,
+): ProviderCapabilities {
   return {
     multipleCaptures: multicapture,
     // Overcapture is a card feature Stripe reports per charge; the lifecycle does not assume it.
     overCapturePercent: 0,
     reauthorization: 'new-authorization',
     // Stripe may prune a key after 24 hours.
-    idempotencyKeyRetentionMs: 24 * HOUR_MS,
+    idempotencyKeyRetentionMs: keyRetentionMs,
     maxCaptures: multicapture ? 50 : 1,
     capturesEndAtMax: true,
     // Every capture of a multicapture intent goes into its one charge: the charge id is each one's.
@@ -71,6 +82,7 @@ function unexpectedState(error: unknown): boolean {
 export function stripeProvider(options: StripeProviderOptions): PaymentsProvider {
   const stripe = stripeClient(options);
   const multicapture = options.multicapture ?? false;
+  const retention = options.keyRetentionMs;
 
   const cancel = async (intentId: string, key: string | undefined, operation: StripeOperation) => {
     try {
@@ -86,7 +98,7 @@ export function stripeProvider(options: StripeProviderOptions): PaymentsProvider
 
   return {
     name: 'stripe',
-    capabilities: stripeCapabilities(multicapture),
+    capabilities: stripeCapabilities(multicapture, retention),
     // Stripe sends only Stripe-Signature: no transmission id or time header. The webhook intake, which reads
     // these two, still has to take a Stripe delivery's id from its event id and its time from the `t=`.
     deliveryHeaders: {
@@ -99,7 +111,7 @@ export function stripeProvider(options: StripeProviderOptions): PaymentsProvider
 
     // An account that asks for multicapture gets it only on cards that allow it: the intent's charge says.
     capabilitiesOf: (authorization) =>
-      stripeCapabilities(multicapture && multicaptureOf(authorization) === 'available'),
+      stripeCapabilities(multicapture && multicaptureOf(authorization) === 'available', retention),
 
     getAuthorization: (authorizationId) =>
       classified(async () =>
@@ -114,7 +126,7 @@ export function stripeProvider(options: StripeProviderOptions): PaymentsProvider
           {
             amount_to_capture: amount,
             ...(multicapture && !request.finalCapture && { final_capture: false }),
-            ...(request.invoiceId && { metadata: { invoice_id: request.invoiceId } }),
+            metadata: keyedMetadata(request),
             expand: expandCharge,
           },
           keyed('capture', request.idempotencyKey),
@@ -160,12 +172,42 @@ export function stripeProvider(options: StripeProviderOptions): PaymentsProvider
             {
               charge: request.captureId,
               ...(request.amount && { amount: stripeAmount(request.amount).amount }),
-              ...(request.invoiceId && { metadata: { invoice_id: request.invoiceId } }),
+              metadata: keyedMetadata(request),
             },
             keyed('refund', request.idempotencyKey),
           ),
         ),
       ),
+
+    // A capture's key is in its intent's metadata, which each capture of a multicapture intent overwrites:
+    // the intent found under the key took it; one that captured nothing took nothing; otherwise Stripe
+    // cannot tell whether an earlier capture was this one.
+    findCapture: (request) =>
+      classified(async () => {
+        const intent = await stripe.paymentIntents.retrieve(request.authorizationId, {
+          expand: expandCharge,
+        });
+        const charge = latestCharge(intent);
+        if (charge && intent.metadata?.[LIFECYCLE_KEY_METADATA] === request.idempotencyKey) {
+          const { amount } = stripeAmount(request.amount);
+          return { found: captureOf(charge, { amount, finalCapture: intent.status !== 'requires_capture' }) };
+        }
+        if (intent.amount_received === 0) return { found: null };
+        return {
+          unknown: `${intent.id} captured ${intent.amount_received} in all and its last capture was sent under another key`,
+        };
+      }),
+
+    // Every refund of the charge is listed, each with the key it was sent under.
+    findRefund: (request) =>
+      classified(async () => {
+        for await (const refund of stripe.refunds.list({ charge: request.captureId, limit: 100 })) {
+          if (refund.metadata?.[LIFECYCLE_KEY_METADATA] === request.idempotencyKey) {
+            return { found: refundOf(refund) };
+          }
+        }
+        return { found: null };
+      }),
 
     getCapture: (captureId) => classified(async () => captureOf(await stripe.charges.retrieve(captureId))),
     getRefund: (refundId) => classified(async () => refundOf(await stripe.refunds.retrieve(refundId))),
@@ -177,6 +219,14 @@ export function stripeProvider(options: StripeProviderOptions): PaymentsProvider
     // intake acknowledged is never refused for the time it waited in Temporal.
     verifyDelivery: async (delivery) =>
       verifyStripeSignature(delivery, options.webhookSecrets, new Date(), NO_AGE_CHECK),
+  };
+}
+
+/** The key the request is sent under, and its invoice id when it has one. */
+function keyedMetadata(request: { idempotencyKey: string; invoiceId?: string }): Record<string, string> {
+  return {
+    [LIFECYCLE_KEY_METADATA]: request.idempotencyKey,
+    ...(request.invoiceId && { invoice_id: request.invoiceId }),
   };
 }
 

@@ -107,6 +107,17 @@ export class StripeBooks {
     return refund;
   }
 
+  /** A charge's or an intent's refunds, newest first (as Stripe lists them). */
+  refundsOf(filter: { chargeId?: string; intentId?: string }): RefundRecord[] {
+    return [...this.refunds.values()]
+      .filter(
+        (refund) =>
+          (filter.chargeId === undefined || refund.chargeId === filter.chargeId) &&
+          (filter.intentId === undefined || refund.intentId === filter.intentId),
+      )
+      .reverse();
+  }
+
   dispute(id: string): DisputeRecord {
     const dispute = this.disputes.get(id);
     if (!dispute) throw resourceMissing('dispute', id);

@@ -104,6 +104,42 @@ export async function registerStripeRoutes(app: FastifyInstance, context: Stripe
       }));
     });
 
+    // A charge's or an intent's refunds (or all), newest first, a page of `limit` (1 to 100, default 10)
+    // after `starting_after`.
+    scope.get('/v1/refunds', async (request, reply) => {
+      const params = decodeForm(request.url.split('?')[1] ?? '');
+      return answer(reply, faults, 'get', () => {
+        allowOnly(params, ['charge', 'payment_intent', 'limit', 'starting_after', 'expand']);
+        const limit = integer(params, 'limit') ?? 10;
+        if (limit < 1 || limit > 100) {
+          throw invalidRequest(
+            'Invalid limit: must be between 1 and 100',
+            'parameter_invalid_integer',
+            'limit',
+          );
+        }
+        if (typeof params.charge === 'string') books.charge(params.charge);
+        if (typeof params.payment_intent === 'string') books.intent(params.payment_intent, 'payment_intent');
+        const all = books.refundsOf({
+          ...(typeof params.charge === 'string' && { chargeId: params.charge }),
+          ...(typeof params.payment_intent === 'string' && { intentId: params.payment_intent }),
+        });
+        const after = typeof params.starting_after === 'string' ? params.starting_after : undefined;
+        if (after !== undefined) books.refund(after);
+        const from = after === undefined ? 0 : all.findIndex((refund) => refund.id === after) + 1;
+        const page = all.slice(from, from + limit);
+        return {
+          statusCode: 200,
+          body: {
+            object: 'list',
+            data: page.map(refundResource),
+            has_more: from + limit < all.length,
+            url: '/v1/refunds',
+          },
+        };
+      });
+    });
+
     scope.get('/v1/refunds/:id', async (request, reply) => {
       const { id } = request.params as { id: string };
       return answer(reply, faults, 'get', () => ({

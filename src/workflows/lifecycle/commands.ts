@@ -1,4 +1,5 @@
 import { log, setCurrentDetails } from '@temporalio/workflow';
+import type { KeyedActionFinding } from '../../providers/port';
 import type { Authorization, PaymentCapture, Refund } from '../../providers/resources';
 import { keyedCalls, ofProvider, orderSystemCalls, type PaymentsCalls } from './activity-options';
 import {
@@ -21,10 +22,12 @@ import {
   capturePlan,
   endAttempt,
   isDefiniteFailure,
+  keyMayBeForgotten,
   KeyedRequests,
   keyedAnswer,
   refundPlan,
   requestFingerprint,
+  resentAttempt,
   voidIdempotencyKey,
 } from './keyed-requests';
 import { applyEvent, bookCapture, bookRefund, markEnded, voidTarget } from './state';
@@ -41,6 +44,12 @@ function keyed<Request extends { idempotencyKey?: string }>(
   if (!idempotencyKey) return refuse(LifecycleFailure.invalidRequest, 'Idempotency-Key: required');
   return { ...request, idempotencyKey };
 }
+
+/** A keyed call to the provider, and the read of what it did once the provider may have forgotten its key. */
+type KeyedCall<Attempt extends PendingAttempt, T> = {
+  send: (attempt: Attempt) => Promise<T>;
+  find: (attempt: Attempt) => Promise<KeyedActionFinding<T>>;
+};
 
 /** One provider call at a time, so a timer's reauthorization never races a capture. */
 class SerialQueue {
@@ -91,8 +100,11 @@ export class LifecycleCommands {
   capture(request: CaptureInput): Promise<PaymentCapture> {
     const fingerprint = this.fingerprint(request);
     return this.once('capture', request.idempotencyKey, fingerprint, async () => {
-      const attempt = capturePlan(this.state, keyed(request), fingerprint);
-      const answer = await this.attempt(attempt, () => this.keyedCalls.captureAuthorization(attempt.sent));
+      const plan = capturePlan(this.state, keyed(request), fingerprint);
+      const { attempt, answer } = await this.attempt(plan, {
+        send: (sending) => this.keyedCalls.captureAuthorization(sending.sent),
+        find: (sent) => this.keyedCalls.findCapture(sent.sent),
+      });
       const capture = bookCapture(
         this.state,
         attempt.sent,
@@ -151,8 +163,11 @@ export class LifecycleCommands {
   refund(request: RefundInput): Promise<Refund> {
     const fingerprint = this.fingerprint(request);
     return this.once('refund', request.idempotencyKey, fingerprint, async () => {
-      const attempt = refundPlan(this.state, keyed(request), fingerprint);
-      const answer = await this.attempt(attempt, () => this.keyedCalls.refundCapture(attempt.sent));
+      const plan = refundPlan(this.state, keyed(request), fingerprint);
+      const { attempt, answer } = await this.attempt(plan, {
+        send: (sending) => this.keyedCalls.refundCapture(sending.sent),
+        find: (sent) => this.keyedCalls.findRefund(sent.sent),
+      });
       const refund = inLifecycleCurrency(this.state, answer, 'refund');
       bookRefund(this.state, attempt, refund);
       this.stateChanged();
@@ -190,14 +205,35 @@ export class LifecycleCommands {
 
   /**
    * A keyed provider call, recorded as pending until its answer comes: a success or a refusal ends it, a
-   * call that got no answer leaves it for the retry under the same key.
+   * call that got no answer leaves it for the retry under the same key. A retry once the provider may have
+   * forgotten that key first reads what the call did: what it finds is the answer; only when the provider
+   * holds nothing of it is the call sent again, under a fresh key; when the provider cannot tell, the retry
+   * is refused and the attempt stays pending (an operator reconciles it).
    */
-  private async attempt<T>(attempt: PendingAttempt, call: () => Promise<T>): Promise<T> {
+  private async attempt<Attempt extends PendingAttempt, T>(
+    planned: Attempt,
+    call: KeyedCall<Attempt, T>,
+  ): Promise<{ attempt: Attempt; answer: T }> {
+    let attempt = planned;
+    if (keyMayBeForgotten(this.state, planned, Date.now())) {
+      const finding = await call.find(planned);
+      if ('unknown' in finding) {
+        refuse(
+          LifecycleFailure.stateForbids,
+          `Idempotency-Key "${planned.idempotencyKey}": its ${planned.operation} was sent at ${planned.sentAt} and its answer lost; the provider keeps its key ${this.state.keyRetentionMs} ms and cannot tell what the call did (${finding.unknown}): not sent again`,
+        );
+      }
+      if (finding.found) {
+        endAttempt(this.state, planned);
+        return { attempt: planned, answer: finding.found };
+      }
+      attempt = resentAttempt(planned);
+    }
     beginAttempt(this.state, attempt);
     try {
-      const answer = await call();
+      const answer = await call.send(attempt);
       endAttempt(this.state, attempt);
-      return answer;
+      return { attempt, answer };
     } catch (error) {
       if (isDefiniteFailure(error)) endAttempt(this.state, attempt);
       throw error;

@@ -181,6 +181,12 @@ export type LifecycleState = {
   capturesEndAtMax?: true;
   /** What the provider lets captures take beyond a hold, in percent of it (PayPal's 15): the ledger allows it. */
   overCapturePercent?: number;
+  /**
+   * How long the provider keeps an idempotency key (Stripe 24 hours, PayPal 45 days): a pending attempt
+   * retried later is looked for at the provider before it is sent again. Absent in lifecycles started before
+   * the provider declared it: their attempts are sent again under their key.
+   */
+  keyRetentionMs?: number;
   /** Keyed captures and refunds sent to the provider whose answer has not come. */
   pendingAttempts: PendingAttempt[];
   /**
@@ -194,7 +200,9 @@ export type LifecycleState = {
  * A keyed capture or refund the lifecycle sent to the provider and has no answer for yet (lost with a
  * dropped connection or a crashed worker). Only a retry under its key, with the same request, may claim the
  * capture or refund a webhook reports for it, and the retry sends the same call again: under the same
- * provider key, the provider answers it with its first answer.
+ * provider key, the provider answers it with its first answer. Once the provider may have forgotten that key
+ * (keyRetentionMs after `sentAt`), the retry first looks for what the call did and sends it again, under a
+ * fresh key, only if the provider holds nothing of it.
  */
 export type PendingAttempt = PendingCapture | PendingRefund;
 
@@ -202,6 +210,10 @@ type KeyedAttempt = {
   /** The caller's Idempotency-Key. */
   idempotencyKey: string;
   request: RequestFingerprint;
+  /** When it was first sent under its provider key (workflow time); absent in attempts from before it was kept. */
+  sentAt?: string;
+  /** How many times it was sent again under a fresh provider key, its key's retention having passed. */
+  resends?: number;
 };
 
 export type PendingCapture = KeyedAttempt & { operation: 'capture'; sent: CaptureRequest };

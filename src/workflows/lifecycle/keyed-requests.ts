@@ -298,10 +298,45 @@ export function pendingAttempt<Operation extends PendingAttempt['operation']>(
   );
 }
 
-/** Records the call as sent and not answered: what binds the recovery of a lost answer to its key. */
+/**
+ * Records the call as sent and not answered: what binds the recovery of a lost answer to its key. The first
+ * send under its provider key is when the provider's retention of the key starts.
+ */
 export function beginAttempt(state: LifecycleState, attempt: PendingAttempt): void {
   const others = state.pendingAttempts.filter((each) => !isSame(each, attempt));
-  state.pendingAttempts = [...others, attempt].slice(-PENDING_ATTEMPTS);
+  const sent = attempt.sentAt ? attempt : { ...attempt, sentAt: new Date().toISOString() };
+  state.pendingAttempts = [...others, sent].slice(-PENDING_ATTEMPTS);
+}
+
+// A retry of the activity under the key may still reach the provider a few minutes after the first send:
+// the key counts as forgotten that much before the provider's retention ends (at most half of it).
+const KEY_RETENTION_MARGIN_MS = 5 * 60 * 1000;
+
+/**
+ * Whether the provider may have forgotten the attempt's key at `now`: then the same call is a new capture or
+ * refund at the provider. An attempt from before sentAt was kept, or a lifecycle whose provider declared no
+ * retention, keeps the key.
+ */
+export function keyMayBeForgotten(state: LifecycleState, attempt: PendingAttempt, now: number): boolean {
+  const retention = state.keyRetentionMs;
+  if (retention === undefined || attempt.sentAt === undefined) return false;
+  const margin = Math.min(KEY_RETENTION_MARGIN_MS, retention / 2);
+  return now >= Date.parse(attempt.sentAt) + retention - margin;
+}
+
+/**
+ * The attempt sent again under a fresh provider key: its key plus `/resend-<n>`, which no first send has
+ * (resource ids and caller keys hold no "/"), so the provider cannot take it for the first call.
+ */
+export function resentAttempt<Attempt extends PendingAttempt>(attempt: Attempt): Attempt {
+  const resends = (attempt.resends ?? 0) + 1;
+  const firstKey = attempt.sent.idempotencyKey.replace(/\/resend-\d+$/, '');
+  const { sentAt: _sentAt, ...unsent } = attempt;
+  return {
+    ...unsent,
+    resends,
+    sent: { ...attempt.sent, idempotencyKey: `${firstKey}/resend-${resends}` },
+  } as Attempt;
 }
 
 /** The answer came (success or a refusal): the attempt is no longer pending. */
