@@ -22,8 +22,7 @@ import {
 import { temporalTarget } from '../temporal-env';
 import { subscriptionLookup } from '../providers/subscription-lookup';
 import { WEBHOOK_ROUTE, webhookListenerUrl } from '../webhooks/listener-url';
-import { stripeVerificationStarter } from '../webhooks/stripe-intake-config';
-import { VerificationStarter } from '../webhooks/verification-starter';
+import { verificationStarterFor } from '../webhooks/verification-starter';
 import { apiLimits } from './limits';
 import { serveMetrics } from './metrics';
 import { buildApi } from './server';
@@ -68,14 +67,11 @@ async function main() {
     // One intake per provider PAYMENTS_PROVIDER names, at POST /webhooks/<provider>.
     webhooks: {
       bodyLimitBytes: config.WEBHOOK_BODY_LIMIT_BYTES,
-      intakes: config.PAYMENTS_PROVIDER.map((name) =>
-        name === 'stripe'
-          ? {
-              delivery: stripeDeliveryIntake({ secrets: config.STRIPE_WEBHOOK_SECRETS }),
-              verifications: stripeVerificationStarter(client, config.TEMPORAL_TASK_QUEUE),
-            }
-          : {
-              delivery: paypalDeliveryIntake({
+      intakes: config.PAYMENTS_PROVIDER.map((name) => {
+        const delivery =
+          name === 'stripe'
+            ? stripeDeliveryIntake({ secrets: config.STRIPE_WEBHOOK_SECRETS })
+            : paypalDeliveryIntake({
                 headerNames: deliveryHeadersFromConfig(config),
                 toleranceMs: config.WEBHOOK_TRANSMISSION_TOLERANCE_MS,
                 certificateHosts: config.WEBHOOK_CERT_HOSTS,
@@ -89,16 +85,16 @@ async function main() {
                     ),
                   },
                 }),
-              }),
-              verifications: new VerificationStarter({
-                client,
-                taskQueue: config.TEMPORAL_TASK_QUEUE,
-                mode: config.WEBHOOK_VERIFY_MODE,
-                webhookId: config.WEBHOOK_ID,
-                provider: 'paypal',
-              }),
-            },
-      ),
+              });
+        return {
+          delivery,
+          verifications: verificationStarterFor(delivery, {
+            client,
+            taskQueue: config.TEMPORAL_TASK_QUEUE,
+            configured: { mode: config.WEBHOOK_VERIFY_MODE, webhookId: config.WEBHOOK_ID },
+          }),
+        };
+      }),
     },
     limits: apiLimits(config),
     trustProxy: config.TRUST_PROXY,

@@ -86,6 +86,11 @@ export interface DeliveryIntake {
   /** Paths the provider's deliveries also arrive at (from before the one intake). */
   readonly aliasPaths?: readonly string[];
   /**
+   * How the run verifies a delivery where the provider fixes it (Stripe's: locally, by the endpoint's secrets,
+   * under a subscription name of the intake's own); absent, the configured mode and subscription.
+   */
+  readonly verification?: { mode: 'api' | 'local'; webhookId: string };
+  /**
    * The delivery's id, or the cheap refusal: garbled headers, a time outside the window, an unknown certificate
    * host, a signature checked here that fails. Rejects when a check cannot be made now (the answer is 503).
    */

@@ -1,5 +1,6 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { WorkflowIdReusePolicy } from '@temporalio/common';
+import type { DeliveryIntake } from '../providers/port';
 import type { WebhookDelivery } from '../providers/webhook-delivery';
 import type { ProviderName } from '../provider-names';
 import type { webhookVerification } from '../workflows/webhooks/verification';
@@ -30,6 +31,28 @@ export interface StartedVerification {
    * is not acknowledged yet (the provider delivers again, and then it is verified or a true duplicate).
    */
   stillVerifying?: boolean;
+}
+
+/**
+ * The verification runs of an intake's deliveries: as its provider fixes them (`intake.verification`),
+ * otherwise in the `configured` mode (WEBHOOK_VERIFY_MODE) and subscription (WEBHOOK_ID).
+ */
+export function verificationStarterFor(
+  intake: DeliveryIntake,
+  options: Pick<VerificationStarterOptions, 'client' | 'taskQueue'> & {
+    configured?: { mode: WebhookVerifyMode; webhookId?: string };
+  },
+): VerificationStarter {
+  const { client, taskQueue, configured } = options;
+  const verification = intake.verification ?? configured;
+  if (!verification) throw new Error(`the ${intake.provider} intake needs a configured verification mode`);
+  return new VerificationStarter({
+    client,
+    taskQueue,
+    provider: intake.provider as ProviderName,
+    mode: verification.mode,
+    ...(verification.webhookId !== undefined && { webhookId: verification.webhookId }),
+  });
 }
 
 /** Starts one webhookVerification run per transmission; the only Temporal call on the delivery path. */

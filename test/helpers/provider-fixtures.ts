@@ -18,10 +18,9 @@ import { stripeProvider } from '../../src/providers/stripe/provider';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server';
 import { ensureSubscription } from '../../src/webhooks/ensure-subscription';
 import { STRIPE_WEBHOOK_ROUTE, WEBHOOK_ROUTE } from '../../src/webhooks/listener-url';
-import { stripeVerificationStarter } from '../../src/webhooks/stripe-intake-config';
 import { VerificationStarter } from '../../src/webhooks/verification-starter';
 import { sandboxProvider } from './lifecycle-stack';
-import { paypalWebhooks, stripeWebhooks } from './webhook-intakes';
+import { paypalWebhooks, stripeVerificationStarter, stripeWebhooks } from './webhook-intakes';
 
 /**
  * What a provider-neutral suite needs to know of one provider: how its sandbox runs, how a payment is

@@ -6,7 +6,9 @@ import {
   type PayPalDeliveryIntakeOptions,
 } from '../../src/providers/registry';
 import { WEBHOOK_ROUTE } from '../../src/webhooks/listener-url';
-import type { VerificationStarter } from '../../src/webhooks/verification-starter';
+import type { Client } from '@temporalio/client';
+import { STRIPE_DELIVERY_VERIFICATION } from '../../src/providers/stripe/delivery-intake';
+import { VerificationStarter } from '../../src/webhooks/verification-starter';
 
 const BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -31,6 +33,11 @@ export function paypalWebhooks(
       },
     ],
   };
+}
+
+/** Stripe's deliveries' verification runs, as the Stripe intake fixes them (locally, by the endpoint's secrets). */
+export function stripeVerificationStarter(client: Client, taskQueue: string): VerificationStarter {
+  return new VerificationStarter({ client, taskQueue, provider: 'stripe', ...STRIPE_DELIVERY_VERIFICATION });
 }
 
 /** The API's intake of Stripe's deliveries (at /webhooks/stripe) with the endpoint's `secrets`. */

@@ -17,16 +17,18 @@ import { startSandbox, type Sandbox } from '../../src/sandbox/server';
 import { paymentsDialect } from '../../src/providers/paypal/dialects';
 import { STRIPE_WEBHOOK_ROUTE } from '../../src/webhooks/listener-url';
 import { VerificationStarter } from '../../src/webhooks/verification-starter';
-import {
-  STRIPE_ENDPOINT_WEBHOOK_ID,
-  stripeVerificationStarter,
-} from '../../src/webhooks/stripe-intake-config';
+import { STRIPE_ENDPOINT_WEBHOOK_ID } from '../../src/providers/stripe/delivery-intake';
 import { webhookVerificationWorkflowId } from '../../src/workflows/webhooks/definitions';
 import { eventually } from '../helpers/eventually';
 import { startTestApi } from '../helpers/lifecycle-stack';
 import { startWebhookListener, type WebhookListener } from '../helpers/sandbox-fixtures';
 import { connectClient, runTestWorker, testCodec, uniqueTaskQueue } from '../helpers/temporal';
-import { bothWebhooks, paypalWebhooks, stripeWebhooks } from '../helpers/webhook-intakes';
+import {
+  bothWebhooks,
+  paypalWebhooks,
+  stripeVerificationStarter,
+  stripeWebhooks,
+} from '../helpers/webhook-intakes';
 import { verificationResult as finishedVerification } from '../helpers/webhook-stack';
 
 // Stripe's deliveries over real HTTP: the sandbox in Stripe mode signs each event with the endpoint's secrets

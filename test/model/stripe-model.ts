@@ -6,11 +6,10 @@ import { stripeProvider } from '../../src/providers/stripe/provider';
 import { startSandbox } from '../../src/sandbox/server';
 import { DEFAULT_STRIPE_WEBHOOK_SECRET } from '../../src/sandbox/stripe/mode';
 import { STRIPE_WEBHOOK_ROUTE } from '../../src/webhooks/listener-url';
-import { stripeVerificationStarter } from '../../src/webhooks/stripe-intake-config';
 import type { ModelProvider } from './model-provider';
 import { CURRENCY } from './provider-ledger';
 import { disputedAmounts, disputeOf, readStripeLedger } from './stripe-ledger';
-import { stripeWebhooks } from '../helpers/webhook-intakes';
+import { stripeVerificationStarter, stripeWebhooks } from '../helpers/webhook-intakes';
 
 const STRIPE_API_KEY = 'sk_test_model';
 /**

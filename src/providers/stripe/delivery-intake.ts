@@ -13,6 +13,15 @@ export interface StripeDeliveryIntakeOptions {
   toleranceSeconds?: number;
 }
 
+/**
+ * The subscription name a Stripe delivery's run records: Stripe signs for its endpoint's secrets, not for a
+ * webhook id, so the intake names one and the run never looks a subscription up.
+ */
+export const STRIPE_ENDPOINT_WEBHOOK_ID = 'stripe-endpoint';
+
+/** Checked by its signature in the worker too (no provider round trip), by Stripe's webhook activities. */
+export const STRIPE_DELIVERY_VERIFICATION = { mode: 'local', webhookId: STRIPE_ENDPOINT_WEBHOOK_ID } as const;
+
 // Stripe's event ids: evt_ and letters or digits.
 const eventIdPattern = /^evt_[A-Za-z0-9]{1,124}$/;
 
@@ -27,6 +36,7 @@ export function stripeDeliveryIntake(options: StripeDeliveryIntakeOptions): Deli
   return {
     provider: 'stripe',
     headerNames: [STRIPE_SIGNATURE_HEADER],
+    verification: STRIPE_DELIVERY_VERIFICATION,
     async screen(delivery, receivedAt): Promise<DeliveryScreening> {
       const check = verifyStripeSignature(delivery, options.secrets, receivedAt, toleranceSeconds);
       if (check.verification_status !== 'SUCCESS') {
