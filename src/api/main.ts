@@ -13,15 +13,9 @@ import {
 } from '../config';
 import { createLogger } from '../logger';
 import { Registry } from 'prom-client';
-import {
-  deliveryHeadersFromConfig,
-  paypalDeliveryIntake,
-  paypalProviderFromConfig,
-  stripeDeliveryIntake,
-} from '../providers/registry';
+import { deliveryIntakeFromConfig } from '../providers/registry';
 import { temporalTarget } from '../temporal-env';
-import { subscriptionLookup } from '../providers/subscription-lookup';
-import { WEBHOOK_ROUTE, webhookListenerUrl } from '../webhooks/listener-url';
+import { webhookListenerUrl } from '../webhooks/listener-url';
 import { verificationStarterFor } from '../webhooks/verification-starter';
 import { apiLimits } from './limits';
 import { serveMetrics } from './metrics';
@@ -47,9 +41,6 @@ async function main() {
     namespace: temporal.namespace,
     dataConverter: encryptingDataConverter(codec),
   });
-  // Local mode checks signatures here too, so a forged delivery starts no run (the provider is asked only for
-  // certificates and, without WEBHOOK_ID, the listener's subscription).
-  const provider = config.WEBHOOK_VERIFY_MODE === 'local' ? paypalProviderFromConfig(config) : undefined;
   const metrics = new Registry();
   const app = await buildApi({
     lifecycles: new LifecycleClient(client, config.TEMPORAL_TASK_QUEUE),
@@ -68,24 +59,7 @@ async function main() {
     webhooks: {
       bodyLimitBytes: config.WEBHOOK_BODY_LIMIT_BYTES,
       intakes: config.PAYMENTS_PROVIDER.map((name) => {
-        const delivery =
-          name === 'stripe'
-            ? stripeDeliveryIntake({ secrets: config.STRIPE_WEBHOOK_SECRETS })
-            : paypalDeliveryIntake({
-                headerNames: deliveryHeadersFromConfig(config),
-                toleranceMs: config.WEBHOOK_TRANSMISSION_TOLERANCE_MS,
-                certificateHosts: config.WEBHOOK_CERT_HOSTS,
-                aliasPaths: [WEBHOOK_ROUTE],
-                ...(provider && {
-                  local: {
-                    provider,
-                    webhookId: configuredOr(
-                      config.WEBHOOK_ID,
-                      subscriptionLookup(provider, webhookListenerUrl(config)),
-                    ),
-                  },
-                }),
-              });
+        const delivery = deliveryIntakeFromConfig(name, config, webhookListenerUrl(config));
         return {
           delivery,
           verifications: verificationStarterFor(delivery, {
@@ -124,11 +98,6 @@ async function main() {
     },
     'api listening',
   );
-}
-
-/** WEBHOOK_ID when it is set, else the listener's subscription as looked up. */
-function configuredOr(configured: string | undefined, lookup: () => Promise<string | undefined>) {
-  return async () => configured ?? (await lookup());
 }
 
 main().catch((error: unknown) => {

@@ -1,5 +1,8 @@
 import type { Config } from '../config';
-import type { DeliveryHeaderNames, PaymentsProvider } from './port';
+import type { DeliveryHeaderNames, DeliveryIntake, PaymentsProvider } from './port';
+import { PAYPAL_WEBHOOK_ALIAS, paypalDeliveryIntake } from './paypal/delivery-intake';
+import { stripeDeliveryIntake } from './stripe/delivery-intake';
+import { subscriptionLookup } from './subscription-lookup';
 import {
   PayPalClient,
   paypalClientOptionsFromConfig,
@@ -14,7 +17,11 @@ import { stripeEndpoint } from './stripe/client';
 import { stripeProvider } from './stripe/provider';
 import { ensureStripeWebhookEndpoint, type StripeEndpointSubscription } from './stripe/webhook-endpoints';
 
-export { paypalDeliveryIntake, type PayPalDeliveryIntakeOptions } from './paypal/delivery-intake';
+export {
+  PAYPAL_WEBHOOK_ALIAS,
+  paypalDeliveryIntake,
+  type PayPalDeliveryIntakeOptions,
+} from './paypal/delivery-intake';
 export { stripeDeliveryIntake, type StripeDeliveryIntakeOptions } from './stripe/delivery-intake';
 
 // The one place that knows every provider: the worker, the API, the benches and the tests get theirs here.
@@ -95,4 +102,37 @@ export function paypalProviderFromConfig(
 /** The delivery headers the configured provider signs with, for the webhook intake. */
 export function deliveryHeadersFromConfig(config: Pick<Config, 'PAYPAL_DIALECT'>): DeliveryHeaderNames {
   return paymentsDialect(config.PAYPAL_DIALECT).transmissionHeaders;
+}
+
+type DeliveryIntakeConfig = PayPalProviderConfig &
+  Pick<
+    Config,
+    | 'PAYPAL_DIALECT'
+    | 'WEBHOOK_TRANSMISSION_TOLERANCE_MS'
+    | 'WEBHOOK_VERIFY_MODE'
+    | 'WEBHOOK_ID'
+    | 'STRIPE_WEBHOOK_SECRETS'
+  >;
+
+/**
+ * The intake of `name`'s deliveries as configured. In local verification mode PayPal's checks the signature at
+ * the intake too, so a forged delivery starts no run, for WEBHOOK_ID or else the subscription of the
+ * listener's URL, looked up at PayPal; its deliveries also arrive at PAYPAL_WEBHOOK_ALIAS.
+ */
+export function deliveryIntakeFromConfig(
+  name: ProviderName,
+  config: DeliveryIntakeConfig,
+  listenerUrl: string,
+): DeliveryIntake {
+  if (name === 'stripe') return stripeDeliveryIntake({ secrets: config.STRIPE_WEBHOOK_SECRETS });
+  const provider = config.WEBHOOK_VERIFY_MODE === 'local' ? paypalProviderFromConfig(config) : undefined;
+  const lookup = provider && subscriptionLookup(provider, listenerUrl);
+  return paypalDeliveryIntake({
+    headerNames: deliveryHeadersFromConfig(config),
+    toleranceMs: config.WEBHOOK_TRANSMISSION_TOLERANCE_MS,
+    certificateHosts: config.WEBHOOK_CERT_HOSTS,
+    aliasPaths: [PAYPAL_WEBHOOK_ALIAS],
+    ...(provider &&
+      lookup && { local: { provider, webhookId: async () => config.WEBHOOK_ID ?? (await lookup()) } }),
+  });
 }

@@ -1,4 +1,5 @@
 import type { Config } from '../config';
+import { PAYPAL_WEBHOOK_ALIAS } from '../providers/registry';
 
 /** Every provider's deliveries: POST /webhooks/<provider> (src/api/webhook-routes.ts). */
 export const WEBHOOK_ROUTE_PATTERN = '/webhooks/:provider';
@@ -9,7 +10,7 @@ export function webhookRoute(provider: string): string {
 }
 
 /** PayPal's deliveries at the path they had before the one intake, still served (its intake's alias). */
-export const WEBHOOK_ROUTE = '/webhooks/payments';
+export const WEBHOOK_ROUTE = PAYPAL_WEBHOOK_ALIAS;
 
 /** Stripe's deliveries. */
 export const STRIPE_WEBHOOK_ROUTE = webhookRoute('stripe');

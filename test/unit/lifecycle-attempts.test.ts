@@ -24,6 +24,9 @@ function captureAttempt(idempotencyKey: string, amount = '10.00'): PendingCaptur
   };
 }
 
+/** The attempt as recorded: with when it was first sent. */
+const recorded = (attempt: PendingCapture) => ({ ...attempt, sentAt: expect.any(String) as unknown });
+
 function failedCall(cause: ApplicationFailure): ActivityFailure {
   return new ActivityFailure(
     'failed',
@@ -39,7 +42,9 @@ describe('pending attempts', () => {
   it('are found by operation, key and the same request only', () => {
     const state = authorizedState();
     beginAttempt(state, captureAttempt('k1'));
-    expect(pendingAttempt(state, 'capture', 'k1', { amount: '10.00' })).toEqual(captureAttempt('k1'));
+    expect(pendingAttempt(state, 'capture', 'k1', { amount: '10.00' })).toEqual(
+      recorded(captureAttempt('k1')),
+    );
     expect(pendingAttempt(state, 'capture', 'k1', { amount: '20.00' })).toBeUndefined();
     expect(pendingAttempt(state, 'capture', 'k2', { amount: '10.00' })).toBeUndefined();
     expect(pendingAttempt(state, 'refund', 'k1', { amount: '10.00' })).toBeUndefined();
@@ -50,7 +55,7 @@ describe('pending attempts', () => {
     const state = authorizedState();
     beginAttempt(state, captureAttempt('k1'));
     beginAttempt(state, captureAttempt('k1', '20.00'));
-    expect(state.pendingAttempts).toEqual([captureAttempt('k1', '20.00')]);
+    expect(state.pendingAttempts).toEqual([recorded(captureAttempt('k1', '20.00'))]);
     for (let n = 0; n < 120; n++) beginAttempt(state, captureAttempt(`n${n}`));
     expect(state.pendingAttempts).toHaveLength(100);
     expect(state.pendingAttempts?.[0]?.idempotencyKey).toBe('n20');

@@ -18,6 +18,9 @@ export interface PayPalDeliveryIntakeOptions {
   aliasPaths?: readonly string[];
 }
 
+/** PayPal's deliveries at the path they had before the one intake, still served (its intake's alias). */
+export const PAYPAL_WEBHOOK_ALIAS = '/webhooks/payments';
+
 // Transmission ids are UUIDs; anything printable and short is accepted as a workflow id suffix.
 const transmissionIdPattern = /^[A-Za-z0-9._:-]{1,128}$/;
 
