@@ -31,6 +31,7 @@ const lifecycleCalls = new Set([
   'refundCapture',
   'findCapture',
   'findRefund',
+  'readHoldings',
 ]);
 
 export function createActivities(deps: ActivityDependencies) {
