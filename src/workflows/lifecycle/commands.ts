@@ -1,7 +1,8 @@
-import { log, setCurrentDetails } from '@temporalio/workflow';
+import { log, metricMeter, setCurrentDetails } from '@temporalio/workflow';
 import type { KeyedActionFinding } from '../../providers/port';
 import type { Authorization, PaymentCapture, Refund } from '../../providers/resources';
-import { keyedCalls, ofProvider, orderSystemCalls, type PaymentsCalls } from './activity-options';
+import { keyedCalls, ofProvider, orderSystemCalls, timerCalls, type PaymentsCalls } from './activity-options';
+import { bookHoldings, holdingsRequestOf } from './reconcile';
 import {
   LifecycleFailure,
   type CaptureInput,
@@ -13,6 +14,8 @@ import {
   type PaymentEvent,
   type PendingAttempt,
   type ReauthorizeInput,
+  type ReconcileReason,
+  type ReconcileSummary,
   type RefundInput,
   type RequestFingerprint,
   type VoidInput,
@@ -188,6 +191,46 @@ export class LifecycleCommands {
     this.stateChanged();
   }
 
+  /** An operator's reconciliation: refused while the run moves to a new one, like any command. */
+  requestReconcile(): Promise<ReconcileSummary> {
+    if (shouldContinueAsNew()) {
+      refuse(LifecycleFailure.runContinuing, 'the lifecycle is moving to a new run; send the request again');
+    }
+    return this.reconcile('request', this.keyedCalls);
+  }
+
+  /**
+   * The reconciliation before the run closes: a provider that cannot be read within the timer calls' timeout
+   * leaves the ledger as it is (logged); the run closes all the same.
+   */
+  async reconcileBeforeClose(input: LifecycleInput): Promise<void> {
+    const calls = ofProvider(timerCalls(input.timerCallTimeout ?? '1 hour'), this.state.provider);
+    try {
+      await this.reconcile('close', calls);
+    } catch (error) {
+      log.warn('reconciliation before close failed: the ledger stays as booked', { error: String(error) });
+    }
+  }
+
+  /** Reads what the provider holds, after any provider call running, and books it. */
+  private reconcile(reason: ReconcileReason, calls: PaymentsCalls): Promise<ReconcileSummary> {
+    return this.queue.run(async () => {
+      const holdings = await calls.readHoldings(holdingsRequestOf(this.state));
+      const summary = bookHoldings(this.state, holdings, reason, new Date().toISOString());
+      this.state.lastReconciliation = {
+        at: summary.at,
+        reason,
+        booked: summary.booked.length,
+        recorded: summary.recorded.length,
+      };
+      if (summary.recorded.length > 0) {
+        discrepancyCounter().add(summary.recorded.length, { provider: this.state.provider, reason });
+      }
+      this.stateChanged();
+      return summary;
+    });
+  }
+
   keyedAnswer(question: KeyedAnswerQuestion): KeyedAnswerLookup {
     return keyedAnswer(this.state, question);
   }
@@ -262,4 +305,13 @@ export class LifecycleCommands {
       return this.queue.run(work);
     });
   }
+}
+
+/** Discrepancies reconciliation recorded, on the worker's metrics endpoint (ledger_discrepancies_total). */
+function discrepancyCounter() {
+  return metricMeter.createCounter(
+    'ledger_discrepancies',
+    undefined,
+    'differences between a lifecycle ledger and its provider that reconciliation could not book',
+  );
 }
