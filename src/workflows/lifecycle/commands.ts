@@ -1,7 +1,14 @@
-import { log, metricMeter, setCurrentDetails } from '@temporalio/workflow';
+import { log, setCurrentDetails } from '@temporalio/workflow';
 import type { KeyedActionFinding } from '../../providers/port';
 import type { Authorization, PaymentCapture, Refund } from '../../providers/resources';
-import { keyedCalls, ofProvider, orderSystemCalls, timerCalls, type PaymentsCalls } from './activity-options';
+import {
+  keyedCalls,
+  ledgerCalls,
+  ofProvider,
+  orderSystemCalls,
+  timerCalls,
+  type PaymentsCalls,
+} from './activity-options';
 import { bookHoldings, holdingsRequestOf } from './reconcile';
 import {
   LifecycleFailure,
@@ -223,12 +230,19 @@ export class LifecycleCommands {
         booked: summary.booked.length,
         recorded: summary.recorded.length,
       };
-      if (summary.recorded.length > 0) {
-        discrepancyCounter().add(summary.recorded.length, { provider: this.state.provider, reason });
-      }
+      if (summary.recorded.length > 0) await this.countDiscrepancies(reason, summary.recorded.length);
       this.stateChanged();
       return summary;
     });
+  }
+
+  /** On the worker's metrics endpoint; a count that cannot be made leaves the ledger as it is. */
+  private async countDiscrepancies(reason: ReconcileReason, count: number): Promise<void> {
+    try {
+      await ledgerCalls.countLedgerDiscrepancies({ provider: this.state.provider, reason, count });
+    } catch (error) {
+      log.warn('ledger discrepancies not counted', { error: String(error), count });
+    }
   }
 
   keyedAnswer(question: KeyedAnswerQuestion): KeyedAnswerLookup {
@@ -305,13 +319,4 @@ export class LifecycleCommands {
       return this.queue.run(work);
     });
   }
-}
-
-/** Discrepancies reconciliation recorded, on the worker's metrics endpoint (ledger_discrepancies_total). */
-function discrepancyCounter() {
-  return metricMeter.createCounter(
-    'ledger_discrepancies',
-    undefined,
-    'differences between a lifecycle ledger and its provider that reconciliation could not book',
-  );
 }
