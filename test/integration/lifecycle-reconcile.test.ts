@@ -60,6 +60,35 @@ describe.each(providerFixtures)('reconciliation at $name', (fixture) => {
     expect((again.data as Summary).booked).toEqual([]);
   });
 
+  it('books nothing and records nothing when the ledger already holds what the provider holds', async () => {
+    const authorizationId = await stack.startLifecycle('80.00', {}, { severalCaptures: true });
+    const captureIds: string[] = [];
+    for (const amount of ['30.00', '20.00']) {
+      const capture = await stack.api.post(
+        `/v1/lifecycles/${authorizationId}/capture`,
+        { amount, finalCapture: false },
+        freshKey(),
+      );
+      expect(capture.status).toBe(200);
+      captureIds.push(capture.data.id as string);
+    }
+    const refund = await stack.api.post(
+      `/v1/lifecycles/${authorizationId}/captures/${captureIds[0]}/refund`,
+      { amount: '10.00' },
+      freshKey(),
+    );
+    expect(refund.status).toBe(200);
+
+    const response = await stack.api.post(`/v1/lifecycles/${authorizationId}/reconcile`, {});
+    expect(response.status).toBe(200);
+    expect(response.data).toMatchObject({ booked: [], recorded: [], discrepancies: [] });
+    expect(await stack.state(authorizationId)).toMatchObject({
+      capturedAmount: '50.00',
+      remainingAmount: '30.00',
+      refundedAmount: '10.00',
+    });
+  });
+
   it('refuses a caller without the admin scope, naming it', async () => {
     const authorizationId = await stack.startLifecycle('12.00');
     const shop = axios.create({
