@@ -21,6 +21,10 @@ export const businessCounters = {
     'final refusals by the provider, by issue and operation',
   ],
   webhookVerifications: ['webhook_verifications_total', 'webhook signature checks by outcome and mode'],
+  ledgerDiscrepancies: [
+    'ledger_discrepancies_total',
+    'differences with the provider a reconciliation recorded in a lifecycle ledger, by provider and reason',
+  ],
 } as const;
 
 export type BusinessCounter = keyof typeof businessCounters;

@@ -2,6 +2,7 @@ import type { PaymentsProvider } from '../providers/port';
 import { createPaymentsActivities, createProviderActivities } from './payments';
 import type { CharactersClient } from '../characters/client';
 import { createCharactersActivities } from './characters';
+import { createLedgerActivities } from './ledger';
 import {
   createProviderWebhookActivities,
   createWebhookActivities,
@@ -31,6 +32,7 @@ const lifecycleCalls = new Set([
   'refundCapture',
   'findCapture',
   'findRefund',
+  'readHoldings',
 ]);
 
 export function createActivities(deps: ActivityDependencies) {
@@ -57,6 +59,7 @@ export function createPaymentsWorkerActivities(
   return {
     ...without(payments, lifecycleCalls),
     ...without(webhooks, new Set(webhookProviderCalls)),
+    ...createLedgerActivities(),
     ...providers.reduce<Record<string, unknown>>(
       (activities, provider) => ({
         ...activities,

@@ -11,6 +11,7 @@ import {
   type WebhookSubscriptions,
 } from '../providers/port';
 import type { Authorization, PaymentCapture, Refund, Webhook } from '../providers/resources';
+import type { HoldingsRequest, ProviderHoldings } from '../providers/holdings';
 import { underProviderNames, type ProviderName } from '../provider-names';
 import { count, type BusinessCounter, type CallOutcome } from './business-metrics';
 
@@ -92,6 +93,10 @@ export function createPaymentsActivities(provider: PaymentsProvider) {
     /** What a refund sent under its key did, read once the provider may have forgotten the key. */
     findRefund: (input: RefundRequest): Promise<KeyedActionFinding<Refund>> =>
       callProvider(() => provider.findRefund(input)),
+
+    /** What the provider holds of a lifecycle's references, read for its reconciliation. */
+    readHoldings: (input: HoldingsRequest): Promise<ProviderHoldings> =>
+      callProvider(() => provider.readHoldings(input)),
 
     /** Under its key, every retry voids at most once. */
     voidAuthorization: (input: VoidRequest): Promise<Authorization> =>

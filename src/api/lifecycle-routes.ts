@@ -17,6 +17,7 @@ import {
   idempotencyHeaders,
   lifecycleStateBody,
   reauthorizeBody,
+  reconcileSummaryBody,
   refundBody,
   startedLifecycleBody,
   startLifecycleBody,
@@ -90,6 +91,7 @@ function commandSchema<Body extends z.ZodType, Answer extends z.ZodType, Headers
 
 const reads = requireScope('lifecycles:read');
 const writes = requireScope('lifecycles:write');
+const operators = requireScope('admin');
 
 /**
  * The HTTP face of the lifecycle for order systems; every route is a thin call of LifecycleClient, in the
@@ -179,6 +181,22 @@ export const lifecycleRoutes: FastifyPluginAsyncZod<LifecycleRoutesOptions> = as
     },
     async (request) =>
       answered(lifecyclesOf(request).reauthorize(request.params.authorizationId, keyedRequest(request))),
+  );
+
+  // An operator's: reads the provider and books what it holds; answers what it booked and the discrepancies.
+  app.post(
+    '/v1/lifecycles/:authorizationId/reconcile',
+    {
+      onRequest: operators,
+      preValidation: absentBodyIsEmpty,
+      schema: {
+        tags: ['lifecycles'],
+        security,
+        params: authorizationParams,
+        response: { 200: reconcileSummaryBody, ...errors },
+      },
+    },
+    async (request) => answered(lifecyclesOf(request).reconcile(request.params.authorizationId)),
   );
 
   app.post(

@@ -123,10 +123,30 @@ export const lifecycleStateBody = z.object({
     movements: z.array(ledgerMovement),
     discrepancies: z.array(z.object({ movement: ledgerMovement, invariant: z.string(), at: z.string() })),
   }),
+  /** The last reconciliation with the provider: when, why, how many movements it booked and discrepancies it recorded. */
+  lastReconciliation: z
+    .object({ at: z.string(), reason: z.string(), booked: z.number(), recorded: z.number() })
+    .optional(),
   /** The last scheduled reauthorization that failed for good: when, and the provider's issue or TIMEOUT. */
   reauthorizationFailure: z.object({ at: z.string(), reason: z.string() }).optional(),
   /** Set when the lifecycle's run was ended from outside (terminated, or timed out): it takes no command. */
   runEnded: z.object({ how: z.enum(['TERMINATED', 'TIMED_OUT']), at: z.string().optional() }).optional(),
+});
+
+const discrepancy = z.object({ movement: ledgerMovement, invariant: z.string(), at: z.string() });
+
+/** What a reconciliation did (ReconcileSummary in src/workflows/lifecycle/reconcile.ts). */
+export const reconcileSummaryBody = z.object({
+  at: z.string(),
+  reason: z.string(),
+  /** The movements it booked, each with source `read`. */
+  booked: z.array(ledgerMovement),
+  /** The discrepancies it recorded: what the ledger holds that the provider does not. */
+  recorded: z.array(discrepancy),
+  /** Every discrepancy the ledger has recorded. */
+  discrepancies: z.array(discrepancy),
+  /** What the read could not tell. */
+  unreadable: z.array(z.string()),
 });
 
 export const startedLifecycleBody = z.object({

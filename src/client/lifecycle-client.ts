@@ -22,6 +22,8 @@ import {
   lifecycleWorkflowId,
   lifecycleWorkflowType,
   reauthorizeUpdate,
+  reconcileUpdate,
+  type ReconcileSummary,
   refundUpdate,
   startedUpdate,
   stateQuery,
@@ -265,6 +267,23 @@ export class LifecycleClient {
 
   reauthorize(authorizationId: string, request: ReauthorizeInput): Promise<Authorization> {
     return this.update(authorizationId, 'reauthorize', reauthorizeUpdate, request);
+  }
+
+  /**
+   * Has the lifecycle read its provider and book what it holds (source `read`); what its ledger holds and the
+   * provider does not is recorded as a discrepancy. A lifecycle that has closed reconciled as it closed: it
+   * is refused as ended.
+   */
+  async reconcile(authorizationId: string): Promise<ReconcileSummary> {
+    await this.confine(authorizationId);
+    try {
+      return await this.handle(authorizationId).executeUpdate(reconcileUpdate);
+    } catch (error) {
+      if (!(error instanceof WorkflowNotFoundError)) throw error;
+      const state = await this.state(authorizationId).catch(() => null);
+      if (!state) throw error;
+      throw new LifecycleEndedError(state);
+    }
   }
 
   /**

@@ -1,4 +1,5 @@
 import type { ParsedPaymentEvent, SignatureCheck } from './events';
+import type { HoldingsRequest, ProviderHoldings } from './holdings';
 import type { Authorization, Money, PaymentCapture, Refund, Webhook } from './resources';
 import type { WebhookDelivery } from './webhook-delivery';
 
@@ -147,6 +148,11 @@ export interface PaymentsProvider {
   getCapture(captureId: string): Promise<PaymentCapture>;
   /** The refund as the provider holds it now. */
   getRefund(refundId: string): Promise<Refund>;
+  /**
+   * What the provider holds now of a lifecycle's authorizations, captures and refunds (reconciliation): read,
+   * never changed; a reference it does not know is `absent`, not a rejection.
+   */
+  readHoldings(request: HoldingsRequest): Promise<ProviderHoldings>;
   /** The lifecycle's view of a verified delivery's body, or why it concerns no authorization. */
   parsePaymentEvent(body: string): ParsedPaymentEvent;
   /**

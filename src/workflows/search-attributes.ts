@@ -27,6 +27,15 @@ export const ReauthorizationFailureKey = defineSearchAttributeKey(
   SearchAttributeType.KEYWORD,
 );
 
+/**
+ * How many differences with its provider a lifecycle's ledger has recorded (ledger.discrepancies): unset
+ * while none; operators filter `LedgerDiscrepancies > 0`.
+ */
+export const LedgerDiscrepanciesKey = defineSearchAttributeKey(
+  'LedgerDiscrepancies',
+  SearchAttributeType.INT,
+);
+
 /** The provider a lifecycle runs on (paypal, stripe): set with the start, by the client, not by the workflow. */
 export const PaymentProviderKey = defineSearchAttributeKey('PaymentProvider', SearchAttributeType.KEYWORD);
 
@@ -39,6 +48,7 @@ export const customSearchAttributes = [
   PaymentEventRoutingKey,
   ReauthorizationFailureKey,
   PaymentProviderKey,
+  LedgerDiscrepanciesKey,
 ];
 
 /**

@@ -48,10 +48,14 @@ export interface ProviderStack {
   close(): Promise<void>;
 }
 
-/** `apiOptions` change how the API is built: its limits (the suites' raised ones by default), trusted proxies. */
+/**
+ * `apiOptions` change how the API is built: its limits (the suites' raised ones by default), trusted proxies,
+ * its callers. `subscribe: false` leaves the sandbox without a subscription: no event reaches the lifecycles.
+ */
 export async function startProviderStack(
   fixture: ProviderFixture,
-  apiOptions: Pick<ApiOptions, 'limits' | 'trustProxy'> = {},
+  apiOptions: Pick<ApiOptions, 'limits' | 'trustProxy'> & Partial<Pick<ApiOptions, 'callers'>> = {},
+  options: { subscribe?: boolean } = {},
 ): Promise<ProviderStack> {
   const sandbox = await fixture.startSandbox({ deliveryRetry: { attempts: 5, initialDelayMs: 200 } });
   const taskQueue = uniqueTaskQueue(`stack-${fixture.name}`);
@@ -80,7 +84,7 @@ export async function startProviderStack(
     running = undefined;
   };
   await startWorker();
-  await fixture.subscribe(sandbox, client, taskQueue, listenerUrl);
+  if (options.subscribe !== false) await fixture.subscribe(sandbox, client, taskQueue, listenerUrl);
   const orders = await startOrdersSide(taskQueue);
   const api = started.http;
 

@@ -2,6 +2,7 @@ import type { PaymentsProvider, ProviderCapabilities, WebhookSubscriptions } fro
 import { CertificateCache } from './certificate-cache';
 import type { PayPalClient } from './client';
 import { classified } from './failures';
+import { readPaypalHoldings } from './holdings';
 import { verifyDeliveryLocally } from './local-verification';
 import { parsePaymentEvent, paypalLifecycleEventTypes } from './payment-event';
 import { capturedAuthorizationId } from './up-links';
@@ -106,6 +107,8 @@ export function paypalProvider(client: PayPalClient, options: PaypalProviderOpti
         return authorizationId ? { ...capture, authorization_id: authorizationId } : capture;
       }),
     getRefund: (refundId) => classified(() => client.getRefund(refundId)),
+    // PayPal lists no refunds of a capture: the read knows only the refunds the lifecycle knows.
+    readHoldings: (request) => classified(() => readPaypalHoldings(client, request)),
     parsePaymentEvent,
     lifecycleEventTypes: paypalLifecycleEventTypes,
 

@@ -3,6 +3,7 @@ import type { Authorization, Money } from '../resources';
 import { ProviderError, type PaymentsProvider, type ProviderCapabilities } from '../port';
 import { stripeClient, type StripeClientOptions } from './client';
 import { classified } from './failures';
+import { readStripeHoldings } from './holdings';
 import { stripeIdempotencyKey, type StripeOperation } from './keys';
 import { toStripeAmount } from './money';
 import { parseStripeEvent, stripeLifecycleEventTypes } from './payment-event';
@@ -211,6 +212,7 @@ export function stripeProvider(options: StripeProviderOptions): PaymentsProvider
 
     getCapture: (captureId) => classified(async () => captureOf(await stripe.charges.retrieve(captureId))),
     getRefund: (refundId) => classified(async () => refundOf(await stripe.refunds.retrieve(refundId))),
+    readHoldings: (request) => classified(() => readStripeHoldings(stripe, request)),
     parsePaymentEvent: parseStripeEvent,
 
     // Stripe has no verification endpoint: both modes check the signature here. The age of `t=` is checked

@@ -1,6 +1,7 @@
 import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { Duration, RetryPolicy } from '@temporalio/common';
 import type { PaymentsActivities } from '../../activities/payments';
+import type { LedgerActivities } from '../../activities/ledger';
 import { providerActivityName, type ProviderName } from '../../provider-names';
 
 // Who waits on a provider call decides how long it may retry.
@@ -79,3 +80,9 @@ export function ofProvider<Calls extends object>(calls: Calls, provider: Provide
       Reflect.get(target, typeof name === 'string' ? providerActivityName(provider, name) : name),
   });
 }
+
+/** The ledger's counters on the worker (no provider call): a local activity, a few quick attempts. */
+export const ledgerCalls = proxyLocalActivities<LedgerActivities>({
+  startToCloseTimeout: '5 seconds',
+  retry: { maximumAttempts: 3 },
+});

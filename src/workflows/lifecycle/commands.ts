@@ -1,7 +1,15 @@
 import { log, setCurrentDetails } from '@temporalio/workflow';
 import type { KeyedActionFinding } from '../../providers/port';
 import type { Authorization, PaymentCapture, Refund } from '../../providers/resources';
-import { keyedCalls, ofProvider, orderSystemCalls, type PaymentsCalls } from './activity-options';
+import {
+  keyedCalls,
+  ledgerCalls,
+  ofProvider,
+  orderSystemCalls,
+  timerCalls,
+  type PaymentsCalls,
+} from './activity-options';
+import { bookHoldings, holdingsRequestOf } from './reconcile';
 import {
   LifecycleFailure,
   type CaptureInput,
@@ -13,6 +21,8 @@ import {
   type PaymentEvent,
   type PendingAttempt,
   type ReauthorizeInput,
+  type ReconcileReason,
+  type ReconcileSummary,
   type RefundInput,
   type RequestFingerprint,
   type VoidInput,
@@ -186,6 +196,53 @@ export class LifecycleCommands {
   async deadlineReached(kind: TimerKind, input: LifecycleInput): Promise<void> {
     await this.queue.run(() => fireTimer(this.state, kind, input));
     this.stateChanged();
+  }
+
+  /** An operator's reconciliation: refused while the run moves to a new one, like any command. */
+  requestReconcile(): Promise<ReconcileSummary> {
+    if (shouldContinueAsNew()) {
+      refuse(LifecycleFailure.runContinuing, 'the lifecycle is moving to a new run; send the request again');
+    }
+    return this.reconcile('request', this.keyedCalls);
+  }
+
+  /**
+   * The reconciliation before the run closes: a provider that cannot be read within the timer calls' timeout
+   * leaves the ledger as it is (logged); the run closes all the same.
+   */
+  async reconcileBeforeClose(input: LifecycleInput): Promise<void> {
+    const calls = ofProvider(timerCalls(input.timerCallTimeout ?? '1 hour'), this.state.provider);
+    try {
+      await this.reconcile('close', calls);
+    } catch (error) {
+      log.warn('reconciliation before close failed: the ledger stays as booked', { error: String(error) });
+    }
+  }
+
+  /** Reads what the provider holds, after any provider call running, and books it. */
+  private reconcile(reason: ReconcileReason, calls: PaymentsCalls): Promise<ReconcileSummary> {
+    return this.queue.run(async () => {
+      const holdings = await calls.readHoldings(holdingsRequestOf(this.state));
+      const summary = bookHoldings(this.state, holdings, reason, new Date().toISOString());
+      this.state.lastReconciliation = {
+        at: summary.at,
+        reason,
+        booked: summary.booked.length,
+        recorded: summary.recorded.length,
+      };
+      if (summary.recorded.length > 0) await this.countDiscrepancies(reason, summary.recorded.length);
+      this.stateChanged();
+      return summary;
+    });
+  }
+
+  /** On the worker's metrics endpoint; a count that cannot be made leaves the ledger as it is. */
+  private async countDiscrepancies(reason: ReconcileReason, count: number): Promise<void> {
+    try {
+      await ledgerCalls.countLedgerDiscrepancies({ provider: this.state.provider, reason, count });
+    } catch (error) {
+      log.warn('ledger discrepancies not counted', { error: String(error), count });
+    }
   }
 
   keyedAnswer(question: KeyedAnswerQuestion): KeyedAnswerLookup {

@@ -4,7 +4,7 @@ import type { PaymentEvent, PaymentEventKind } from '../../providers/events';
 import type { ProviderName } from '../../provider-names';
 import type { CaptureRequest, RefundRequest } from '../../providers/port';
 import type { Authorization, CaptureStatus, Money, PaymentCapture, Refund } from '../../providers/resources';
-import type { Ledger } from '../../providers/movements';
+import type { Discrepancy, Ledger, Movement } from '../../providers/movements';
 
 export type { PaymentEvent };
 
@@ -167,6 +167,8 @@ export type LifecycleState = {
   keyedAnswers: KeyedAnswer[];
   /** Ids of provider events already delivered. */
   seenEventIds: string[];
+  /** The last reconciliation with the provider: when, why, and what it booked and recorded. */
+  lastReconciliation?: { at: string; reason: ReconcileReason; booked: number; recorded: number };
   /** The last timer reauthorization that failed for good; cleared by the next one that succeeds. */
   reauthorizationFailure?: { at: string; reason: string };
   /**
@@ -292,6 +294,29 @@ export const reauthorizeUpdate = defineUpdate<Authorization, [ReauthorizeInput]>
 export const refundUpdate = defineUpdate<Refund, [RefundInput]>('refund');
 /** Answers once the lifecycle has read its authorization; sent with the start (update-with-start). */
 export const startedUpdate = defineUpdate<{ state: LifecycleState; startRequestId?: string }>('started');
+/** Why a lifecycle reconciles with its provider: an operator's request, or its run is about to close. */
+export type ReconcileReason = 'request' | 'close';
+
+/** What one reconciliation did: the movements it booked and the discrepancies it recorded, and the ledger's. */
+export type ReconcileSummary = {
+  at: string;
+  reason: ReconcileReason;
+  /** Booked by this reconciliation, each with source 'read'. */
+  booked: Movement[];
+  /** Recorded by this reconciliation: what the ledger holds and the provider does not. */
+  recorded: Discrepancy[];
+  /** Every discrepancy the ledger has recorded (at most its last 100). */
+  discrepancies: Discrepancy[];
+  /** What the read could not tell. */
+  unreadable: string[];
+};
+
+/**
+ * Reads the provider and books what it holds (source 'read'); what the ledger holds and the provider does not
+ * is recorded as a discrepancy. An operator's request (the API's admin route); the run also reconciles before
+ * it closes.
+ */
+export const reconcileUpdate = defineUpdate<ReconcileSummary>('reconcile');
 export const paymentEventSignal = defineSignal<[PaymentEvent]>('paymentEvent');
 /** The lifecycle's state; null while it is still reading the authorization at start. */
 export const stateQuery = defineQuery<LifecycleState | null>('state');

@@ -213,7 +213,7 @@ export function initialState(
  * Releases what the provider says can no longer be captured of the hold it just read or answered (Stripe's
  * `amount_capturable`: 0 once an intent succeeded, whatever it did not capture).
  */
-function releaseUncapturable(
+export function releaseUncapturable(
   state: LifecycleState,
   authorization: Authorization,
   learned: Pick<Movement, 'source' | 'at'>,
@@ -245,6 +245,8 @@ export function applyCapture(
     idempotencyKey?: string;
     chargeId?: string;
     learnedFromTotal?: true;
+    /** Where the lifecycle learned of it, when not its own answer (keyed) or an event. */
+    source?: MovementSource;
   },
   authorizationId = state.currentAuthorizationId,
 ): void {
@@ -274,7 +276,7 @@ export function applyCapture(
   const movement = {
     reference: record.id,
     of: authorizationId,
-    source: requested.idempotencyKey ? 'answer' : 'event',
+    source: requested.source ?? (requested.idempotencyKey ? 'answer' : 'event'),
     key: requested.idempotencyKey,
     at: timeOf(record.createTime),
   } as const;
@@ -465,14 +467,22 @@ export function applyEvent(state: LifecycleState, event: PaymentEvent, receivedA
   state.seenEventIds.push(event.id);
   if (state.seenEventIds.length > SEEN_EVENT_IDS) state.seenEventIds.shift();
 
-  recorded.note = decide(state, event);
+  recorded.note = decide(state, event, 'event');
   recorded.applied = recorded.note === undefined;
   state.recentEvents.push(recorded);
   if (state.recentEvents.length > RECENT_EVENTS) state.recentEvents.shift();
   return recorded;
 }
 
-function decide(state: LifecycleState, event: PaymentEvent): string | undefined {
+/**
+ * Books what the provider was read to hold (reconciliation) as an event of the same facts would, with source
+ * 'read'; answers why nothing was booked (already booked, or not the lifecycle's), or undefined.
+ */
+export function applyFinding(state: LifecycleState, finding: PaymentEvent): string | undefined {
+  return decide(state, finding, 'read');
+}
+
+function decide(state: LifecycleState, event: PaymentEvent, source: MovementSource): string | undefined {
   if (event.amount && event.amount.currency_code !== state.currency) {
     return `amount in ${event.amount.currency_code}, not the lifecycle's ${state.currency}: not booked`;
   }
@@ -481,7 +491,7 @@ function decide(state: LifecycleState, event: PaymentEvent): string | undefined 
     const captureId = state.sharedCaptureIds ? captureOfSharedId(state, named) : event.captureId;
     const refund = { ...named, captureId };
     const held = state.captures.some((capture) => capture.id === captureId);
-    const spread = !held && state.sharedCaptureIds ? spreadOverCharge(state, refund) : null;
+    const spread = !held && state.sharedCaptureIds ? spreadOverCharge(state, refund, source) : null;
     if (spread !== null) return spread;
     if (!held) {
       state.refundsAwaitingCapture = [...(state.refundsAwaitingCapture ?? []), refund].slice(
@@ -489,7 +499,7 @@ function decide(state: LifecycleState, event: PaymentEvent): string | undefined 
       );
       return `waits for capture ${captureId}, which this lifecycle does not hold yet`;
     }
-    return decideRefund(state, refund);
+    return decideRefund(state, refund, source);
   }
   const captureStatus = captureStatusByEvent[event.eventType];
   const chargeTotal = state.sharedCaptureIds && event.captureId ? totalOfCharge(event) : undefined;
@@ -497,7 +507,7 @@ function decide(state: LifecycleState, event: PaymentEvent): string | undefined 
     if (chargeTotal.currency_code !== state.currency) {
       return `total in ${chargeTotal.currency_code}, not the lifecycle's ${state.currency}: not booked`;
     }
-    return learnFromChargeTotal(state, event, event.captureId, chargeTotal);
+    return learnFromChargeTotal(state, event, event.captureId, chargeTotal, source);
   }
   if (captureStatus && event.captureId && state.sharedCaptureIds) {
     // One charge holds several of the lifecycle's captures: its event cannot say which one it reports.
@@ -513,7 +523,7 @@ function decide(state: LifecycleState, event: PaymentEvent): string | undefined 
     if (known && !canMove(known.status, captureStatus)) {
       return `capture ${known.id} is ${known.status}; ${captureStatus} would move it backwards`;
     }
-    if (known) return moveCapture(state, known, captureStatus, event);
+    if (known) return moveCapture(state, known, captureStatus, event, source);
     if (!event.amount) return 'capture event without an amount';
     if (madeBeforeStart(state, event.createTime)) {
       return 'capture made before the lifecycle started: counted in what was captured then';
@@ -527,7 +537,7 @@ function decide(state: LifecycleState, event: PaymentEvent): string | undefined 
         final_capture: event.finalCapture,
         create_time: event.createTime,
       },
-      { amount: event.amount, finalCapture: event.finalCapture ?? false },
+      { amount: event.amount, finalCapture: event.finalCapture ?? false, source },
       ofEarlier ? event.authorizationId : state.currentAuthorizationId,
     );
     return undefined;
@@ -538,7 +548,7 @@ function decide(state: LifecycleState, event: PaymentEvent): string | undefined 
     }
     if (isTerminal(state)) return `lifecycle already ${state.status}`;
     if (state.captures.some(holdsMoney)) return 'money was already captured; a void cannot undo it';
-    markEnded(state, 'VOIDED', 'event', event.createTime);
+    markEnded(state, 'VOIDED', source, event.createTime);
     return undefined;
   }
   return 'event type the lifecycle does not act on';
@@ -553,10 +563,11 @@ function moveCapture(
   capture: CaptureRecord,
   status: CaptureRecordStatus,
   event: PaymentEvent,
+  source: MovementSource,
 ): string | undefined {
   const movement = {
     reference: capture.id,
-    source: 'event',
+    source,
     at: timeOf(event.createTime),
   } as const;
   if (status === 'DECLINED') {
@@ -588,6 +599,7 @@ function learnFromChargeTotal(
   event: PaymentEvent,
   chargeId: string,
   total: Money,
+  source: MovementSource,
 ): string | undefined {
   const authorizationId = event.authorizationId ?? state.currentAuthorizationId;
   const ofLifecycle =
@@ -609,7 +621,7 @@ function learnFromChargeTotal(
         final_capture: final,
         create_time: event.createTime,
       },
-      { amount, finalCapture: final, chargeId, learnedFromTotal: true },
+      { amount, finalCapture: final, chargeId, learnedFromTotal: true, source },
       authorizationId,
     );
     applyRefundsAwaitingCharge(state, chargeId);
@@ -623,7 +635,7 @@ function learnFromChargeTotal(
       reason: 'final-capture',
       reference: chargeId,
       of: authorizationId,
-      source: 'event',
+      source,
       at,
     });
     return undefined;
@@ -649,7 +661,11 @@ function applyRefundsAwaitingCharge(state: LifecycleState, chargeId: string): vo
  * refund record of its own, `<refund>/<capture>`; a later event of the same refund (a new status) updates its
  * portions. Null when it is not such an event, or when the captures cannot take it all yet.
  */
-function spreadOverCharge(state: LifecycleState, event: RefundEvent): string | undefined | null {
+function spreadOverCharge(
+  state: LifecycleState,
+  event: RefundEvent,
+  source: MovementSource = 'event',
+): string | undefined | null {
   const chargeId = event.captureId;
   const recorded = state.refunds?.filter((refund) => refund.id.startsWith(`${event.refundId}/`)) ?? [];
   if (recorded.length === 0 && capturesOfCharge(state, chargeId).length < 2) return null;
@@ -658,12 +674,16 @@ function spreadOverCharge(state: LifecycleState, event: RefundEvent): string | u
     : event.amount && refundPortions(state, chargeId, event.amount.value);
   if (!portions) return null;
   const notes = portions.map((portion) =>
-    decideRefund(state, {
-      ...event,
-      refundId: `${event.refundId}/${portion.captureId}`,
-      captureId: portion.captureId,
-      amount: amountOf(state, minorUnitsOf(state, portion.amount) ?? 0n),
-    }),
+    decideRefund(
+      state,
+      {
+        ...event,
+        refundId: `${event.refundId}/${portion.captureId}`,
+        captureId: portion.captureId,
+        amount: amountOf(state, minorUnitsOf(state, portion.amount) ?? 0n),
+      },
+      source,
+    ),
   );
   return notes.every((note) => note !== undefined) ? notes[0] : undefined;
 }
@@ -710,7 +730,11 @@ function madeBeforeStart(state: LifecycleState, createTime: string | undefined):
  * What it moves is its adapter's translation (event.movement): a refund, one that came back (its status
  * FAILED or CANCELLED), funds a dispute withdrew or reinstated (CANCELLED), an inquiry that moves nothing.
  */
-function decideRefund(state: LifecycleState, event: RefundEvent): string | undefined {
+function decideRefund(
+  state: LifecycleState,
+  event: RefundEvent,
+  source: MovementSource = 'event',
+): string | undefined {
   if (!state.captures.some((capture) => capture.id === event.captureId)) {
     return `refund of capture ${event.captureId}, which this lifecycle does not hold`;
   }
@@ -726,7 +750,7 @@ function decideRefund(state: LifecycleState, event: RefundEvent): string | undef
   applyRefund(
     state,
     { id: event.refundId, captureId: event.captureId, kind, status, amount, createTime: event.createTime },
-    'event',
+    source,
   );
   return undefined;
 }

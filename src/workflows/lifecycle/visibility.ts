@@ -1,8 +1,9 @@
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
-import { upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { patched, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import {
   AuthorizationIdKey,
   AuthorizationIdsKey,
+  LedgerDiscrepanciesKey,
   OrderIdKey,
   PaymentStatusKey,
   ReauthorizationFailureKey,
@@ -19,6 +20,7 @@ import type { LifecycleState } from './definitions';
 export class LifecycleVisibility {
   private shown: string;
   private shownFailure?: string;
+  private shownDiscrepancies: number;
   private identityShown: boolean;
 
   constructor(private readonly state: LifecycleState) {
@@ -29,6 +31,7 @@ export class LifecycleVisibility {
       this.shownFailure,
       attributes.get(AuthorizationIdsKey) ?? [],
     );
+    this.shownDiscrepancies = attributes.get(LedgerDiscrepanciesKey) ?? 0;
     this.identityShown =
       attributes.get(AuthorizationIdKey) === state.authorizationId &&
       attributes.get(OrderIdKey) === state.orderId;
@@ -38,16 +41,22 @@ export class LifecycleVisibility {
     const heldIds = heldAuthorizationIds(this.state);
     const failure = this.state.reauthorizationFailure?.reason;
     const next = shownOf(this.state.status, failure, heldIds);
-    if (next === this.shown && this.identityShown) return;
+    const discrepancies = this.state.ledger.discrepancies.length;
+    // Histories recorded before the attribute existed replay without its upsert.
+    const discrepanciesChanged =
+      discrepancies !== this.shownDiscrepancies && patched('ledger-discrepancies-attribute');
+    if (next === this.shown && this.identityShown && !discrepanciesChanged) return;
     const failureChanged = failure !== this.shownFailure;
     upsertSearchAttributes([
       ...(this.identityShown ? [] : this.identity()),
       { key: PaymentStatusKey, value: this.state.status },
       { key: AuthorizationIdsKey, value: heldIds },
       ...(failureChanged ? [{ key: ReauthorizationFailureKey, value: failure ?? null }] : []),
+      ...(discrepanciesChanged ? [{ key: LedgerDiscrepanciesKey, value: discrepancies }] : []),
     ]);
     this.shown = next;
     this.shownFailure = failure;
+    if (discrepanciesChanged) this.shownDiscrepancies = discrepancies;
     this.identityShown = true;
   }
 

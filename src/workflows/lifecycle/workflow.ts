@@ -3,6 +3,7 @@ import {
   allHandlersFinished,
   condition,
   continueAsNew,
+  patched,
   setCurrentDetails,
   setHandler,
   workflowInfo,
@@ -13,6 +14,7 @@ import {
   keyedAnswerQuery,
   paymentEventSignal,
   reauthorizeUpdate,
+  reconcileUpdate,
   refundUpdate,
   startedUpdate,
   stateQuery,
@@ -61,6 +63,7 @@ export async function authorizationLifecycle(input: LifecycleInput): Promise<Lif
   setHandler(refundUpdate, (request) => lifecycle.refund(request), {
     validator: (request: RefundInput) => lifecycle.validateRefund(request),
   });
+  setHandler(reconcileUpdate, () => lifecycle.requestReconcile());
   setHandler(keyedAnswerQuery, (question) => lifecycle.keyedAnswer(question));
 
   visibility.show();
@@ -79,6 +82,9 @@ export async function authorizationLifecycle(input: LifecycleInput): Promise<Lif
     if (!isTerminal(state)) await continueAsNewIfSuggested(input, state);
   }
   await lateEventWindow(input, state, timer);
+  // Once, as the run closes: what the provider holds that no event brought is booked (histories recorded
+  // before reconciliation replay without it).
+  if (patched('reconcile-before-close')) await lifecycle.reconcileBeforeClose(input);
   state.nextTimer = undefined;
   await condition(allHandlersFinished);
   return state;

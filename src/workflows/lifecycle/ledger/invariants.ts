@@ -1,4 +1,4 @@
-import type { Ledger, Movement } from '../../../providers/movements';
+import type { Discrepancy, Ledger, Movement } from '../../../providers/movements';
 import { figuresOf, identityOf, minorUnitsOfMovement } from './figures';
 
 // Appending to a ledger: a movement is booked once per provider reference, whichever source came first,
@@ -90,10 +90,24 @@ export function appendMovement(ledger: Ledger, movement: Movement, rules: Ledger
   if (invariant !== undefined) {
     // A redelivered event that breaks the same invariant is the same discrepancy.
     if (ledger.discrepancies.some((each) => identityOf(each.movement) === identity)) return 'discrepancy';
-    ledger.discrepancies.push({ movement, invariant, at: movement.at });
-    if (ledger.discrepancies.length > DISCREPANCIES) ledger.discrepancies.shift();
+    recordDiscrepancy(ledger, { movement, invariant, at: movement.at });
     return 'discrepancy';
   }
   ledger.movements.push(movement);
   return 'booked';
+}
+
+/**
+ * Records a difference the ledger cannot book (an invariant a movement would break, or what a read of the
+ * provider does not find); the same movement and reason are recorded once. Answers whether it was new.
+ */
+export function recordDiscrepancy(ledger: Ledger, discrepancy: Discrepancy): boolean {
+  const identity = identityOf(discrepancy.movement);
+  const known = ledger.discrepancies.some(
+    (each) => identityOf(each.movement) === identity && each.invariant === discrepancy.invariant,
+  );
+  if (known) return false;
+  ledger.discrepancies.push(discrepancy);
+  if (ledger.discrepancies.length > DISCREPANCIES) ledger.discrepancies.shift();
+  return true;
 }

@@ -1,0 +1,147 @@
+import type { HoldingsRequest, ProviderHoldings } from '../../providers/holdings';
+import type { Discrepancy, Movement } from '../../providers/movements';
+import type { Authorization } from '../../providers/resources';
+import type { LifecycleState, ReconcileReason, ReconcileSummary } from './definitions';
+import { recordDiscrepancy } from './ledger/invariants';
+import { minorUnitsOf } from './money';
+import { bookedIntoCharge } from './shared-charge';
+import { applyFinding, isTerminal, markEnded, releaseUncapturable } from './state';
+
+// Reconciliation: the lifecycle books what a read of its provider finds (source 'read'), each movement once
+// per provider reference, and records as a discrepancy what its ledger holds that the provider does not.
+// Pure: the read is an activity (readHoldings), this books its answer.
+
+/** The provider references the lifecycle knows: its authorization chain, its captures, its refunds. */
+export function holdingsRequestOf(state: LifecycleState): HoldingsRequest {
+  const authorizationIds = unique([
+    state.authorizationId,
+    ...state.reauthorizations.map((record) => record.toAuthorizationId),
+  ]);
+  // A capture counted at start has no id of the provider's (`<authorization>/captured-before-start`).
+  const captureIds = unique(
+    state.captures.map((capture) => capture.chargeId ?? capture.id).filter((id) => !id.includes('/')),
+  );
+  const refunds = new Map<string, string>();
+  for (const refund of state.refunds ?? []) {
+    if (refund.kind !== 'refund') continue;
+    // A refund spread over a shared charge's captures is recorded as `<refund>/<capture>`.
+    const id = refund.id.split('/')[0] ?? refund.id;
+    const capture = state.captures.find((each) => each.id === refund.captureId);
+    refunds.set(id, capture?.chargeId ?? refund.captureId);
+  }
+  return {
+    authorizationIds,
+    captureIds,
+    refunds: [...refunds].map(([id, captureId]) => ({ id, captureId })),
+  };
+}
+
+/** Books what the provider holds and records what it does not; answers what this reconciliation did. */
+export function bookHoldings(
+  state: LifecycleState,
+  holdings: ProviderHoldings,
+  reason: ReconcileReason,
+  at: string,
+): ReconcileSummary {
+  const bookedBefore = state.ledger.movements.length;
+  const recorded: Discrepancy[] = [];
+  const record = (movement: Movement, why: string) => {
+    const discrepancy = { movement: { ...movement, source: 'read' as const, at }, invariant: why, at };
+    if (recordDiscrepancy(state.ledger, discrepancy)) recorded.push(discrepancy);
+  };
+  // Captures before refunds: a refund is booked against a capture the ledger holds.
+  const findings = [...holdings.findings].sort((a, b) => Number(!!a.refundId) - Number(!!b.refundId));
+  for (const finding of findings) applyFinding(state, finding);
+  for (const authorization of holdings.authorizations) bookHold(state, authorization, at);
+
+  const provider = state.provider;
+  for (const reference of holdings.absent) {
+    const booked = state.ledger.movements.filter(
+      (movement) =>
+        (movement.kind === 'hold' || movement.kind === 'capture' || movement.kind === 'refund') &&
+        (movement.reference === reference ||
+          movement.reference.startsWith(`${reference}/`) ||
+          state.captures.some(
+            (capture) => capture.id === movement.reference && capture.chargeId === reference,
+          )),
+    );
+    for (const movement of booked) {
+      record(
+        movement,
+        `the provider holds what the ledger books: ${provider} does not hold ${movement.kind} ${reference}`,
+      );
+    }
+  }
+  for (const finding of holdings.findings) {
+    if (finding.refundId || !finding.captureId || !finding.amount) continue;
+    if (finding.eventType !== 'capture.completed' && finding.eventType !== 'capture.pending') continue;
+    const held = minorUnitsOf(state, finding.amount.value);
+    if (held === undefined) continue;
+    const booked = state.sharedCaptureIds
+      ? bookedIntoCharge(state, finding.captureId)
+      : bookedCapture(state, finding.captureId);
+    if (booked > held) {
+      record(
+        { kind: 'capture', reference: finding.captureId, minorUnits: String(held), source: 'read', at },
+        `the provider holds what the ledger books: ${provider} holds ${held} captured by ${finding.captureId}, the ledger ${booked}`,
+      );
+    }
+  }
+  for (const captureId of holdings.disputed) {
+    const captures = state.captures.filter(
+      (capture) => capture.id === captureId || capture.chargeId === captureId,
+    );
+    const disputeBooked = state.ledger.movements.some(
+      (movement) =>
+        (movement.kind === 'dispute-withdrawn' || movement.kind === 'dispute-inquiry') &&
+        captures.some((capture) => capture.id === movement.of),
+    );
+    if (!disputeBooked) {
+      record(
+        {
+          kind: 'dispute-withdrawn',
+          reference: `${captureId}/dispute`,
+          of: captureId,
+          minorUnits: '0',
+          source: 'read',
+          at,
+        },
+        `the ledger books every dispute: ${provider} says ${captureId} is disputed and no dispute event has come (it carries the amount)`,
+      );
+    }
+  }
+  return {
+    at,
+    reason,
+    booked: state.ledger.movements.slice(bookedBefore),
+    recorded,
+    discrepancies: state.ledger.discrepancies,
+    unreadable: holdings.unreadable,
+  };
+}
+
+/** The current hold as the provider says: ended (voided, expired, denied), or less capturable than remains. */
+function bookHold(state: LifecycleState, authorization: Authorization, at: string): void {
+  if (authorization.id !== state.currentAuthorizationId || isTerminal(state)) return;
+  const { status } = authorization;
+  if (status === 'VOIDED' || status === 'EXPIRED' || status === 'DENIED') {
+    markEnded(state, status, 'read', authorization.update_time ?? at);
+    return;
+  }
+  releaseUncapturable(state, authorization, { source: 'read', at });
+}
+
+/** What the ledger books as captured by one capture (none once declined), in minor units. */
+function bookedCapture(state: LifecycleState, captureId: string): bigint {
+  const declined = state.ledger.movements.some(
+    (movement) => movement.kind === 'capture-declined' && movement.reference === captureId,
+  );
+  if (declined) return 0n;
+  return state.ledger.movements
+    .filter((movement) => movement.kind === 'capture' && movement.reference === captureId)
+    .reduce((sum, movement) => sum + BigInt(movement.minorUnits), 0n);
+}
+
+function unique(ids: string[]): string[] {
+  return [...new Set(ids)];
+}

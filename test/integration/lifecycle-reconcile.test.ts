@@ -1,0 +1,212 @@
+import axios from 'axios';
+import { postJson } from '../../bench/provider-sandboxes';
+import { apiKeyHash, clearKeyCaller } from '../../src/api-callers';
+import {
+  lifecycleWorkflowId,
+  paymentEventSignal,
+  type LifecycleState,
+} from '../../src/workflows/lifecycle/definitions';
+import { LedgerDiscrepanciesKey } from '../../src/workflows/search-attributes';
+import { eventually } from '../helpers/eventually';
+import { API_KEY, freshKey } from '../helpers/lifecycle-stack';
+import { providerFixtures, stripeFixture } from '../helpers/provider-fixtures';
+import { startProviderStack, type ProviderStack } from '../helpers/provider-stack';
+
+// Reconciliation through the real API, a worker and the sandbox, with no webhook subscription: the provider's
+// events never reach the lifecycle, so what it books of the provider's changes it books by reading them.
+
+const SHOP_KEY = 'reconcile-shop-key';
+const callers = [
+  clearKeyCaller([API_KEY]),
+  { id: 'shop', scopes: ['lifecycles:read', 'lifecycles:write'] as const, keyHashes: [apiKeyHash(SHOP_KEY)] },
+].map((caller) => ({ ...caller, scopes: [...caller.scopes] }));
+
+function useStackWithoutEvents(fixture: (typeof providerFixtures)[number]): ProviderStack {
+  const stack = {} as ProviderStack;
+  beforeAll(async () => {
+    Object.assign(stack, await startProviderStack(fixture, { callers }, { subscribe: false }));
+  });
+  afterAll(() => stack.close());
+  return stack;
+}
+
+type Summary = {
+  booked: Array<Record<string, unknown>>;
+  recorded: Array<Record<string, unknown>>;
+  discrepancies: unknown[];
+};
+
+describe.each(providerFixtures)('reconciliation at $name', (fixture) => {
+  const stack = useStackWithoutEvents(fixture);
+
+  it('books a hold the provider let expire, which no event reported, on an operator request', async () => {
+    const authorizationId = await stack.startLifecycle('30.00');
+    await fixture.expire(stack.sandbox, authorizationId);
+    expect((await stack.state(authorizationId)).status).toBe('AUTHORIZED');
+
+    const response = await stack.api.post(`/v1/lifecycles/${authorizationId}/reconcile`, {});
+    expect(response.status).toBe(200);
+    const summary = response.data as Summary;
+    expect(summary.booked).toEqual([
+      expect.objectContaining({ kind: 'release', reason: 'expiry', minorUnits: '3000', source: 'read' }),
+    ]);
+    expect(summary.discrepancies).toEqual([]);
+    const state = await stack.state(authorizationId);
+    expect(state).toMatchObject({ status: 'EXPIRED', remainingAmount: '0.00' });
+    expect(state.lastReconciliation).toMatchObject({ reason: 'request', booked: 1, recorded: 0 });
+
+    // A second reconciliation finds the same and books nothing again.
+    const again = await stack.api.post(`/v1/lifecycles/${authorizationId}/reconcile`, {});
+    expect((again.data as Summary).booked).toEqual([]);
+  });
+
+  it('books nothing and records nothing when the ledger already holds what the provider holds', async () => {
+    const authorizationId = await stack.startLifecycle('80.00', {}, { severalCaptures: true });
+    const captureIds: string[] = [];
+    for (const amount of ['30.00', '20.00']) {
+      const capture = await stack.api.post(
+        `/v1/lifecycles/${authorizationId}/capture`,
+        { amount, finalCapture: false },
+        freshKey(),
+      );
+      expect(capture.status).toBe(200);
+      captureIds.push(capture.data.id as string);
+    }
+    const refund = await stack.api.post(
+      `/v1/lifecycles/${authorizationId}/captures/${captureIds[0]}/refund`,
+      { amount: '10.00' },
+      freshKey(),
+    );
+    expect(refund.status).toBe(200);
+
+    const response = await stack.api.post(`/v1/lifecycles/${authorizationId}/reconcile`, {});
+    expect(response.status).toBe(200);
+    expect(response.data).toMatchObject({ booked: [], recorded: [], discrepancies: [] });
+    expect(await stack.state(authorizationId)).toMatchObject({
+      capturedAmount: '50.00',
+      remainingAmount: '30.00',
+      refundedAmount: '10.00',
+    });
+  });
+
+  it('refuses a caller without the admin scope, naming it', async () => {
+    const authorizationId = await stack.startLifecycle('12.00');
+    const shop = axios.create({
+      baseURL: stack.apiUrl,
+      headers: { authorization: `Bearer ${SHOP_KEY}` },
+      validateStatus: () => true,
+    });
+    const response = await shop.post(`/v1/lifecycles/${authorizationId}/reconcile`, {});
+    expect(response.status).toBe(403);
+    expect(JSON.stringify(response.data)).toContain('admin');
+  });
+
+  it('records what the ledger holds and the provider does not as a discrepancy operators can find', async () => {
+    const authorizationId = await stack.startLifecycle('25.00');
+    const capture = await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, {}, freshKey());
+    expect(capture.status).toBe(200);
+    const captureId = capture.data.id as string;
+    // An event of a refund the provider does not hold (a mistaken or forged one): the ledger books it.
+    const ghost = fixture.name === 'stripe' ? 're_ghost0000000000' : 'GHOSTREFUND00000';
+    await stack.client.workflow.getHandle(lifecycleWorkflowId(authorizationId)).signal(paymentEventSignal, {
+      id: `evt-${ghost}-${authorizationId}`,
+      eventType: 'capture.refunded',
+      captureId,
+      refundId: ghost,
+      movement: 'refund',
+      status: 'COMPLETED',
+      amount: { currency_code: 'USD', value: '5.00' },
+    });
+    await eventually(
+      () => stack.state(authorizationId),
+      (state: LifecycleState) => state.refundedAmount === '5.00',
+      { what: 'the event to book the refund' },
+    );
+
+    const response = await stack.api.post(`/v1/lifecycles/${authorizationId}/reconcile`, {});
+    expect(response.status).toBe(200);
+    const summary = response.data as Summary;
+    expect(summary.recorded).toEqual([
+      expect.objectContaining({
+        movement: expect.objectContaining({ kind: 'refund', reference: ghost, source: 'read' }),
+        invariant: expect.stringContaining(`does not hold refund ${ghost}`),
+      }),
+    ]);
+    const state = await stack.state(authorizationId);
+    expect(state.ledger.discrepancies).toHaveLength(1);
+    const handle = stack.client.workflow.getHandle(lifecycleWorkflowId(authorizationId));
+    await eventually(
+      async () => (await handle.describe()).typedSearchAttributes.get(LedgerDiscrepanciesKey),
+      (count) => count === 1,
+      { what: 'the LedgerDiscrepancies search attribute' },
+    );
+  });
+});
+
+describe('reconciliation at stripe, of refunds no event reported', () => {
+  const stack = useStackWithoutEvents(stripeFixture);
+
+  async function capturedLifecycle(value: string, body: Record<string, unknown> = {}) {
+    const authorizationId = await stack.startLifecycle(value, body);
+    const capture = await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, {}, freshKey());
+    expect(capture.status).toBe(200);
+    return { authorizationId, captureId: capture.data.id as string };
+  }
+
+  it('books a refund made in the dashboard, with source read, and GET shows it', async () => {
+    const { authorizationId, captureId } = await capturedLifecycle('50.00');
+    const refund = await stack.dashboard.refundCapture({
+      captureId,
+      amount: { currency_code: 'USD', value: '20.00' },
+      idempotencyKey: `dashboard-${authorizationId}`,
+    });
+
+    const response = await stack.api.post(`/v1/lifecycles/${authorizationId}/reconcile`, {});
+    expect(response.status).toBe(200);
+    expect((response.data as Summary).booked).toEqual([
+      expect.objectContaining({
+        kind: 'refund',
+        reference: refund.id,
+        of: captureId,
+        minorUnits: '2000',
+        source: 'read',
+      }),
+    ]);
+    const state = await stack.state(authorizationId);
+    expect(state).toMatchObject({ status: 'PARTIALLY_REFUNDED', refundedAmount: '20.00' });
+    expect(state.ledger.discrepancies).toEqual([]);
+  });
+
+  it('books a refund that failed at the provider as come back', async () => {
+    const { authorizationId, captureId } = await capturedLifecycle('40.00');
+    const refund = await stack.api.post(
+      `/v1/lifecycles/${authorizationId}/captures/${captureId}/refund`,
+      {},
+      freshKey(),
+    );
+    expect(refund.status).toBe(200);
+    await postJson(`${stack.sandbox.url}/sandbox/refunds/${refund.data.id as string}/fail`, {});
+
+    const response = await stack.api.post(`/v1/lifecycles/${authorizationId}/reconcile`, {});
+    expect((response.data as Summary).booked).toEqual([
+      expect.objectContaining({ kind: 'refund-returned', reference: refund.data.id, source: 'read' }),
+    ]);
+    expect(await stack.state(authorizationId)).toMatchObject({ status: 'CAPTURED', refundedAmount: '0.00' });
+  });
+
+  it('reconciles once as the run closes', async () => {
+    const { authorizationId, captureId } = await capturedLifecycle('60.00', { lateEventWindow: '2 seconds' });
+    const refund = await stack.dashboard.refundCapture({
+      captureId,
+      amount: { currency_code: 'USD', value: '60.00' },
+      idempotencyKey: `dashboard-${authorizationId}`,
+    });
+    const handle = stack.client.workflow.getHandle(lifecycleWorkflowId(authorizationId));
+    const result = (await handle.result()) as LifecycleState;
+    expect(result).toMatchObject({ status: 'REFUNDED', refundedAmount: '60.00' });
+    expect(result.lastReconciliation).toMatchObject({ reason: 'close', booked: 1, recorded: 0 });
+    expect(result.ledger.movements).toContainEqual(
+      expect.objectContaining({ kind: 'refund', reference: refund.id, source: 'read' }),
+    );
+  });
+});

@@ -1,0 +1,126 @@
+import type { ProviderHoldings } from '../../src/providers/holdings';
+import { bookHoldings, holdingsRequestOf } from '../../src/workflows/lifecycle/reconcile';
+import { applyRefund } from '../../src/workflows/lifecycle/state';
+import { capturedState, refundOf, usd } from '../fixtures/lifecycle-state';
+
+// Reconciliation's booking (pure): what a read of the provider finds is booked once per reference, with
+// source 'read'; what the ledger holds and the provider does not is recorded as a discrepancy.
+
+const holdings = (fields: Partial<ProviderHoldings> = {}): ProviderHoldings => ({
+  authorizations: [{ id: 'A1', status: 'PARTIALLY_CAPTURED', amount: usd('100.00') }],
+  findings: [
+    {
+      id: 'read:C1',
+      eventType: 'capture.completed',
+      captureId: 'C1',
+      authorizationId: 'A1',
+      amount: usd('40.00'),
+    },
+  ],
+  absent: [],
+  disputed: [],
+  unreadable: [],
+  ...fields,
+});
+
+const refundFinding = (
+  refundId: string,
+  value: string,
+  movement: 'refund' | 'refund-returned' = 'refund',
+) => ({
+  id: `read:${refundId}`,
+  eventType: 'capture.refunded' as const,
+  captureId: 'C1',
+  refundId,
+  movement,
+  status: movement === 'refund' ? 'COMPLETED' : 'FAILED',
+  amount: usd(value),
+});
+
+describe('reconciliation', () => {
+  it('asks about the authorization chain, the captures and the refunds the lifecycle knows', () => {
+    const state = capturedState('100.00', { C1: '40.00' });
+    applyRefund(state, refundOf('C1', 'R1', '10.00', { idempotencyKey: 'k' }));
+    expect(holdingsRequestOf(state)).toEqual({
+      authorizationIds: ['A1'],
+      captureIds: ['C1'],
+      refunds: [{ id: 'R1', captureId: 'C1' }],
+    });
+  });
+
+  it('books a refund it never heard of with source read, once', () => {
+    const state = capturedState('100.00', { C1: '40.00' });
+    const found = holdings({ findings: [...holdings().findings, refundFinding('R9', '15.00')] });
+    const first = bookHoldings(state, found, 'request', '2026-11-29T00:00:00.000Z');
+    expect(first.booked).toEqual([
+      expect.objectContaining({
+        kind: 'refund',
+        reference: 'R9',
+        of: 'C1',
+        minorUnits: '1500',
+        source: 'read',
+      }),
+    ]);
+    expect(state.refundedAmount).toBe('15.00');
+    expect(bookHoldings(state, found, 'request', '2026-11-29T00:01:00.000Z').booked).toEqual([]);
+  });
+
+  it('books a refund the provider says failed as come back', () => {
+    const state = capturedState('100.00', { C1: '40.00' });
+    applyRefund(state, refundOf('C1', 'R1', '10.00', { idempotencyKey: 'k' }));
+    const summary = bookHoldings(
+      state,
+      holdings({ findings: [refundFinding('R1', '10.00', 'refund-returned')] }),
+      'close',
+      '2026-11-29T00:00:00.000Z',
+    );
+    expect(summary.booked).toEqual([
+      expect.objectContaining({ kind: 'refund-returned', reference: 'R1', source: 'read' }),
+    ]);
+    expect(summary.recorded).toEqual([]);
+    expect(state.refundedAmount).toBe('0.00');
+  });
+
+  it('records a refund the provider does not hold, and a capture it holds less of, once each', () => {
+    const state = capturedState('100.00', { C1: '40.00' });
+    applyRefund(state, refundOf('C1', 'R1', '10.00', { idempotencyKey: 'k' }));
+    const less = holdings({
+      findings: [{ ...holdings().findings[0]!, amount: usd('30.00') }],
+      absent: ['R1'],
+    });
+    const summary = bookHoldings(state, less, 'request', '2026-11-29T00:00:00.000Z');
+    expect(summary.recorded).toEqual([
+      expect.objectContaining({
+        movement: expect.objectContaining({ kind: 'refund', reference: 'R1', source: 'read' }),
+        invariant: expect.stringContaining('does not hold refund R1'),
+      }),
+      expect.objectContaining({
+        movement: expect.objectContaining({ kind: 'capture', reference: 'C1', minorUnits: '3000' }),
+        invariant: expect.stringContaining('holds 3000 captured by C1, the ledger 4000'),
+      }),
+    ]);
+    expect(state.refundedAmount).toBe('10.00');
+    expect(bookHoldings(state, less, 'request', '2026-11-29T00:01:00.000Z').recorded).toEqual([]);
+    expect(state.ledger.discrepancies).toHaveLength(2);
+  });
+
+  it('releases a hold the provider let expire, and records a dispute no event brought', () => {
+    const state = capturedState('100.00', { C1: '40.00' });
+    const summary = bookHoldings(
+      state,
+      holdings({
+        authorizations: [{ id: 'A1', status: 'EXPIRED', amount: usd('100.00') }],
+        disputed: ['C1'],
+      }),
+      'close',
+      '2026-11-29T00:00:00.000Z',
+    );
+    expect(summary.booked).toEqual([
+      expect.objectContaining({ kind: 'release', reason: 'expiry', minorUnits: '6000', source: 'read' }),
+    ]);
+    expect(summary.recorded).toEqual([
+      expect.objectContaining({ invariant: expect.stringContaining('C1 is disputed') }),
+    ]);
+    expect(state.remainingAmount).toBe('0.00');
+  });
+});
