@@ -1,5 +1,5 @@
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
-import { patched, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import {
   AuthorizationIdKey,
   AuthorizationIdsKey,
@@ -42,9 +42,7 @@ export class LifecycleVisibility {
     const failure = this.state.reauthorizationFailure?.reason;
     const next = shownOf(this.state.status, failure, heldIds);
     const discrepancies = this.state.ledger.discrepancies.length;
-    // Histories recorded before the attribute existed replay without its upsert.
-    const discrepanciesChanged =
-      discrepancies !== this.shownDiscrepancies && patched('ledger-discrepancies-attribute');
+    const discrepanciesChanged = discrepancies !== this.shownDiscrepancies;
     if (next === this.shown && this.identityShown && !discrepanciesChanged) return;
     const failureChanged = failure !== this.shownFailure;
     upsertSearchAttributes([

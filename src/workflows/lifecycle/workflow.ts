@@ -3,7 +3,6 @@ import {
   allHandlersFinished,
   condition,
   continueAsNew,
-  patched,
   setCurrentDetails,
   setHandler,
   workflowInfo,
@@ -82,9 +81,8 @@ export async function authorizationLifecycle(input: LifecycleInput): Promise<Lif
     if (!isTerminal(state)) await continueAsNewIfSuggested(input, state);
   }
   await lateEventWindow(input, state, timer);
-  // Once, as the run closes: what the provider holds that no event brought is booked (histories recorded
-  // before reconciliation replay without it).
-  if (patched('reconcile-before-close')) await lifecycle.reconcileBeforeClose(input);
+  // Once, as the run closes: what the provider holds that no event brought is booked.
+  await lifecycle.reconcileBeforeClose(input);
   state.nextTimer = undefined;
   await condition(allHandlersFinished);
   return state;
