@@ -52,6 +52,8 @@ export const refusalIssues = {
     'Cannot initiate a refund as the capture is pending. Capture is typically pending when the payer has funded the transaction using e-check/bank funded.',
   REFUND_NOT_PERMITTED_DUE_TO_CHARGEBACK:
     'Refunds are not allowed on this capture due to a chargeback on the card or bank. Please contact the payee to resolve the chargeback.',
+  // sandbox: a control route's refusal; only a completed refund can fail or be canceled here.
+  REFUND_NOT_COMPLETED: 'Only a COMPLETED refund (not a reversal) can fail or be canceled.',
   // sandbox: PayPal answers this with a capture whose status is not PENDING.
   CAPTURE_NOT_PENDING: 'Only a PENDING capture can be completed.',
 } as const;

@@ -46,14 +46,17 @@ export interface CaptureRecord {
   updateTime: Date;
 }
 
+export type RefundStatus = 'COMPLETED' | 'FAILED' | 'CANCELLED';
+
 export interface RefundRecord {
   id: string;
   captureId: string;
   /** A refund the payee asked for, or a reversal (chargeback) the payer's bank made. */
   kind: 'refund' | 'reversal';
-  status: 'COMPLETED';
+  /** A refund completes at once; the control route may then make it FAILED or CANCELLED (money back). */
+  status: RefundStatus;
   amount: Money;
-  /** What the capture has had refunded to date, this one included. */
+  /** What the capture had had refunded when this one was made, this one included. */
   totalRefunded: Money;
   invoiceId?: string;
   customId?: string;

@@ -2,7 +2,7 @@ import { refusal, resourceNotFound } from './errors';
 import { resourceId } from './ids';
 import type { AuthorizationLedger } from './ledger';
 import type { Money } from './money';
-import type { CaptureRecord, LedgerEvent, RefundRecord } from './records';
+import type { CaptureRecord, LedgerEvent, RefundRecord, RefundStatus } from './records';
 
 export interface RefundInstruction {
   /** None means everything not yet refunded. */
@@ -68,8 +68,31 @@ export class RefundLedger {
     return this.record(capture, 'reversal', capture.amount.minor - this.refundedOf(captureId), {});
   }
 
-  private refundedOf(captureId: string): bigint {
-    return this.byCapture.get(captureId)?.at(-1)?.totalRefunded.minor ?? 0n;
+  /**
+   * Control: a completed refund fails (the payer's account closed) or is canceled. Its amount is the
+   * merchant's again: the capture counts it no longer, takes back the status it would have without it, and can
+   * be refunded again. Published as PAYMENT.CAPTURE.REFUNDED with the refund in its new status.
+   */
+  returnRefund(refundId: string, status: Exclude<RefundStatus, 'COMPLETED'>): RefundRecord {
+    const refund = this.refund(refundId);
+    if (refund.kind !== 'refund' || refund.status !== 'COMPLETED') throw refusal('REFUND_NOT_COMPLETED');
+    const capture = this.ledger.capture(refund.captureId);
+    const now = this.options.now();
+    refund.status = status;
+    refund.updateTime = now;
+    const refunded = this.refundedOf(capture.id, 'refund');
+    if (refunded === 0n) capture.status = 'COMPLETED';
+    else capture.status = refunded === capture.amount.minor ? 'REFUNDED' : 'PARTIALLY_REFUNDED';
+    capture.updateTime = now;
+    this.options.onEvent({ type: 'PAYMENT.CAPTURE.REFUNDED', refund });
+    return refund;
+  }
+
+  /** What the capture has given back and not had returned: its completed refunds and reversal (or one kind). */
+  private refundedOf(captureId: string, kind?: RefundRecord['kind']): bigint {
+    return (this.byCapture.get(captureId) ?? [])
+      .filter((refund) => refund.status === 'COMPLETED' && (kind === undefined || refund.kind === kind))
+      .reduce((sum, refund) => sum + refund.amount.minor, 0n);
   }
 
   private reversed(captureId: string): boolean {
@@ -101,7 +124,8 @@ export class RefundLedger {
     this.refunds.set(refund.id, refund);
     this.byCapture.set(captureId, [...(this.byCapture.get(captureId) ?? []), refund]);
     if (kind === 'refund') {
-      capture.status = total === capture.amount.minor ? 'REFUNDED' : 'PARTIALLY_REFUNDED';
+      const refunded = this.refundedOf(captureId, 'refund');
+      capture.status = refunded === capture.amount.minor ? 'REFUNDED' : 'PARTIALLY_REFUNDED';
       capture.updateTime = now;
     }
     const type = kind === 'refund' ? 'PAYMENT.CAPTURE.REFUNDED' : 'PAYMENT.CAPTURE.REVERSED';

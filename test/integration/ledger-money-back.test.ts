@@ -2,7 +2,7 @@ import { postJson } from '../../bench/provider-sandboxes';
 import type { LifecycleState } from '../../src/workflows/lifecycle/definitions';
 import { eventually } from '../helpers/eventually';
 import { freshKey } from '../helpers/lifecycle-stack';
-import { stripeFixture } from '../helpers/provider-fixtures';
+import { providerFixtures, stripeFixture } from '../helpers/provider-fixtures';
 import { useProviderStack } from '../helpers/provider-stack';
 
 // Money that comes back, through the API, a worker and the sandbox in Stripe mode: a dispute withdraws the
@@ -63,6 +63,107 @@ describe('a Stripe dispute the merchant wins', () => {
         source: 'event',
       }),
     ]);
+    expect(state.ledger.discrepancies).toEqual([]);
+  });
+});
+
+// A refund that fails at the provider (the payer's card or account closed) and, on PayPal, one canceled: the
+// sandbox gives the amount back to the capture and delivers the refund in its new status.
+describe.each(providerFixtures)('a refund that comes back ($name)', (fixture) => {
+  const stack = useProviderStack(fixture);
+
+  function waitFor(authorizationId: string, done: (state: LifecycleState) => boolean, what: string) {
+    return eventually(() => stack.state(authorizationId), done, { what });
+  }
+
+  async function refund(authorizationId: string, captureId: string, amount?: string): Promise<string> {
+    const path = `/v1/lifecycles/${authorizationId}/captures/${captureId}/refund`;
+    const answer = await stack.api.post(path, amount ? { amount } : {}, freshKey());
+    expect(answer.status).toBe(200);
+    return answer.data.id as string;
+  }
+
+  it('moves the capture and the lifecycle back, and the capture can be refunded again', async () => {
+    const authorizationId = await stack.startLifecycle('45.00');
+    const capture = await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, {}, freshKey());
+    expect(capture.status).toBe(200);
+    const captureId = capture.data.id as string;
+    const first = await refund(authorizationId, captureId, '20.00');
+    const rest = await refund(authorizationId, captureId);
+    expect(await stack.state(authorizationId)).toMatchObject({ status: 'REFUNDED', refundedAmount: '45.00' });
+
+    await postJson(`${stack.sandbox.url}/sandbox/refunds/${rest}/fail`, {});
+    const failed = await waitFor(
+      authorizationId,
+      (s) => s.status === 'PARTIALLY_REFUNDED',
+      'the failed refund to come back',
+    );
+    expect(failed).toMatchObject({ capturedAmount: '45.00', refundedAmount: '20.00' });
+    expect(failed.captures[0]).toMatchObject({ status: 'PARTIALLY_REFUNDED', refundedAmount: '20.00' });
+
+    // PayPal's refunds are CANCELLED too; Stripe's sandbox refunds succeed at once, so none is pending to cancel.
+    const second = fixture.name === 'paypal' ? 'cancel' : 'fail';
+    await postJson(`${stack.sandbox.url}/sandbox/refunds/${first}/${second}`, {});
+    const back = await waitFor(
+      authorizationId,
+      (s) => s.status === 'CAPTURED',
+      'the second refund to come back',
+    );
+    expect(back).toMatchObject({ capturedAmount: '45.00', refundedAmount: '0.00' });
+    expect(back.captures[0]).toMatchObject({ id: captureId, status: 'COMPLETED', refundedAmount: '0.00' });
+    expect(back.ledger.movements.filter((movement) => movement.kind === 'refund-returned')).toEqual([
+      expect.objectContaining({ reference: rest, of: rest, minorUnits: '2500', source: 'event' }),
+      expect.objectContaining({ reference: first, of: first, minorUnits: '2000', source: 'event' }),
+    ]);
+    expect(back.ledger.discrepancies).toEqual([]);
+
+    const again = await refund(authorizationId, captureId);
+    const refunded = await stack.state(authorizationId);
+    expect(refunded).toMatchObject({ status: 'REFUNDED', refundedAmount: '45.00' });
+    expect(refunded.captures[0]).toMatchObject({ status: 'REFUNDED', refundedAmount: '45.00' });
+    expect(again).not.toBe(rest);
+    expect(await fixture.refunded(stack.sandbox, captureId)).toBe(
+      fixture.name === 'paypal' ? '90.00' : '45.00',
+    );
+  });
+});
+
+describe('a Stripe dispute inquiry', () => {
+  const stack = useProviderStack(stripeFixture);
+
+  it('is recorded without withdrawing funds, opened and closed', async () => {
+    const authorizationId = await stack.startLifecycle('30.00');
+    const capture = await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, {}, freshKey());
+    const captureId = capture.data.id as string;
+    const inquiry = await postJson<{ id: string; status: string }>(
+      `${stack.sandbox.url}/sandbox/charges/${captureId}/dispute`,
+      { inquiry: true },
+    );
+    expect(inquiry.status).toBe('warning_needs_response');
+    const inquired = await eventually(
+      () => stack.state(authorizationId),
+      (s) => s.ledger.movements.some((movement) => movement.kind === 'dispute-inquiry'),
+      { what: 'the inquiry to be recorded' },
+    );
+    expect(inquired).toMatchObject({ status: 'CAPTURED', capturedAmount: '30.00' });
+    expect(inquired.captures[0]).toMatchObject({ status: 'COMPLETED' });
+
+    const closed = await postJson<{ status: string }>(
+      `${stack.sandbox.url}/sandbox/disputes/${inquiry.id}/close`,
+      { outcome: 'lost' },
+    );
+    expect(closed.status).toBe('warning_closed');
+    await stack.sandbox.deliveriesSettled();
+    // A refund is still possible: an inquiry does not charge the payment back.
+    const refund = await stack.api.post(
+      `/v1/lifecycles/${authorizationId}/captures/${captureId}/refund`,
+      {},
+      freshKey(),
+    );
+    expect(refund.status).toBe(200);
+    const state = await stack.state(authorizationId);
+    expect(state).toMatchObject({ status: 'REFUNDED', refundedAmount: '30.00' });
+    expect(state.ledger.movements.map((movement) => movement.kind)).not.toContain('dispute-withdrawn');
     expect(state.ledger.discrepancies).toEqual([]);
   });
 });

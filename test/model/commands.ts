@@ -18,6 +18,7 @@ import {
   type MoneyModel,
   type MoneyReal,
 } from './model';
+import type { DisputeOutcomeName } from './model-provider';
 import { settle } from './quiet';
 import type { LifecycleState } from '../../src/workflows/lifecycle/definitions';
 
@@ -52,7 +53,10 @@ async function send(real: MoneyReal, request: KeyedRequest, lose: boolean): Prom
 function judge(real: MoneyReal, model: MoneyModel, request: KeyedRequest, answer: Answer): void {
   const issue = (answer.data as { error?: { details?: { issue?: string } } }).error?.details?.issue;
   // The provider's refusal of a move beyond what is left, which PayPal's 115 % or other books could grant.
-  const overMove = issue !== undefined && real.stack.books.overMoveIssues.includes(issue);
+  const refusedByRule =
+    request.operation === 'refund' &&
+    [...model.refundsRefused].some((captureId) => request.path.includes(`/captures/${captureId}`));
+  const overMove = issue !== undefined && real.stack.books.overMoveIssues.includes(issue) && !refusedByRule;
   if (model.informed && answer.status === 422 && overMove) {
     violation(
       `${request.operation} under key ${request.key} ${JSON.stringify(request.body)} reached the provider beyond ` +
@@ -351,6 +355,46 @@ export class Chargeback implements MoneyCommand {
     }
   }
   toString = () => `Chargeback(capture #${this.captureIndex})`;
+}
+
+/** A completed refund of a capture fails at the provider, or is canceled (PayPal): its money comes back. */
+export class RefundFails implements MoneyCommand {
+  constructor(
+    readonly captureIndex: number,
+    readonly cancel: boolean,
+  ) {}
+  check = () => true;
+  async run(model: MoneyModel, real: MoneyReal) {
+    const captures = (await ledgerOf(real)).captures.filter(holdsMoney);
+    const capture = captures[this.captureIndex % Math.max(captures.length, 1)];
+    if (!capture) return;
+    const { books, provider } = real.stack;
+    const refund = await books.returnRefund(provider, capture.id, this.cancel, model.reversals);
+    if (refund !== undefined) model.informed = false;
+  }
+  toString = () => `RefundFails(capture #${this.captureIndex}${this.cancel ? ', canceled' : ''})`;
+}
+
+/** The payer's bank opens a dispute on a capture: an inquiry, or one that withdraws and is then won or lost. */
+export class DisputeOutcome implements MoneyCommand {
+  constructor(
+    readonly captureIndex: number,
+    readonly outcome: DisputeOutcomeName,
+  ) {}
+  check = () => true;
+  async run(model: MoneyModel, real: MoneyReal) {
+    const { books, provider } = real.stack;
+    if (!books.disputeOutcome) return;
+    const captures = (await ledgerOf(real)).captures.filter(holdsMoney);
+    const capture = captures[this.captureIndex % Math.max(captures.length, 1)];
+    if (!capture) return;
+    const opened = await books.disputeOutcome(provider, capture.id, this.outcome);
+    if (!opened) return;
+    model.informed = false;
+    if (opened.reversal !== undefined) model.reversals.add(opened.reversal);
+    if (opened.refundsRefused) model.refundsRefused.add(capture.id);
+  }
+  toString = () => `DisputeOutcome(capture #${this.captureIndex}, ${this.outcome})`;
 }
 
 /**

@@ -58,4 +58,28 @@ export interface ModelProvider {
   ): Promise<void>;
   /** The payer's bank reverses what is left of a capture: the ledger's id of the reversal, if one was made. */
   chargeback(provider: AxiosInstance, captureId: string): Promise<string | undefined>;
+  /**
+   * One of the capture's completed refunds (not a reversal) fails at the provider, or is canceled where the
+   * provider's sandbox cancels one (`cancel`, PayPal's CANCELLED): its money is the merchant's again. Answers
+   * the refund's id, or undefined when the capture had none to fail.
+   */
+  returnRefund(
+    provider: AxiosInstance,
+    captureId: string,
+    cancel: boolean,
+    reversals: ReadonlySet<string>,
+  ): Promise<string | undefined>;
+  /**
+   * Where the provider has disputes the merchant can win (Stripe): the payer's bank opens one on the capture,
+   * as an inquiry (which withdraws nothing, then closes) or as a dispute that withdraws what the capture has
+   * left, then is won (reinstated) or lost. Answers the ledger's id of a dispute that withdrew and keeps it
+   * (lost), and whether the provider refuses the capture's refunds from now on; undefined when none opened.
+   */
+  disputeOutcome?(
+    provider: AxiosInstance,
+    captureId: string,
+    outcome: DisputeOutcomeName,
+  ): Promise<{ reversal?: string; refundsRefused: boolean } | undefined>;
 }
+
+export type DisputeOutcomeName = 'won' | 'lost' | 'inquiry';

@@ -35,6 +35,11 @@ export interface MoneyModel {
    * the service's to refuse, and reaching the provider with it is a money move PayPal (115 %) would make.
    */
   informed: boolean;
+  /**
+   * The provider's captures whose refunds the provider refuses by a rule of its own that the lifecycle does not
+   * share (Stripe's charge stays disputed after a won dispute): such a refusal is no move beyond what remains.
+   */
+  refundsRefused: Set<string>;
   /** Names requests, keys and invoice ids uniquely within the run. */
   sequence: number;
   /** The provider's captures as of the last step, to tell which capture a step made. */

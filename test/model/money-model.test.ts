@@ -8,9 +8,11 @@ import {
   DashboardCapture,
   DashboardRefund,
   DeliverWebhooks,
+  DisputeOutcome,
   KeylessCapture,
   Reauthorize,
   Refund,
+  RefundFails,
   RestartWorker,
   RetryFreshKey,
   RetryPastKeyRetention,
@@ -64,6 +66,13 @@ const allCommands: Record<string, fc.Arbitrary<MoneyCommand>> = {
     .map(([a, f]) => new DashboardCapture(a, f)),
   dashboardRefund: fc.tuple(index, refundAmount).map(([i, a]) => new DashboardRefund(i, a)),
   chargeback: index.map((i) => new Chargeback(i)),
+  refundFails: fc.tuple(index, fc.boolean()).map(([i, c]) => new RefundFails(i, c)),
+  // Only where the run's provider has disputes the merchant can win (the Stripe model's).
+  ...(books.disputeOutcome !== undefined && {
+    disputeOutcome: fc
+      .tuple(index, fc.constantFrom('won' as const, 'lost' as const, 'inquiry' as const))
+      .map(([i, o]) => new DisputeOutcome(i, o)),
+  }),
   deliverWebhooks: fc
     .tuple(fc.integer({ min: 1, max: 3 }), fc.boolean(), fc.boolean())
     .map(([n, r, d]) => new DeliverWebhooks(n, r, d)),
@@ -119,6 +128,7 @@ describe('money moves once (model-based)', () => {
       keyed: [],
       started,
       reversals: new Set(),
+      refundsRefused: new Set(),
       informed: started,
       sequence: 0,
       captureIds: new Set(),

@@ -54,6 +54,18 @@ export const paypalModel: ModelProvider = {
       { headers: { 'paypal-request-id': name } },
     );
   },
+  async returnRefund(provider, captureId, cancel, reversals) {
+    type RefundWire = { id: string; status: string };
+    const listed = await provider.get<{ refunds: RefundWire[] }>(`/sandbox/captures/${captureId}/refunds`);
+    const refund = listed.data.refunds
+      .filter(({ id, status }) => status === 'COMPLETED' && !reversals.has(id))
+      .at(-1);
+    if (!refund) return undefined;
+    const returned = await provider.post(`/sandbox/refunds/${refund.id}/${cancel ? 'cancel' : 'fail'}`);
+    if (returned.status !== 200)
+      throw new Error(`refund ${refund.id} not returned: ${JSON.stringify(returned.data)}`);
+    return refund.id;
+  },
   async chargeback(provider, captureId) {
     const response = await provider.post<{ id: string }>(`/sandbox/captures/${captureId}/reverse`);
     return response.status === 201 ? response.data.id : undefined;

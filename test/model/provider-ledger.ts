@@ -18,7 +18,7 @@ export interface ProviderCapture {
   minor: bigint;
   finalCapture: boolean;
   invoiceId?: string;
-  /** Its refunds and its reversal, oldest first. */
+  /** Its refunds and its reversal that still hold money (not failed, canceled or reinstated), oldest first. */
   refunds: ProviderRefund[];
 }
 
@@ -88,7 +88,7 @@ export async function readPayPalLedger(
       `/sandbox/authorizations/${authorization.id}/captures`,
     );
     for (const capture of listed.captures) {
-      type RefundWire = { id: string; amount: MoneyWire; invoice_id?: string };
+      type RefundWire = { id: string; status: string; amount: MoneyWire; invoice_id?: string };
       const { refunds } = await read<{ refunds: RefundWire[] }>(
         provider,
         `/sandbox/captures/${capture.id}/refunds`,
@@ -100,11 +100,14 @@ export async function readPayPalLedger(
         minor: minorOf(capture.amount),
         finalCapture: capture.final_capture,
         invoiceId: capture.invoice_id,
-        refunds: refunds.map((refund) => ({
-          id: refund.id,
-          minor: minorOf(refund.amount),
-          invoiceId: refund.invoice_id,
-        })),
+        // A refund that failed or was canceled gave its money back: the capture's again.
+        refunds: refunds
+          .filter(({ status }) => status === 'COMPLETED')
+          .map((refund) => ({
+            id: refund.id,
+            minor: minorOf(refund.amount),
+            invoiceId: refund.invoice_id,
+          })),
       });
     }
   }

@@ -7,7 +7,8 @@ import type { ProviderCapture, ProviderLedger } from './provider-ledger';
 // intent has one charge, the capture: what it captured is the intent's amount_received (all its captures,
 // multicapture included), what was refunded the charge's amount_refunded, and a dispute withdraws its own
 // amount: what the charge had left when it opened (no refund is possible after; a later capture into the
-// charge is not disputed).
+// charge is not disputed), unless the merchant won it (reinstated). A refund that failed is no longer in the
+// charge's amount_refunded.
 
 interface ChargeWire {
   id: string;
@@ -39,6 +40,9 @@ export const disputeOf = (chargeId: string) => `dispute-of-${chargeId}`;
  */
 export const disputedAmounts = new Map<string, number>();
 
+/** The charges whose dispute the merchant won: the funds it withdrew were reinstated. */
+export const reinstatedDisputes = new Set<string>();
+
 async function readIntent(provider: AxiosInstance, id: string): Promise<IntentWire> {
   const response = await provider.get<IntentWire>(`/v1/payment_intents/${id}`, {
     params: { 'expand[0]': 'latest_charge' },
@@ -62,7 +66,7 @@ function captureOf(intent: IntentWire): ProviderCapture | undefined {
   const refunds = [];
   if (charge.amount_refunded > 0)
     refunds.push({ id: refundsOf(charge.id), minor: BigInt(charge.amount_refunded) });
-  if (charge.disputed) {
+  if (charge.disputed && !reinstatedDisputes.has(charge.id)) {
     const amount = disputedAmounts.get(charge.id);
     if (amount === undefined) throw new Error(`charge ${charge.id} is disputed, but not by the model`);
     refunds.push({ id: disputeOf(charge.id), minor: BigInt(amount) });

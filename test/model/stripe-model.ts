@@ -8,7 +8,7 @@ import { DEFAULT_STRIPE_WEBHOOK_SECRET } from '../../src/sandbox/stripe/mode';
 import { STRIPE_WEBHOOK_ROUTE } from '../../src/webhooks/listener-url';
 import type { ModelProvider } from './model-provider';
 import { CURRENCY } from './provider-ledger';
-import { disputedAmounts, disputeOf, readStripeLedger } from './stripe-ledger';
+import { disputedAmounts, disputeOf, readStripeLedger, reinstatedDisputes } from './stripe-ledger';
 import { stripeVerificationStarter, stripeWebhooks } from '../helpers/webhook-intakes';
 
 const STRIPE_API_KEY = 'sk_test_model';
@@ -95,5 +95,37 @@ export const stripeModel: ModelProvider = {
     if (response.status !== 201) return undefined;
     disputedAmounts.set(captureId, response.data.amount);
     return disputeOf(captureId);
+  },
+  // Stripe's card refunds succeed at once in the sandbox, so none is pending to cancel: each comes back failed.
+  async returnRefund(provider, captureId) {
+    type RefundWire = { id: string; status: string };
+    const listed = await provider.get<{ data: RefundWire[] }>('/v1/refunds', {
+      params: { charge: captureId, limit: 100 },
+    });
+    const refund = listed.data.data.find(({ status }) => status === 'succeeded');
+    if (!refund) return undefined;
+    const failed = await provider.post(`/sandbox/refunds/${refund.id}/fail`, {});
+    if (failed.status !== 200)
+      throw new Error(`refund ${refund.id} not failed: ${JSON.stringify(failed.data)}`);
+    return refund.id;
+  },
+  async disputeOutcome(provider, captureId, outcome) {
+    const inquiry = outcome === 'inquiry';
+    const opened = await provider.post<{ id: string; amount: number }>(
+      `/sandbox/charges/${captureId}/dispute`,
+      {
+        inquiry,
+      },
+    );
+    if (opened.status !== 201) return undefined;
+    if (!inquiry) disputedAmounts.set(captureId, opened.data.amount);
+    // An inquiry closes as warning_closed whatever the outcome named.
+    const closed = await provider.post(`/sandbox/disputes/${opened.data.id}/close`, {
+      outcome: outcome === 'won' ? 'won' : 'lost',
+    });
+    if (closed.status !== 200) throw new Error(`dispute not closed: ${JSON.stringify(closed.data)}`);
+    if (outcome === 'won') reinstatedDisputes.add(captureId);
+    // Stripe's charge stays disputed once a dispute withdrew funds, and the sandbox refuses its refunds.
+    return { ...(outcome === 'lost' && { reversal: disputeOf(captureId) }), refundsRefused: !inquiry };
   },
 };

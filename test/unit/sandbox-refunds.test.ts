@@ -182,6 +182,62 @@ describe('payments sandbox: refunds', () => {
     );
   });
 
+  it('a refund that fails or is canceled (control API) gives its amount back to the capture', async () => {
+    const captureId = await capture('50.00');
+    const first = (await harness.api.post(refundPath(captureId), { amount: usd('20.00') })).data as {
+      id: string;
+    };
+    const rest = (await harness.api.post(refundPath(captureId), {})).data as { id: string };
+    expect((await harness.api.get(`/v2/payments/captures/${captureId}`)).data).toMatchObject({
+      status: 'REFUNDED',
+    });
+
+    const failed = await harness.anonymous.post(`/sandbox/refunds/${rest.id}/fail`);
+    expect(failed.status).toBe(200);
+    expect(failed.data).toMatchObject({ id: rest.id, status: 'FAILED', amount: usd('30.00') });
+    expect((await harness.api.get(`/v2/payments/refunds/${rest.id}`)).data).toMatchObject({
+      status: 'FAILED',
+    });
+    expect((await harness.api.get(`/v2/payments/captures/${captureId}`)).data).toMatchObject({
+      status: 'PARTIALLY_REFUNDED',
+    });
+    const canceled = await harness.anonymous.post(`/sandbox/refunds/${first.id}/cancel`);
+    expect(canceled.data).toMatchObject({ id: first.id, status: 'CANCELLED' });
+    expect((await harness.api.get(`/v2/payments/captures/${captureId}`)).data).toMatchObject({
+      status: 'COMPLETED',
+    });
+    // Only a completed refund comes back, once.
+    expect(firstIssue((await harness.anonymous.post(`/sandbox/refunds/${first.id}/fail`)).data)).toBe(
+      'REFUND_NOT_COMPLETED',
+    );
+
+    // The capture is refundable again, in full.
+    const again = await harness.api.post(refundPath(captureId), {});
+    expect(again.status).toBe(201);
+    expect(again.data).toMatchObject({ amount: usd('50.00') });
+    await harness.sandbox.deliveriesSettled();
+    const refundEvents = eventsReceived().filter(
+      (event) =>
+        event.event_type === 'PAYMENT.CAPTURE.REFUNDED' && [first.id, rest.id].includes(event.resource.id),
+    );
+    expect(refundEvents.map((event) => event.resource.status)).toEqual([
+      'COMPLETED',
+      'COMPLETED',
+      'FAILED',
+      'CANCELLED',
+    ]);
+  });
+
+  it('a reversal cannot fail as a refund does', async () => {
+    const captureId = await capture('15.00');
+    const reversal = (await harness.anonymous.post(`/sandbox/captures/${captureId}/reverse`)).data as {
+      id: string;
+    };
+    const failed = await harness.anonymous.post(`/sandbox/refunds/${reversal.id}/fail`);
+    expect(failed.status).toBe(422);
+    expect(firstIssue(failed.data)).toBe('REFUND_NOT_COMPLETED');
+  });
+
   it('offers both event types for subscription', async () => {
     const names = (
       (await harness.api.get('/v1/notifications/webhooks-event-types')).data as {

@@ -54,7 +54,10 @@ export function webhookEvent(
   if ('refund' in event) {
     const amount = amountText(formatMoney(event.refund.amount));
     const done = event.type === 'PAYMENT.CAPTURE.REFUNDED' ? 'refunded' : 'reversed';
-    const summary = `A ${amount} capture payment was ${done}`;
+    const summary =
+      event.refund.status === 'COMPLETED'
+        ? `A ${amount} capture payment was ${done}`
+        : `A ${amount} refund of a capture payment is ${event.refund.status}`;
     return { ...envelope, resource_type: 'refund', summary, resource: refundResource(event.refund, baseUrl) };
   }
   const amount = amountText(formatMoney(event.authorization.amount));

@@ -10,6 +10,7 @@ import { webhookEvent } from './events';
 import { authorizationResource, captureResource, refundResource, webhookResource } from './resources';
 import { registerAuthorizationRoutes } from './routes-authorizations';
 import { registerOAuthRoutes, requireBearerToken } from './routes-oauth';
+import { registerPaypalControlRoutes } from './routes-control';
 import { registerRefundRoutes } from './routes-refunds';
 import { registerCertificateRoute, registerVerifyRoute } from './routes-verify';
 import { registerWebhookRoutes } from './routes-webhooks';
@@ -38,6 +39,7 @@ export function paypalSandboxMode(dialect: PaymentsDialectName): SandboxModeFact
       registerRoutes: async (app) => {
         registerOAuthRoutes(app, context);
         registerCertificateRoute(app, context);
+        registerPaypalControlRoutes(app, context);
         await app.register(async (authenticated) => {
           authenticated.addHook('onRequest', requireBearerToken(context.tokens, dialect));
           registerAuthorizationRoutes(authenticated, context);
