@@ -54,21 +54,30 @@ const PROVIDERS = benchProviders(process.env.BENCH_PROVIDER);
 const PROVIDER_CHUNKS = Number(process.env.BENCH_PROVIDER_CHUNKS ?? 4);
 const STRIPE_API_KEY = 'sk_test_sandbox';
 
-const noopActivities: Pick<PaymentsActivities, 'getAuthorization' | 'captureAuthorization'> = {
-  getAuthorization: async (id: string): Promise<StartingAuthorization> => ({
-    id,
-    status: 'CREATED',
-    amount: { currency_code: 'USD', value: '10.00' },
-    create_time: new Date().toISOString(),
-    maxCaptures: 100,
-  }),
-  captureAuthorization: async (input): Promise<PaymentCapture> => ({
-    id: `noop-${input.idempotencyKey}`,
-    status: 'COMPLETED',
-    amount: input.amount,
-    final_capture: input.finalCapture,
-  }),
-};
+const noopActivities: Pick<PaymentsActivities, 'getAuthorization' | 'captureAuthorization' | 'readHoldings'> =
+  {
+    getAuthorization: async (id: string): Promise<StartingAuthorization> => ({
+      id,
+      status: 'CREATED',
+      amount: { currency_code: 'USD', value: '10.00' },
+      create_time: new Date().toISOString(),
+      maxCaptures: 100,
+    }),
+    captureAuthorization: async (input): Promise<PaymentCapture> => ({
+      id: `noop-${input.idempotencyKey}`,
+      status: 'COMPLETED',
+      amount: input.amount,
+      final_capture: input.finalCapture,
+    }),
+    // The read before a run closes finds nothing the lifecycle has not booked.
+    readHoldings: async () => ({
+      authorizations: [],
+      findings: [],
+      absent: [],
+      disputed: [],
+      unreadable: [],
+    }),
+  };
 
 interface ProviderRow {
   provider: BenchProvider;

@@ -5,8 +5,8 @@ import {
   keyedCalls,
   ledgerCalls,
   ofProvider,
+  closingCalls,
   orderSystemCalls,
-  timerCalls,
   type PaymentsCalls,
 } from './activity-options';
 import { bookHoldings, holdingsRequestOf } from './reconcile';
@@ -207,13 +207,12 @@ export class LifecycleCommands {
   }
 
   /**
-   * The reconciliation before the run closes: a provider that cannot be read within the timer calls' timeout
-   * leaves the ledger as it is (logged); the run closes all the same.
+   * The reconciliation before the run closes: a provider that cannot be read in time leaves the ledger as it
+   * is (logged); the run closes all the same.
    */
-  async reconcileBeforeClose(input: LifecycleInput): Promise<void> {
-    const calls = ofProvider(timerCalls(input.timerCallTimeout ?? '1 hour'), this.state.provider);
+  async reconcileBeforeClose(): Promise<void> {
     try {
-      await this.reconcile('close', calls);
+      await this.reconcile('close', ofProvider(closingCalls, this.state.provider));
     } catch (error) {
       log.warn('reconciliation before close failed: the ledger stays as booked', { error: String(error) });
     }
