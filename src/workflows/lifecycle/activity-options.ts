@@ -56,17 +56,6 @@ export const startCalls = proxyLocalActivities<PaymentsActivities>({
 });
 
 /**
- * The read before a run closes (its reconciliation): a local activity, so it is part of the task that closes
- * the run (a marker, not an activity's three events and a task more). A provider that cannot be read within
- * 2 minutes leaves the ledger as booked.
- */
-export const closingCalls = proxyLocalActivities<PaymentsActivities>({
-  startToCloseTimeout: '30 seconds',
-  scheduleToCloseTimeout: '2 minutes',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
-});
-
-/**
  * Calls nobody waits on (timers) retry until the provider answers, for at most `timeout`: a call that keeps
  * failing must not hold captures and the expiry timer behind it forever.
  */

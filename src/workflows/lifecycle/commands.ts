@@ -5,8 +5,8 @@ import {
   keyedCalls,
   ledgerCalls,
   ofProvider,
-  closingCalls,
   orderSystemCalls,
+  timerCalls,
   type PaymentsCalls,
 } from './activity-options';
 import { bookHoldings, holdingsRequestOf } from './reconcile';
@@ -207,12 +207,15 @@ export class LifecycleCommands {
   }
 
   /**
-   * The reconciliation before the run closes: a provider that cannot be read in time leaves the ledger as it
-   * is (logged); the run closes all the same.
+   * The reconciliation before the run closes, in an activity: the task that then closes the run stays short,
+   * so an event arriving meanwhile seldom fails it (a local activity made that task as long as the read, and
+   * the rolling deploy's events failed it). A provider that cannot be read within the timer calls' timeout
+   * leaves the ledger as it is (logged); the run closes all the same.
    */
-  async reconcileBeforeClose(): Promise<void> {
+  async reconcileBeforeClose(input: LifecycleInput): Promise<void> {
+    const calls = ofProvider(timerCalls(input.timerCallTimeout ?? '1 hour'), this.state.provider);
     try {
-      await this.reconcile('close', ofProvider(closingCalls, this.state.provider));
+      await this.reconcile('close', calls);
     } catch (error) {
       log.warn('reconciliation before close failed: the ledger stays as booked', { error: String(error) });
     }

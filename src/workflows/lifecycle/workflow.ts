@@ -82,7 +82,7 @@ export async function authorizationLifecycle(input: LifecycleInput): Promise<Lif
   }
   await lateEventWindow(input, state, timer);
   // Once, as the run closes: what the provider holds that no event brought is booked.
-  await lifecycle.reconcileBeforeClose();
+  await lifecycle.reconcileBeforeClose(input);
   state.nextTimer = undefined;
   await condition(allHandlersFinished);
   return state;
