@@ -1,5 +1,6 @@
 import type { PaymentEvent } from './events';
-import type { Authorization } from './resources';
+import { refundCameBack } from './movements';
+import type { Authorization, Refund } from './resources';
 
 // Reconciliation: what a provider holds for one lifecycle, read rather than told. The lifecycle books what
 // the read finds (movement source 'read') and records as a discrepancy what its ledger holds that the
@@ -36,4 +37,23 @@ export type ProviderHoldings = {
 /** The finding's id: one per reference and status, so a read never passes for a delivered event. */
 export function findingId(reference: string, status: string): string {
   return `read:${reference}:${status}`;
+}
+
+/** A read with nothing found yet. */
+export function emptyHoldings(): ProviderHoldings {
+  return { authorizations: [], findings: [], absent: [], disputed: [], unreadable: [] };
+}
+
+/** A refund as read, of the capture `captureId` (the provider's id): a refund, or one that came back. */
+export function refundFinding(refund: Refund, captureId: string): PaymentEvent {
+  return {
+    id: findingId(refund.id, refund.status),
+    eventType: 'capture.refunded',
+    captureId,
+    refundId: refund.id,
+    movement: refundCameBack(refund.status) ? 'refund-returned' : 'refund',
+    status: refund.status,
+    ...(refund.amount && { amount: refund.amount }),
+    ...(refund.create_time && { createTime: refund.create_time }),
+  };
 }

@@ -59,6 +59,11 @@ export type Movement = {
   endsAt?: string;
 };
 
+/** Whether a refund with this status came back: it failed or was canceled (PayPal's words, as the adapters map). */
+export function refundCameBack(status: string | undefined): boolean {
+  return status === 'FAILED' || status === 'CANCELLED';
+}
+
 /** A movement the ledger refused to book, and the invariant it would have broken. */
 export type Discrepancy = { movement: Movement; invariant: string; at: string };
 

@@ -1,6 +1,12 @@
 import type { PaymentEvent } from '../events';
-import { findingId, type HoldingsRequest, type ProviderHoldings } from '../holdings';
-import type { PaymentCapture, Refund } from '../resources';
+import {
+  emptyHoldings,
+  findingId,
+  refundFinding,
+  type HoldingsRequest,
+  type ProviderHoldings,
+} from '../holdings';
+import type { PaymentCapture } from '../resources';
 import type { PayPalClient } from './client';
 import { PaymentsApiError } from './errors';
 import { capturedAuthorizationId } from './up-links';
@@ -41,31 +47,11 @@ function captureFinding(capture: PaymentCapture): PaymentEvent {
   };
 }
 
-function refundFinding(refund: Refund, captureId: string): PaymentEvent {
-  const returned = refund.status === 'FAILED' || refund.status === 'CANCELLED';
-  return {
-    id: findingId(refund.id, refund.status),
-    eventType: 'capture.refunded',
-    captureId,
-    refundId: refund.id,
-    movement: returned ? 'refund-returned' : 'refund',
-    status: refund.status,
-    ...(refund.amount && { amount: refund.amount }),
-    ...(refund.create_time && { createTime: refund.create_time }),
-  };
-}
-
 export async function readPaypalHoldings(
   client: PayPalClient,
   request: HoldingsRequest,
 ): Promise<ProviderHoldings> {
-  const holdings: ProviderHoldings = {
-    authorizations: [],
-    findings: [],
-    absent: [],
-    disputed: [],
-    unreadable: [],
-  };
+  const holdings = emptyHoldings();
   for (const id of request.authorizationIds) {
     const authorization = await unlessMissing(() => client.getAuthorization(id));
     if (authorization) holdings.authorizations.push(authorization);

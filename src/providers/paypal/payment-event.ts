@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { describeIssues, parseEnvelope } from '../parsing';
 import { moneySchema } from '../resources';
 import type { ParsedPaymentEvent, PaymentEvent, PaymentEventKind } from '../events';
+import { refundCameBack } from '../movements';
 import { capturedAuthorizationId, linksSchema, upLinkId } from './up-links';
 
 // The event envelope of a verified delivery (PayPal's Notifications v1 shape). Loose: only the fields that
@@ -130,7 +131,7 @@ export function parsePaymentEvent(body: string): ParsedPaymentEvent {
  * (a canceled one gives it back); a refund FAILED or CANCELLED comes back to the merchant.
  */
 function refundMovement(eventType: PaymentEventKind, status: string | undefined): PaymentEvent['movement'] {
-  const returned = status === 'FAILED' || status === 'CANCELLED';
+  const returned = refundCameBack(status);
   if (eventType === 'capture.reversed') return returned ? 'dispute-reinstated' : 'dispute-withdrawn';
   return returned ? 'refund-returned' : 'refund';
 }

@@ -1,7 +1,12 @@
 import Stripe from 'stripe';
 import type { PaymentEvent } from '../events';
-import { findingId, type HoldingsRequest, type ProviderHoldings } from '../holdings';
-import type { Refund } from '../resources';
+import {
+  emptyHoldings,
+  findingId,
+  refundFinding,
+  type HoldingsRequest,
+  type ProviderHoldings,
+} from '../holdings';
 import { fromStripeAmount } from './money';
 import { authorizationOf, isoTime, latestCharge, refundOf } from './resources';
 
@@ -40,31 +45,11 @@ function chargeFinding(intent: Stripe.PaymentIntent, charge: Stripe.Charge): Pay
   };
 }
 
-function refundFinding(refund: Refund, chargeId: string): PaymentEvent {
-  const returned = refund.status === 'FAILED' || refund.status === 'CANCELLED';
-  return {
-    id: findingId(refund.id, refund.status),
-    eventType: 'capture.refunded',
-    captureId: chargeId,
-    refundId: refund.id,
-    movement: returned ? 'refund-returned' : 'refund',
-    status: refund.status,
-    ...(refund.amount && { amount: refund.amount }),
-    ...(refund.create_time && { createTime: refund.create_time }),
-  };
-}
-
 export async function readStripeHoldings(
   stripe: Stripe,
   request: HoldingsRequest,
 ): Promise<ProviderHoldings> {
-  const holdings: ProviderHoldings = {
-    authorizations: [],
-    findings: [],
-    absent: [],
-    disputed: [],
-    unreadable: [],
-  };
+  const holdings = emptyHoldings();
   const listed = new Set<string>();
   const charges = new Set<string>();
   for (const id of request.authorizationIds) {

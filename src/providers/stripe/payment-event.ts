@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ParsedPaymentEvent, PaymentEvent, PaymentEventKind } from '../events';
 import { describeIssues, parseEnvelope } from '../parsing';
+import { refundCameBack } from '../movements';
 import { fromStripeAmount } from './money';
 import { isoTime } from './resources';
 
@@ -174,7 +175,7 @@ export function parseStripeEvent(body: string): ParsedPaymentEvent {
       const captureId = idOf(refund.charge);
       if (!captureId) return unroutable('the refund names no charge');
       const status = refundStatuses[refund.status ?? ''] ?? 'PENDING';
-      const returned = status === 'FAILED' || status === 'CANCELLED';
+      const returned = refundCameBack(status);
       return routable({
         id,
         eventType: 'capture.refunded',
