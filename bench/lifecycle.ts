@@ -28,7 +28,7 @@ import {
   startedUpdate,
   stateQuery,
 } from '../src/workflows/lifecycle/definitions';
-import { benchApiLimits } from './api-budgets';
+import { openApiLimits } from '../test/helpers/api-limits';
 import { benchEncryption } from './codec';
 import { startNexusCaller } from './nexus';
 import { rssOf } from './process-memory';
@@ -133,7 +133,7 @@ async function main() {
     defaults: { reauthorizeAfter: '3 days', expiryPolicy: 'void', lateEventWindow: '0 seconds' },
     logger: false,
     providers: ['paypal', 'stripe'],
-    limits: benchApiLimits,
+    limits: openApiLimits,
   });
   const api = axios.create({
     baseURL: await app.listen({ port: 0, host: '127.0.0.1' }),

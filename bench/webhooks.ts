@@ -22,7 +22,7 @@ import {
   type WebhookVerificationResult,
   type WebhookVerifyMode,
 } from '../src/workflows/webhooks/definitions';
-import { benchApiLimits } from './api-budgets';
+import { openApiLimits } from '../test/helpers/api-limits';
 import { benchEncryption } from './codec';
 import { percentile, runBounded, timed } from './stats';
 
@@ -117,7 +117,7 @@ async function main() {
     const url = await app.listen({ port: 0, host: '127.0.0.1' });
     return { app, url, http: axios.create({ baseURL: url, validateStatus: () => true }) };
   };
-  const unlimited = await startListener(benchApiLimits);
+  const unlimited = await startListener(openApiLimits);
   const listener = unlimited.http;
   const workerEnv = {
     TEMPORAL_ADDRESS: server.address,

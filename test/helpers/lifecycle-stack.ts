@@ -3,7 +3,6 @@ import { randomUUID } from 'node:crypto';
 import axios, { type AxiosInstance } from 'axios';
 import type { Client } from '@temporalio/client';
 import { createProviderActivities } from '../../src/activities/payments';
-import { defaultApiLimits, type ApiLimits } from '../../src/api/limits';
 import { buildApi, type ApiOptions } from '../../src/api/server';
 import { LifecycleClient } from '../../src/client/lifecycle-client';
 import { PayPalClient } from '../../src/providers/paypal/client';
@@ -12,6 +11,7 @@ import type { Authorization } from '../../src/providers/paypal/schemas';
 import type { PaymentsProvider } from '../../src/providers/port';
 import { createPayPalProvider, type PayPalProviderSettings } from '../../src/providers/registry';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server';
+import { openApiLimits } from './api-limits';
 import { connectClient, runTestWorker, uniqueTaskQueue, type TestWorkerOptions } from './temporal';
 
 export const API_KEY = 'test-api-key';
@@ -89,23 +89,13 @@ export async function createSandboxAuthorization(
   return response.data;
 }
 
-/** The suites send many requests from 127.0.0.1: the rate limit is raised; a test that shows it sets its own. */
-export const testApiLimits: ApiLimits = {
-  ...defaultApiLimits,
-  rateLimitMax: 1_000_000,
-  callerRateLimitMax: 1_000_000,
-  webhookRateLimitMax: 1_000_000,
-  webhookRefusedRateLimitMax: 1_000_000,
-  webhookRemoteVerifyRateLimitMax: 1_000_000,
-};
-
 /** The HTTP API on a free port with the test key, and an axios instance that sends it. */
 export async function startTestApi(
   options: Pick<ApiOptions, 'lifecycles' | 'webhooks' | 'limits' | 'codec' | 'providers' | 'trustProxy'> &
     Partial<Pick<ApiOptions, 'callers'>>,
 ) {
   const app = await buildApi({
-    limits: testApiLimits,
+    limits: openApiLimits,
     callers: [clearKeyCaller([API_KEY])],
     ...options,
     defaults: { reauthorizeAfter: '3 days', expiryPolicy: 'void', lateEventWindow: '3 days' },

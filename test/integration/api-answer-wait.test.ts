@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { startTestApi, testApiLimits, useLifecycleStack } from '../helpers/lifecycle-stack';
+import { openApiLimits } from '../helpers/api-limits';
+import { startTestApi, useLifecycleStack } from '../helpers/lifecycle-stack';
 
 // A command whose answer takes longer than API_ANSWER_WAIT_MS: the caller gets a retryable 504 in time, the
 // command goes on in its lifecycle, and the retry with the same Idempotency-Key gets its one answer.
@@ -9,7 +10,7 @@ const stack = useLifecycleStack();
 it('answers 504 with Retry-After while a stalled capture goes on; the retry gets the one capture', async () => {
   const { app, http } = await startTestApi({
     lifecycles: stack.lifecycles,
-    limits: { ...testApiLimits, answerWaitMs: 500 },
+    limits: { ...openApiLimits, answerWaitMs: 500 },
   });
   try {
     const authorizationId = await stack.startLifecycle();
