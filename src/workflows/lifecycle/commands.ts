@@ -6,7 +6,6 @@ import {
   ledgerCalls,
   ofProvider,
   orderSystemCalls,
-  timerCalls,
   type PaymentsCalls,
 } from './activity-options';
 import { bookHoldings, holdingsRequestOf } from './reconcile';
@@ -42,7 +41,7 @@ import {
 } from './keyed-requests';
 import { applyEvent, bookCapture, bookRefund, markEnded, voidTarget } from './state';
 import { shouldContinueAsNew } from './run-length';
-import { fireTimer, reauthorize, type TimerKind } from './timers';
+import { fireTimer, providerTimerCalls, reauthorize, type TimerKind } from './timers';
 import { assertOpen, inLifecycleCurrency, reauthorizeAmount, refuse } from './validation';
 import { lifecycleDetails, type LifecycleVisibility } from './visibility';
 
@@ -60,6 +59,13 @@ type KeyedCall<Attempt extends PendingAttempt, T> = {
   send: (attempt: Attempt) => Promise<T>;
   find: (attempt: Attempt) => Promise<KeyedActionFinding<T>>;
 };
+
+/** A run that is to continue as new starts no new work: the client sends the request again, to the next run. */
+function refuseWhileContinuing(): void {
+  if (shouldContinueAsNew()) {
+    refuse(LifecycleFailure.runContinuing, 'the lifecycle is moving to a new run; send the request again');
+  }
+}
 
 /** One provider call at a time, so a timer's reauthorization never races a capture. */
 class SerialQueue {
@@ -200,9 +206,7 @@ export class LifecycleCommands {
 
   /** An operator's reconciliation: refused while the run moves to a new one, like any command. */
   requestReconcile(): Promise<ReconcileSummary> {
-    if (shouldContinueAsNew()) {
-      refuse(LifecycleFailure.runContinuing, 'the lifecycle is moving to a new run; send the request again');
-    }
+    refuseWhileContinuing();
     return this.reconcile('request', this.keyedCalls);
   }
 
@@ -213,9 +217,8 @@ export class LifecycleCommands {
    * leaves the ledger as it is (logged); the run closes all the same.
    */
   async reconcileBeforeClose(input: LifecycleInput): Promise<void> {
-    const calls = ofProvider(timerCalls(input.timerCallTimeout ?? '1 hour'), this.state.provider);
     try {
-      await this.reconcile('close', calls);
+      await this.reconcile('close', providerTimerCalls(input, this.state));
     } catch (error) {
       log.warn('reconciliation before close failed: the ledger stays as booked', { error: String(error) });
     }
@@ -312,12 +315,7 @@ export class LifecycleCommands {
     work: () => Promise<T>,
   ): Promise<T> {
     return this.keyed.once(operation, idempotencyKey, request, () => {
-      if (shouldContinueAsNew()) {
-        refuse(
-          LifecycleFailure.runContinuing,
-          'the lifecycle is moving to a new run; send the request again',
-        );
-      }
+      refuseWhileContinuing();
       return this.queue.run(work);
     });
   }

@@ -87,6 +87,11 @@ export async function reauthorize(
   return authorization;
 }
 
+/** The provider's calls nobody waits on, retried for the lifecycle's `timerCallTimeout`. */
+export function providerTimerCalls(input: LifecycleInput, state: LifecycleState): PaymentsCalls {
+  return ofProvider(timerCalls(millisecondsOf(input, 'timerCallTimeout')), state.provider);
+}
+
 /** What a deadline does: reauthorize what remains, or apply the expiry policy. */
 export async function fireTimer(
   state: LifecycleState,
@@ -94,7 +99,7 @@ export async function fireTimer(
   input: LifecycleInput,
 ): Promise<void> {
   if (isTerminal(state)) return;
-  const calls = ofProvider(timerCalls(millisecondsOf(input, 'timerCallTimeout')), state.provider);
+  const calls = providerTimerCalls(input, state);
   if (kind === 'reauthorize') {
     const remaining = amountOf(state, minorUnitsOf(state, state.remainingAmount) ?? 0n).value;
     try {
