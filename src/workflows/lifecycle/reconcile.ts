@@ -2,6 +2,7 @@ import type { HoldingsRequest, ProviderHoldings } from '../../providers/holdings
 import type { Discrepancy, Movement } from '../../providers/movements';
 import type { Authorization } from '../../providers/resources';
 import type { LifecycleState, ReconcileReason, ReconcileSummary } from './definitions';
+import { figuresOf } from './ledger/figures';
 import { recordDiscrepancy } from './ledger/invariants';
 import { minorUnitsOf } from './money';
 import { bookedIntoCharge } from './shared-charge';
@@ -133,13 +134,9 @@ function bookHold(state: LifecycleState, authorization: Authorization, at: strin
 
 /** What the ledger books as captured by one capture (none once declined), in minor units. */
 function bookedCapture(state: LifecycleState, captureId: string): bigint {
-  const declined = state.ledger.movements.some(
-    (movement) => movement.kind === 'capture-declined' && movement.reference === captureId,
-  );
-  if (declined) return 0n;
-  return state.ledger.movements
-    .filter((movement) => movement.kind === 'capture' && movement.reference === captureId)
-    .reduce((sum, movement) => sum + BigInt(movement.minorUnits), 0n);
+  return figuresOf(state.ledger.movements)
+    .captures.filter((capture) => capture.reference === captureId)
+    .reduce((sum, capture) => sum + capture.captured, 0n);
 }
 
 function unique(ids: string[]): string[] {
