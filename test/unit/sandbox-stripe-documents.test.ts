@@ -236,6 +236,40 @@ describe("the sandbox's Stripe mode, money that comes back", () => {
     ]);
   });
 
+  it('refuses a refund while a dispute is open or once it is lost, and refunds once it is won', async () => {
+    const refund = (charge: string, amount: number) =>
+      stripe('/v1/refunds', `charge=${charge}&amount=${amount}`);
+    const won = await capturedCharge();
+    const opened = await control(`/sandbox/charges/${won}/dispute`, {});
+    expect(opened).toMatchObject({ status: 'needs_response', is_charge_refundable: false });
+    const whileOpen = await refund(won, 1000);
+    expect(whileOpen).toMatchObject({ status: 400, body: { error: { code: 'charge_disputed' } } });
+    const closed = await control(`/sandbox/disputes/${opened.id}/close`, { outcome: 'won' });
+    expect(closed).toMatchObject({ status: 'won', is_charge_refundable: true });
+    expect(resourceViolations('dispute', closed)).toEqual([]);
+    // The funds came back to the merchant: all the charge captured can be given back to the payer, once.
+    expect((await refund(won, 4000)).status).toBe(200);
+    expect((await refund(won, 1000)).status).toBe(200);
+    expect(await refund(won, 1)).toMatchObject({
+      status: 400,
+      body: { error: { code: 'charge_already_refunded' } },
+    });
+    // Stripe keeps saying the charge was disputed.
+    expect((await stripe(`/v1/charges/${won}`)).body).toMatchObject({
+      disputed: true,
+      amount_refunded: 5000,
+    });
+
+    const lost = await capturedCharge();
+    const lostDispute = await control(`/sandbox/charges/${lost}/dispute`, {});
+    const decided = await control(`/sandbox/disputes/${lostDispute.id}/close`, { outcome: 'lost' });
+    expect(decided).toMatchObject({ status: 'lost', is_charge_refundable: false });
+    expect(await refund(lost, 1000)).toMatchObject({
+      status: 400,
+      body: { error: { code: 'charge_disputed' } },
+    });
+  });
+
   it('withdraws funds on a dispute and reinstates them when it is won; an inquiry withdraws nothing', async () => {
     const won = await control(`/sandbox/charges/${await capturedCharge()}/dispute`, {});
     await control(`/sandbox/disputes/${won.id}/close`, { outcome: 'won' });
