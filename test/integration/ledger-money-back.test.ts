@@ -65,6 +65,31 @@ describe('a Stripe dispute the merchant wins', () => {
     ]);
     expect(state.ledger.discrepancies).toEqual([]);
   });
+
+  it('lets the capture be refunded once the funds are back, as Stripe does; not while the dispute is open', async () => {
+    const authorizationId = await stack.startLifecycle('40.00');
+    const capture = await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, {}, freshKey());
+    const captureId = capture.data.id as string;
+    const refund = () =>
+      stack.api.post(`/v1/lifecycles/${authorizationId}/captures/${captureId}/refund`, {}, freshKey());
+    const disputeId = await stripeFixture.chargeback(stack.sandbox, captureId);
+    await waitFor(authorizationId, (s) => s.status === 'REVERSED', 'the dispute to withdraw the funds');
+    // While the dispute is open the lifecycle refuses before Stripe (which would answer charge_disputed).
+    expect(await refund()).toMatchObject({
+      status: 409,
+      data: { error: { code: 'LIFECYCLE_STATE_FORBIDS' } },
+    });
+
+    await postJson(`${stack.sandbox.url}/sandbox/disputes/${disputeId}/close`, { outcome: 'won' });
+    await waitFor(authorizationId, (s) => s.status === 'CAPTURED', 'the won dispute to reinstate the funds');
+    const refunded = await refund();
+    expect(refunded.status).toBe(200);
+    const state = await stack.state(authorizationId);
+    expect(state).toMatchObject({ status: 'REFUNDED', refundedAmount: '40.00' });
+    expect(state.captures[0]).toMatchObject({ id: captureId, status: 'REFUNDED', refundedAmount: '40.00' });
+    expect(await stripeFixture.refunded(stack.sandbox, captureId)).toBe('40.00');
+    expect(state.ledger.discrepancies).toEqual([]);
+  });
 });
 
 // A refund that fails at the provider (the payer's card or account closed) and, on PayPal, one canceled: the

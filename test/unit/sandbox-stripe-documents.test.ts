@@ -118,6 +118,81 @@ describe("the sandbox's Stripe mode", () => {
   });
 });
 
+describe("the sandbox's Stripe mode, listing PaymentIntents", () => {
+  const customer = 'cus_listed';
+  const made: string[] = [];
+  let first = 0;
+  beforeAll(async () => {
+    first = Math.floor(clock / 1000);
+    for (let n = 0; n < 5; n += 1) {
+      const form = `amount=${100 + n}&currency=usd&customer=${customer}&payment_method=pm_1&capture_method=manual&confirm=true`;
+      made.push((await stripe('/v1/payment_intents', form)).body.id as string);
+      clock += 10_000;
+    }
+    await stripe(
+      '/v1/payment_intents',
+      'amount=1&currency=usd&payment_method=pm_2&capture_method=manual&confirm=true',
+    );
+  });
+  const newestFirst = (...indexes: number[]) => indexes.map((index) => made[index]);
+  const listed = async (query: string) => {
+    const answer = await stripe(`/v1/payment_intents?customer=${customer}&${query}`);
+    return { ...answer, ids: ((answer.body.data ?? []) as { id: string }[]).map((each) => each.id) };
+  };
+
+  it("lists a customer's intents newest first, each a payment_intent by Stripe's schema", async () => {
+    const all = await listed('');
+    expect(all.body).toMatchObject({ object: 'list', has_more: false, url: '/v1/payment_intents' });
+    expect(all.ids).toEqual(newestFirst(4, 3, 2, 1, 0));
+    for (const intent of all.body.data) expect(resourceViolations('payment_intent', intent)).toEqual([]);
+    expect(typeof all.body.data[0].latest_charge).toBe('string');
+    const expanded = await listed('expand[0]=data.latest_charge');
+    expect(expanded.body.data[0].latest_charge).toMatchObject({ object: 'charge' });
+  });
+
+  it('filters by created, a Unix time or a range', async () => {
+    expect((await listed(`created[gte]=${first + 20}`)).ids).toEqual(newestFirst(4, 3, 2));
+    expect((await listed(`created[gt]=${first + 20}&created[lte]=${first + 30}`)).ids).toEqual(
+      newestFirst(3),
+    );
+    expect((await listed(`created[lt]=${first + 20}`)).ids).toEqual(newestFirst(1, 0));
+    expect((await listed(`created=${first + 10}`)).ids).toEqual(newestFirst(1));
+  });
+
+  it('pages by limit, starting_after and ending_before, saying whether more follow', async () => {
+    expect(await listed('limit=2')).toMatchObject({ ids: newestFirst(4, 3), body: { has_more: true } });
+    expect(await listed(`limit=2&starting_after=${made[3]}`)).toMatchObject({
+      ids: newestFirst(2, 1),
+      body: { has_more: true },
+    });
+    expect(await listed(`limit=2&starting_after=${made[1]}`)).toMatchObject({
+      ids: newestFirst(0),
+      body: { has_more: false },
+    });
+    expect(await listed(`limit=2&ending_before=${made[1]}`)).toMatchObject({
+      ids: newestFirst(3, 2),
+      body: { has_more: true },
+    });
+  });
+
+  it('refuses what Stripe refuses, naming the parameter', async () => {
+    const cases: [string, number, string | undefined][] = [
+      ['limit=0', 400, 'limit'],
+      ['limit=101', 400, 'limit'],
+      ['created[after]=1', 400, 'created[after]'],
+      ['created[gte]=soon', 400, 'created[gte]'],
+      ['starting_after=pi_missing', 404, 'starting_after'],
+      [`starting_after=${made[1]}&ending_before=${made[3]}`, 400, undefined],
+      ['status=requires_capture', 400, 'status'],
+    ];
+    for (const [query, status, param] of cases) {
+      const refused = await listed(query);
+      expect({ query, status: refused.status }).toEqual({ query, status });
+      expect(refused.body.error).toMatchObject({ type: 'invalid_request_error', ...(param && { param }) });
+    }
+  });
+});
+
 describe("the sandbox's Stripe mode, money that comes back", () => {
   let listener: WebhookListener;
   beforeAll(async () => {
@@ -159,6 +234,40 @@ describe("the sandbox's Stripe mode, money that comes back", () => {
       { type: 'refund.updated', status: 'failed' },
       { type: 'charge.refund.updated', status: 'failed' },
     ]);
+  });
+
+  it('refuses a refund while a dispute is open or once it is lost, and refunds once it is won', async () => {
+    const refund = (charge: string, amount: number) =>
+      stripe('/v1/refunds', `charge=${charge}&amount=${amount}`);
+    const won = await capturedCharge();
+    const opened = await control(`/sandbox/charges/${won}/dispute`, {});
+    expect(opened).toMatchObject({ status: 'needs_response', is_charge_refundable: false });
+    const whileOpen = await refund(won, 1000);
+    expect(whileOpen).toMatchObject({ status: 400, body: { error: { code: 'charge_disputed' } } });
+    const closed = await control(`/sandbox/disputes/${opened.id}/close`, { outcome: 'won' });
+    expect(closed).toMatchObject({ status: 'won', is_charge_refundable: true });
+    expect(resourceViolations('dispute', closed)).toEqual([]);
+    // The funds came back to the merchant: all the charge captured can be given back to the payer, once.
+    expect((await refund(won, 4000)).status).toBe(200);
+    expect((await refund(won, 1000)).status).toBe(200);
+    expect(await refund(won, 1)).toMatchObject({
+      status: 400,
+      body: { error: { code: 'charge_already_refunded' } },
+    });
+    // Stripe keeps saying the charge was disputed.
+    expect((await stripe(`/v1/charges/${won}`)).body).toMatchObject({
+      disputed: true,
+      amount_refunded: 5000,
+    });
+
+    const lost = await capturedCharge();
+    const lostDispute = await control(`/sandbox/charges/${lost}/dispute`, {});
+    const decided = await control(`/sandbox/disputes/${lostDispute.id}/close`, { outcome: 'lost' });
+    expect(decided).toMatchObject({ status: 'lost', is_charge_refundable: false });
+    expect(await refund(lost, 1000)).toMatchObject({
+      status: 400,
+      body: { error: { code: 'charge_disputed' } },
+    });
   });
 
   it('withdraws funds on a dispute and reinstates them when it is won; an inquiry withdraws nothing', async () => {

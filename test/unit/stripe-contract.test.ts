@@ -50,6 +50,9 @@ describe("the adapter's requests against Stripe's OpenAPI document", () => {
   beforeAll(async () => {
     recording = await startRecordingProvider((req, res) => {
       if (req.path === '/v1/refunds') return respondJson(res, 200, refundJson());
+      if (req.method === 'GET' && req.path === '/v1/payment_intents') {
+        return respondJson(res, 200, { object: 'list', data: [], has_more: false, url: req.path });
+      }
       respondJson(res, 200, paymentIntentJson({ latest_charge: chargeJson({ captured: true }) }));
     });
   });

@@ -38,6 +38,16 @@ function stripe(multicapture = true): PaymentsProvider {
 }
 
 const usd = (value: string) => ({ currency_code: 'USD', value });
+
+/** Stripe's list of PaymentIntents (GET /v1/payment_intents), one page. */
+const intentList = (data: unknown[] = [], hasMore = false) => ({
+  object: 'list',
+  data,
+  has_more: hasMore,
+  url: '/v1/payment_intents',
+});
+const isIntentList = (req: { method: string; path: string }) =>
+  req.method === 'GET' && req.path === '/v1/payment_intents';
 const sent = (index = 0) => {
   const request = recording.requests[index];
   if (!request) throw new Error(`no request ${index}`);
@@ -133,6 +143,7 @@ describe('the Stripe adapter', () => {
 
   it('reauthorizes new-first: a confirmed off-session manual intent on the saved card, then a cancel of the old', async () => {
     recording.setHandler((req, res) => {
+      if (isIntentList(req)) return respondJson(res, 200, intentList());
       if (req.method === 'POST' && req.path === '/v1/payment_intents')
         return respondJson(res, 200, paymentIntentJson({ id: 'pi_2' }));
       if (req.path.endsWith('/cancel'))
@@ -151,10 +162,18 @@ describe('the Stripe adapter', () => {
     expect(authorization).toMatchObject({ id: 'pi_2', status: 'CREATED' });
     expect(recording.requests.map((request) => `${request.method} ${request.path}`)).toEqual([
       'GET /v1/payment_intents/pi_1',
+      'GET /v1/payment_intents',
       'POST /v1/payment_intents',
       'POST /v1/payment_intents/pi_1/cancel',
     ]);
-    const create = sent(1).form;
+    // The payer's intents made since the previous one, looked through for one that already replaces it.
+    expect(Object.fromEntries(sent(1).query)).toEqual({
+      customer: 'cus_1',
+      'created[gte]': '1780000000',
+      limit: '100',
+      'expand[0]': 'data.latest_charge',
+    });
+    const create = sent(2).form;
     expect(Object.fromEntries(create)).toMatchObject({
       amount: '5000',
       currency: 'usd',
@@ -166,8 +185,8 @@ describe('the Stripe adapter', () => {
       'payment_method_options[card][request_multicapture]': 'if_available',
       'metadata[reauthorizes]': 'pi_1',
     });
-    expect(sent(1).headers['idempotency-key']).toBe('reauthorize-create/pi_1/reauthorize/r');
-    expect(sent(2).headers['idempotency-key']).toBe('reauthorize-cancel-previous/pi_1/reauthorize/r');
+    expect(sent(2).headers['idempotency-key']).toBe('reauthorize-create/pi_1/reauthorize/r');
+    expect(sent(3).headers['idempotency-key']).toBe('reauthorize-cancel-previous/pi_1/reauthorize/r');
   });
 
   it('refuses, before any new intent, to reauthorize an intent Stripe cannot cancel', async () => {
@@ -175,7 +194,9 @@ describe('the Stripe adapter', () => {
       { status: 'requires_capture', amount_received: 2000, amount_capturable: 3000 },
       { status: 'succeeded', amount_received: 2000, amount_capturable: 0 },
     ]) {
-      recording.setHandler((_req, res) => respondJson(res, 200, paymentIntentJson(previous)));
+      recording.setHandler((req, res) =>
+        respondJson(res, 200, isIntentList(req) ? intentList() : paymentIntentJson(previous)),
+      );
       const error = await rejectionOf(
         stripe().reauthorizeAuthorization({
           authorizationId: 'pi_1',
@@ -185,7 +206,7 @@ describe('the Stripe adapter', () => {
         ProviderError,
       );
       expect(error).toMatchObject({ type: 'authorization_not_replaceable', retryable: false });
-      expect(recording.requests.map((request) => request.method)).toEqual(['GET']);
+      expect(recording.requests.map((request) => request.method)).toEqual(['GET', 'GET']);
       recording.requests.length = 0;
     }
   });
@@ -193,6 +214,7 @@ describe('the Stripe adapter', () => {
   it('releases the new intent at once when the old one was captured before its cancel', async () => {
     let captured = false;
     recording.setHandler((req, res) => {
+      if (isIntentList(req)) return respondJson(res, 200, intentList());
       if (req.method === 'POST' && req.path === '/v1/payment_intents')
         return respondJson(res, 200, paymentIntentJson({ id: 'pi_2' }));
       if (req.path === '/v1/payment_intents/pi_1/cancel') {
@@ -224,12 +246,126 @@ describe('the Stripe adapter', () => {
     expect(error).toMatchObject({ type: 'authorization_not_replaceable', retryable: false });
     expect(recording.requests.map((request) => `${request.method} ${request.path}`)).toEqual([
       'GET /v1/payment_intents/pi_1',
+      'GET /v1/payment_intents',
       'POST /v1/payment_intents',
       'POST /v1/payment_intents/pi_1/cancel',
       'GET /v1/payment_intents/pi_1',
       'POST /v1/payment_intents/pi_2/cancel',
     ]);
-    expect(sent(4).headers['idempotency-key']).toBe('reauthorize-cancel-new/pi_1/reauthorize/r');
+    expect(sent(5).headers['idempotency-key']).toBe('reauthorize-cancel-new/pi_1/reauthorize/r');
+  });
+
+  it('adopts an intent that already replaces the previous, found on a later page: cancels the previous, creates none', async () => {
+    recording.setHandler((req, res) => {
+      if (isIntentList(req)) {
+        if (req.query.get('starting_after') === 'pi_9') {
+          const renewed = { id: 'pi_2', created: 1_780_000_500, metadata: { reauthorizes: 'pi_1' } };
+          return respondJson(res, 200, intentList([paymentIntentJson(renewed)]));
+        }
+        return respondJson(res, 200, intentList([paymentIntentJson({ id: 'pi_9' })], true));
+      }
+      if (req.path.endsWith('/cancel'))
+        return respondJson(res, 200, paymentIntentJson({ status: 'canceled' }));
+      respondJson(res, 200, paymentIntentJson());
+    });
+    const authorization = await stripe().reauthorizeAuthorization({
+      authorizationId: 'pi_1',
+      amount: usd('50.00'),
+      idempotencyKey: 'pi_1/reauthorize/r',
+    });
+    expect(authorization).toMatchObject({ id: 'pi_2', status: 'CREATED', amount: usd('50.00') });
+    expect(recording.requests.map((request) => `${request.method} ${request.path}`)).toEqual([
+      'GET /v1/payment_intents/pi_1',
+      'GET /v1/payment_intents',
+      'GET /v1/payment_intents',
+      'POST /v1/payment_intents/pi_1/cancel',
+    ]);
+    expect(sent(3).headers['idempotency-key']).toBe('reauthorize-cancel-previous/pi_1/reauthorize/r');
+  });
+
+  it('adopts, once the previous is canceled, the replacement holding what is asked and releases the other', async () => {
+    const replacement = (id: string, amount: number) =>
+      paymentIntentJson({ id, amount, amount_capturable: amount, metadata: { reauthorizes: 'pi_1' } });
+    recording.setHandler((req, res) => {
+      if (isIntentList(req))
+        return respondJson(res, 200, intentList([replacement('pi_3', 3000), replacement('pi_2', 5000)]));
+      if (req.path.endsWith('/cancel'))
+        return respondJson(res, 200, paymentIntentJson({ id: 'pi_3', status: 'canceled' }));
+      respondJson(res, 200, paymentIntentJson({ status: 'canceled', amount_capturable: 0 }));
+    });
+    const authorization = await stripe().reauthorizeAuthorization({
+      authorizationId: 'pi_1',
+      amount: usd('50.00'),
+      idempotencyKey: 'pi_1/reauthorize/r',
+    });
+    expect(authorization).toMatchObject({ id: 'pi_2', amount: usd('50.00') });
+    expect(recording.requests.map((request) => `${request.method} ${request.path}`)).toEqual([
+      'GET /v1/payment_intents/pi_1',
+      'GET /v1/payment_intents',
+      'POST /v1/payment_intents/pi_3/cancel',
+    ]);
+    expect(sent(2).headers['idempotency-key']).toBe('reauthorize-cancel-found/pi_1/reauthorize/r/pi_3');
+  });
+
+  it('creates a new intent when the replacement found holds nothing any more', async () => {
+    recording.setHandler((req, res) => {
+      if (isIntentList(req)) {
+        const canceled = {
+          id: 'pi_2',
+          status: 'canceled',
+          amount_capturable: 0,
+          metadata: { reauthorizes: 'pi_1' },
+        };
+        return respondJson(res, 200, intentList([paymentIntentJson(canceled)]));
+      }
+      if (req.method === 'POST' && req.path === '/v1/payment_intents')
+        return respondJson(res, 200, paymentIntentJson({ id: 'pi_3' }));
+      if (req.path.endsWith('/cancel'))
+        return respondJson(res, 200, paymentIntentJson({ status: 'canceled' }));
+      respondJson(res, 200, paymentIntentJson());
+    });
+    const authorization = await stripe().reauthorizeAuthorization({
+      authorizationId: 'pi_1',
+      amount: usd('50.00'),
+      idempotencyKey: 'pi_1/reauthorize/r',
+    });
+    expect(authorization.id).toBe('pi_3');
+    expect(recording.requests.map((request) => `${request.method} ${request.path}`)).toEqual([
+      'GET /v1/payment_intents/pi_1',
+      'GET /v1/payment_intents',
+      'POST /v1/payment_intents',
+      'POST /v1/payment_intents/pi_1/cancel',
+    ]);
+  });
+
+  it('releases a replacement still holding when the previous can no longer be canceled, and refuses', async () => {
+    recording.setHandler((req, res) => {
+      if (isIntentList(req)) {
+        const holding = { id: 'pi_2', metadata: { reauthorizes: 'pi_1' } };
+        return respondJson(res, 200, intentList([paymentIntentJson(holding)]));
+      }
+      if (req.path.endsWith('/cancel'))
+        return respondJson(res, 200, paymentIntentJson({ id: 'pi_2', status: 'canceled' }));
+      respondJson(
+        res,
+        200,
+        paymentIntentJson({ status: 'succeeded', amount_received: 5000, amount_capturable: 0 }),
+      );
+    });
+    const error = await rejectionOf(
+      stripe().reauthorizeAuthorization({
+        authorizationId: 'pi_1',
+        amount: usd('50.00'),
+        idempotencyKey: 'pi_1/reauthorize/r',
+      }),
+      ProviderError,
+    );
+    expect(error).toMatchObject({ type: 'authorization_not_replaceable', retryable: false });
+    expect(recording.requests.map((request) => `${request.method} ${request.path}`)).toEqual([
+      'GET /v1/payment_intents/pi_1',
+      'GET /v1/payment_intents',
+      'POST /v1/payment_intents/pi_2/cancel',
+    ]);
   });
 
   it('reauthorizes an intent without multicapture by one without it: the lifecycle keeps its one capture', async () => {
@@ -237,6 +373,7 @@ describe('the Stripe adapter', () => {
       payment_method_details: { type: 'card', card: { multicapture: { status: 'unavailable' } } },
     });
     recording.setHandler((req, res) => {
+      if (isIntentList(req)) return respondJson(res, 200, intentList());
       if (req.method === 'POST' && req.path === '/v1/payment_intents')
         return respondJson(res, 200, paymentIntentJson({ id: 'pi_2', latest_charge: single }));
       if (req.path.endsWith('/cancel'))
@@ -249,7 +386,7 @@ describe('the Stripe adapter', () => {
       idempotencyKey: 'pi_1/reauthorize/r',
     });
     expect(sent(0).query.getAll('expand[0]')).toEqual(['latest_charge']);
-    expect(sent(1).form.has('payment_method_options[card][request_multicapture]')).toBe(false);
+    expect(sent(2).form.has('payment_method_options[card][request_multicapture]')).toBe(false);
   });
 
   it('counts an intent already canceled as voided', async () => {

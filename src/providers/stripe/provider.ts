@@ -7,6 +7,7 @@ import { readStripeHoldings } from './holdings';
 import { stripeIdempotencyKey, type StripeOperation } from './keys';
 import { toStripeAmount } from './money';
 import { parseStripeEvent, stripeLifecycleEventTypes } from './payment-event';
+import { REAUTHORIZES_METADATA, notReplaceable, replacementChoice, replaces } from './replacement';
 import { authorizationOf, captureOf, latestCharge, refundOf } from './resources';
 import { STRIPE_SIGNATURE_HEADER, verifyStripeSignature } from './webhook-signature';
 
@@ -78,7 +79,9 @@ function unexpectedState(error: unknown): boolean {
  * Stripe's manual-capture PaymentIntents behind the port, over the official SDK. Every POST carries an
  * idempotency key derived from the caller's per operation; a reauthorization is a new intent on the saved
  * payment method, then a cancel of the old one, taken only when the old one can be canceled and released at
- * once when it could not be, so neither a retry nor a refusal leaves two holds.
+ * once when it could not be; an intent that already replaces the old one (a retry whose answer was lost,
+ * however late) is adopted rather than made again (replacement.ts), so neither a retry nor a refusal leaves
+ * two holds.
  */
 export function stripeProvider(options: StripeProviderOptions): PaymentsProvider {
   const stripe = stripeClient(options);
@@ -95,6 +98,21 @@ export function stripeProvider(options: StripeProviderOptions): PaymentsProvider
       if (intent.status !== 'canceled') throw error;
       return intent;
     }
+  };
+
+  // The intents that already reauthorize `previous`, newest first: the payer's made since it (Stripe lists by
+  // customer and creation time; an intent without a customer is looked for among all made since).
+  const replacementsOf = async (previous: Stripe.PaymentIntent) => {
+    const customer = idOf(previous.customer);
+    const found: Stripe.PaymentIntent[] = [];
+    const listed = stripe.paymentIntents.list({
+      ...(customer && { customer }),
+      created: { gte: previous.created },
+      limit: 100,
+      expand: ['data.latest_charge'],
+    });
+    for await (const intent of listed) if (replaces(intent, previous)) found.push(intent);
+    return found;
   };
 
   return {
@@ -147,23 +165,36 @@ export function stripeProvider(options: StripeProviderOptions): PaymentsProvider
         const previous = await stripe.paymentIntents.retrieve(request.authorizationId, {
           expand: expandCharge,
         });
+        const key = request.idempotencyKey;
+        const choice = replacementChoice(
+          previous,
+          await replacementsOf(previous),
+          stripeAmount(request.amount),
+        );
+        // A replacement that is not adopted is a second hold the lifecycle does not know: released first.
+        for (const intent of choice.release) {
+          await cancel(intent.id, key && `${key}/${intent.id}`, 'reauthorize-cancel-found');
+        }
+        if (choice.action === 'refuse') throw choice.error;
         // The new hold takes captures as the one it replaces did: the lifecycle keeps the capture rules it
         // started with (one capture, or several into a shared charge) across its reauthorizations.
-        assertReplaceable(previous);
         const keepsMulticapture = multicapture && multicaptureOf(authorizationOf(previous)) === 'available';
-        const created = await stripe.paymentIntents.create(
-          reauthorizationParams(previous, request.amount, keepsMulticapture),
-          keyed('reauthorize-create', request.idempotencyKey),
-        );
+        const renewed =
+          choice.action === 'adopt'
+            ? choice.intent
+            : await stripe.paymentIntents.create(
+                reauthorizationParams(previous, request.amount, keepsMulticapture),
+                keyed('reauthorize-create', key),
+              );
         try {
-          await cancel(previous.id, request.idempotencyKey, 'reauthorize-cancel-previous');
+          if (previous.status !== 'canceled') await cancel(previous.id, key, 'reauthorize-cancel-previous');
         } catch (error) {
           if (!unexpectedState(error)) throw error;
           // The previous hold was captured between the read and the cancel: the new one cannot replace it.
-          await cancel(created.id, request.idempotencyKey, 'reauthorize-cancel-new');
-          throw notReplaceable(previous.id, 'was captured before its cancel, so the new hold was released');
+          await cancel(renewed.id, key, 'reauthorize-cancel-new');
+          throw notReplaceable(previous.id, 'was captured before its cancel, and the new hold was released');
         }
-        return authorizationOf(created);
+        return authorizationOf(renewed);
       }),
 
     refundCapture: (request) =>
@@ -232,33 +263,6 @@ function keyedMetadata(request: { idempotencyKey: string; invoiceId?: string }):
   };
 }
 
-/** Stripe's refusal, in the port's terms, of a reauthorization whose previous hold cannot be released. */
-export const AUTHORIZATION_NOT_REPLACEABLE = 'authorization_not_replaceable';
-
-function notReplaceable(intentId: string, why: string): ProviderError {
-  return new ProviderError({
-    message: `${intentId} ${why}: Stripe cannot cancel it, so a new hold would not replace it`,
-    type: AUTHORIZATION_NOT_REPLACEABLE,
-    retryable: false,
-    details: [],
-  });
-}
-
-/**
- * Refuses, before any new hold, a previous intent Stripe cannot cancel: one that succeeded, or one partly
- * captured (multicapture). A canceled one is released already (a retry of a reauthorization that canceled it
- * and lost its answer finds it so, and its create is replayed under the same key).
- */
-function assertReplaceable(previous: Stripe.PaymentIntent): void {
-  const cancelable = previous.status === 'requires_capture' && previous.amount_received === 0;
-  if (!cancelable && previous.status !== 'canceled') {
-    throw notReplaceable(
-      previous.id,
-      `is ${previous.status} with ${previous.amount_received} captured and ${previous.amount_capturable} capturable`,
-    );
-  }
-}
-
 /**
  * The new PaymentIntent that holds `amount` again: the previous one's saved card, off-session, confirmed at
  * once, captured manually, asking for multicapture when `multicapture` (the previous one had it).
@@ -286,7 +290,7 @@ export function reauthorizationParams(
     confirm: true,
     off_session: true,
     ...(multicapture && { payment_method_options: { card: { request_multicapture: 'if_available' } } }),
-    metadata: { ...previous.metadata, reauthorizes: previous.id },
+    metadata: { ...previous.metadata, [REAUTHORIZES_METADATA]: previous.id },
     expand: expandCharge,
   };
 }

@@ -1,6 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { invalidRequest, resourceMissing } from './errors';
-import type { ChargeRecord, DisputeRecord, IntentRecord, RefundRecord, StripeBookEvent } from './records';
+import {
+  isChargeRefundable,
+  type ChargeRecord,
+  type DisputeRecord,
+  type IntentRecord,
+  type RefundRecord,
+  type StripeBookEvent,
+} from './records';
 
 /** Stripe's limit on the captures of one multicapture PaymentIntent. */
 export const MAX_MULTICAPTURES = 50;
@@ -192,10 +199,19 @@ export class StripeBooks {
     return intent;
   }
 
-  /** Refunds part or all of what the charge captured and has not had refunded or disputed. */
+  /** The charge's dispute, an inquiry included; undefined while none was opened. */
+  disputeOf(chargeId: string): DisputeRecord | undefined {
+    return [...this.disputes.values()].reverse().find((dispute) => dispute.chargeId === chargeId);
+  }
+
+  /**
+   * Refunds part or all of what the charge captured and has not had refunded. A charge whose dispute is open or
+   * lost is refused (`charge_disputed`); one whose dispute was won, or that had only an inquiry, is refunded.
+   */
   createRefund(chargeId: string, amount: number | undefined, metadata: Record<string, string>): RefundRecord {
     const charge = this.charge(chargeId);
-    if (charge.disputed) {
+    const dispute = this.disputeOf(charge.id);
+    if (dispute && !isChargeRefundable(dispute)) {
       throw invalidRequest(
         `Charge ${charge.id} has been charged back; refunds are not possible.`,
         'charge_disputed',

@@ -64,6 +64,14 @@ export interface DisputeRecord {
   created: number;
 }
 
+/**
+ * Whether the disputed charge can still be refunded (Stripe's `is_charge_refundable`): after an inquiry, which
+ * withdrew nothing, and after a dispute the merchant won; not while a dispute is open, nor once it is lost.
+ */
+export function isChargeRefundable(dispute: DisputeRecord): boolean {
+  return dispute.status === 'won' || dispute.status.startsWith('warning_');
+}
+
 export type StripeBookEvent =
   | {
       type:

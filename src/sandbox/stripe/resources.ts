@@ -1,4 +1,10 @@
-import type { ChargeRecord, DisputeRecord, IntentRecord, RefundRecord } from './records';
+import {
+  isChargeRefundable,
+  type ChargeRecord,
+  type DisputeRecord,
+  type IntentRecord,
+  type RefundRecord,
+} from './records';
 
 // The Stripe mode's records as Stripe's JSON (API version 2026-08-26): the fields Stripe's schema requires
 // and the ones a manual-capture integration reads.
@@ -104,7 +110,7 @@ export function disputeResource(dispute: DisputeRecord): Record<string, unknown>
       past_due: false,
       submission_count: 0,
     },
-    is_charge_refundable: false,
+    is_charge_refundable: isChargeRefundable(dispute),
     livemode: false,
     metadata: {},
     payment_intent: dispute.intentId,

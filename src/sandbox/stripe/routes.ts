@@ -17,6 +17,7 @@ import {
   paramsOf,
   type Params,
 } from './params';
+import { createdFilter, expandsListed, listPage } from './lists';
 import { chargeResource, paymentIntentResource, refundResource } from './resources';
 import { registerWebhookEndpointRoutes } from './routes-webhook-endpoints';
 import type { StripeWebhookEndpoints } from './webhook-endpoints';
@@ -82,16 +83,24 @@ export async function registerStripeRoutes(app: FastifyInstance, context: Stripe
       return answer(reply, faults, 'get', () => ({ statusCode: 200, body: intentJson(id, params) }));
     });
 
-    // The intents (a customer's, when asked), in one page.
+    // The intents (a customer's, created when asked), newest first, a page at a time.
     scope.get('/v1/payment_intents', async (request, reply) => {
       const params = decodeForm(request.url.split('?')[1] ?? '');
       return answer(reply, faults, 'get', () => {
-        allowOnly(params, ['customer', 'limit', 'expand']);
+        allowOnly(params, ['created', 'customer', 'ending_before', 'expand', 'limit', 'starting_after']);
         const customer = typeof params.customer === 'string' ? params.customer : undefined;
-        const data = books.intentsOf(customer).map((intent) => intentJson(intent.id, {}));
+        const created = createdFilter(params);
+        const all = books.intentsOf(customer).filter((intent) => created(intent.created));
+        const page = listPage(all, params, (id, param) => books.intent(id, param));
+        const expand = expandsListed(params, 'latest_charge') ? { expand: ['latest_charge'] } : {};
         return {
           statusCode: 200,
-          body: { object: 'list', data, has_more: false, url: '/v1/payment_intents' },
+          body: {
+            object: 'list',
+            data: page.data.map((intent) => intentJson(intent.id, expand)),
+            has_more: page.has_more,
+            url: '/v1/payment_intents',
+          },
         };
       });
     });
@@ -104,36 +113,24 @@ export async function registerStripeRoutes(app: FastifyInstance, context: Stripe
       }));
     });
 
-    // A charge's or an intent's refunds (or all), newest first, a page of `limit` (1 to 100, default 10)
-    // after `starting_after`.
+    // A charge's or an intent's refunds (or all), newest first, a page at a time.
     scope.get('/v1/refunds', async (request, reply) => {
       const params = decodeForm(request.url.split('?')[1] ?? '');
       return answer(reply, faults, 'get', () => {
-        allowOnly(params, ['charge', 'payment_intent', 'limit', 'starting_after', 'expand']);
-        const limit = integer(params, 'limit') ?? 10;
-        if (limit < 1 || limit > 100) {
-          throw invalidRequest(
-            'Invalid limit: must be between 1 and 100',
-            'parameter_invalid_integer',
-            'limit',
-          );
-        }
+        allowOnly(params, ['charge', 'payment_intent', 'limit', 'starting_after', 'ending_before', 'expand']);
         if (typeof params.charge === 'string') books.charge(params.charge);
         if (typeof params.payment_intent === 'string') books.intent(params.payment_intent, 'payment_intent');
         const all = books.refundsOf({
           ...(typeof params.charge === 'string' && { chargeId: params.charge }),
           ...(typeof params.payment_intent === 'string' && { intentId: params.payment_intent }),
         });
-        const after = typeof params.starting_after === 'string' ? params.starting_after : undefined;
-        if (after !== undefined) books.refund(after);
-        const from = after === undefined ? 0 : all.findIndex((refund) => refund.id === after) + 1;
-        const page = all.slice(from, from + limit);
+        const page = listPage(all, params, (id) => books.refund(id));
         return {
           statusCode: 200,
           body: {
             object: 'list',
-            data: page.map(refundResource),
-            has_more: from + limit < all.length,
+            data: page.data.map(refundResource),
+            has_more: page.has_more,
             url: '/v1/refunds',
           },
         };
