@@ -86,3 +86,18 @@ export async function startStripeDoors(
     },
   };
 }
+
+/** A JSON call to the sandbox (its Stripe API or its controls) with the sandbox's Stripe key. */
+export function sandboxCaller(sandbox: Sandbox) {
+  return async <T>(path: string, init: RequestInit = {}): Promise<T> => {
+    const response = await fetch(`${sandbox.url}${path}`, {
+      ...init,
+      headers: {
+        authorization: 'Bearer sk_test_sandbox',
+        'content-type': 'application/json',
+        ...init.headers,
+      },
+    });
+    return (await response.json()) as T;
+  };
+}

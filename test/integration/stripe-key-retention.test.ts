@@ -5,7 +5,7 @@ import type { LifecycleClient } from '../../src/client/lifecycle-client';
 import type { PaymentCapture, Refund } from '../../src/providers/resources';
 import type { Sandbox } from '../../src/sandbox/server';
 import type { LifecycleState } from '../../src/workflows/lifecycle/definitions';
-import { startStripeDoors } from '../helpers/stripe-doors';
+import { sandboxCaller, startStripeDoors } from '../helpers/stripe-doors';
 
 // A keyed capture or refund whose answer was lost, retried after Stripe forgot its idempotency key (the
 // sandbox and the adapter both keep a key RETENTION_MS here, Stripe's 24 hours shortened): the retry reads
@@ -20,6 +20,7 @@ let sandbox: Sandbox;
 let api: AxiosInstance;
 let lifecycles: LifecycleClient;
 let close: () => Promise<void>;
+let atSandbox: ReturnType<typeof sandboxCaller>;
 
 beforeAll(async () => {
   const doors = await startStripeDoors('stripe-key-retention', ['stripe'], [['stripe']], {
@@ -27,18 +28,11 @@ beforeAll(async () => {
   });
   ({ sandbox, lifecycles, close } = doors);
   [api] = doors.apis as [AxiosInstance];
+  atSandbox = sandboxCaller(sandbox);
 });
 afterAll(async () => {
   await close?.();
 });
-
-async function atSandbox<T>(path: string, init: RequestInit = {}): Promise<T> {
-  const response = await fetch(`${sandbox.url}${path}`, {
-    ...init,
-    headers: { authorization: 'Bearer sk_test_sandbox', 'content-type': 'application/json', ...init.headers },
-  });
-  return (await response.json()) as T;
-}
 
 async function startedIntent(amount: number): Promise<string> {
   const { id } = await atSandbox<{ id: string }>('/sandbox/payment_intents', {

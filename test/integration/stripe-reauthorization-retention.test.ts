@@ -5,7 +5,7 @@ import type { LifecycleClient } from '../../src/client/lifecycle-client';
 import type { Sandbox } from '../../src/sandbox/server';
 import type { LifecycleState } from '../../src/workflows/lifecycle/definitions';
 import { eventually } from '../helpers/eventually';
-import { startStripeDoors } from '../helpers/stripe-doors';
+import { sandboxCaller, startStripeDoors } from '../helpers/stripe-doors';
 
 // A Stripe reauthorization (a new PaymentIntent, then a cancel of the previous) whose answer was lost and
 // which is sent again after Stripe forgot its idempotency keys (the sandbox and the adapter both keep a key
@@ -20,6 +20,7 @@ let sandbox: Sandbox;
 let api: AxiosInstance;
 let lifecycles: LifecycleClient;
 let close: () => Promise<void>;
+let atSandbox: ReturnType<typeof sandboxCaller>;
 
 beforeAll(async () => {
   const doors = await startStripeDoors('stripe-reauthorization-retention', ['stripe'], [['stripe']], {
@@ -27,6 +28,7 @@ beforeAll(async () => {
   });
   ({ sandbox, lifecycles, close } = doors);
   [api] = doors.apis as [AxiosInstance];
+  atSandbox = sandboxCaller(sandbox);
 });
 afterAll(async () => {
   await close?.();
@@ -42,14 +44,6 @@ interface IntentAtStripe {
   amount_capturable: number;
   customer: string;
   metadata: Record<string, string>;
-}
-
-async function atSandbox<T>(path: string, init: RequestInit = {}): Promise<T> {
-  const response = await fetch(`${sandbox.url}${path}`, {
-    ...init,
-    headers: { authorization: 'Bearer sk_test_sandbox', 'content-type': 'application/json', ...init.headers },
-  });
-  return (await response.json()) as T;
 }
 
 const intentAtStripe = (id: string) => atSandbox<IntentAtStripe>(`/v1/payment_intents/${id}`);
