@@ -27,6 +27,7 @@ export const startLifecycleBody = z.strictObject({
   lateEventWindow: durationSchema('lateEventWindow').optional(),
   idempotencyKeyRetention: durationSchema('idempotencyKeyRetention').optional(),
   timerCallTimeout: durationSchema('timerCallTimeout').optional(),
+  eventGracePeriod: durationSchema('eventGracePeriod').optional(),
 });
 
 export const authorizationParams = z.object({ authorizationId: identifier });
@@ -109,6 +110,10 @@ export const lifecycleStateBody = z.object({
   expiryPolicyAt: z.string(),
   expiryPolicy: z.enum(['void', 'expire']),
   nextTimer: z.object({ kind: z.string(), at: z.string() }).optional(),
+  /** Movements the lifecycle made whose provider event has not come: read after `readAfter` (the `reconcile` timer). */
+  awaitedEvents: z
+    .array(z.object({ kind: z.string(), reference: z.string(), madeAt: z.string(), readAfter: z.string() }))
+    .optional(),
   captures: z.array(z.looseObject({ id: z.string(), status: z.string(), amount: amountOut })),
   refunds: z
     .array(z.looseObject({ id: z.string(), captureId: z.string(), status: z.string(), amount: amountOut }))

@@ -1,5 +1,6 @@
 import axios from 'axios';
 import { postJson } from '../../bench/provider-sandboxes';
+import { LifecycleClosedError } from '../../src/client/lifecycle-client';
 import { apiKeyHash, clearKeyCaller } from '../../src/api-callers';
 import {
   lifecycleWorkflowId,
@@ -87,6 +88,73 @@ describe.each(providerFixtures)('reconciliation at $name', (fixture) => {
       remainingAmount: '30.00',
       refundedAmount: '10.00',
     });
+  });
+
+  it('reads its provider once when the event of a capture it made has not come within its grace period', async () => {
+    const authorizationId = await stack.startLifecycle(
+      '40.00',
+      { eventGracePeriod: '2 seconds' },
+      { severalCaptures: true },
+    );
+    const capture = await stack.api.post(
+      `/v1/lifecycles/${authorizationId}/capture`,
+      { amount: '10.00', finalCapture: false },
+      freshKey(),
+    );
+    expect(capture.status).toBe(200);
+    const waiting = await stack.state(authorizationId);
+    expect(waiting.nextTimer).toMatchObject({ kind: 'reconcile' });
+    // The provider's capture id: on Stripe, the charge the lifecycle's captures share.
+    expect(waiting.awaitedEvents).toEqual([
+      expect.objectContaining({
+        kind: 'capture',
+        reference: expect.stringContaining(waiting.captures[0]!.chargeId ?? capture.data.id),
+      }),
+    ]);
+
+    const read = await eventually(
+      () => stack.state(authorizationId),
+      (state: LifecycleState) => state.lastReconciliation?.reason === 'event-overdue',
+      { what: 'the read for the overdue capture event' },
+    );
+    expect(read.lastReconciliation).toMatchObject({ booked: 0, recorded: 0 });
+    expect(read.awaitedEvents).toBeUndefined();
+    expect(read.nextTimer).toMatchObject({ kind: 'reauthorize' });
+    expect(read.ledger.discrepancies).toEqual([]);
+
+    // Read once: the same capture is not read again.
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    expect((await stack.state(authorizationId)).lastReconciliation).toEqual(read.lastReconciliation);
+  });
+
+  it('answers 409 LIFECYCLE_CLOSED to a reconcile of a lifecycle whose run completed', async () => {
+    const authorizationId = await stack.startLifecycle('15.00', { lateEventWindow: '0 seconds' });
+    const capture = await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, {}, freshKey());
+    expect(capture.status).toBe(200);
+    await stack.client.workflow.getHandle(lifecycleWorkflowId(authorizationId)).result();
+
+    const response = await stack.api.post(`/v1/lifecycles/${authorizationId}/reconcile`, {});
+    expect(response.status).toBe(409);
+    expect(response.data.error).toMatchObject({
+      code: 'LIFECYCLE_CLOSED',
+      message: expect.stringMatching(/has closed \(CAPTURED\).*cannot read its provider/),
+    });
+    await expect(stack.lifecycles.reconcile(authorizationId)).rejects.toBeInstanceOf(LifecycleClosedError);
+  });
+
+  it('answers 409 LIFECYCLE_CLOSED to a reconcile of a lifecycle terminated from outside', async () => {
+    const authorizationId = await stack.startLifecycle('16.00');
+    await stack.client.workflow
+      .getHandle(lifecycleWorkflowId(authorizationId))
+      .terminate('an operator ended it');
+
+    const response = await stack.api.post(`/v1/lifecycles/${authorizationId}/reconcile`, {});
+    expect(response.status).toBe(409);
+    expect(response.data.error).toMatchObject({
+      code: 'LIFECYCLE_CLOSED',
+      message: expect.stringContaining('TERMINATED'),
+    });
+    await expect(stack.lifecycles.reconcile(authorizationId)).rejects.toBeInstanceOf(LifecycleClosedError);
   });
 
   it('refuses a caller without the admin scope, naming it', async () => {
@@ -192,6 +260,29 @@ describe('reconciliation at stripe, of refunds no event reported', () => {
       expect.objectContaining({ kind: 'refund-returned', reference: refund.data.id, source: 'read' }),
     ]);
     expect(await stack.state(authorizationId)).toMatchObject({ status: 'CAPTURED', refundedAmount: '0.00' });
+  });
+
+  it('reads its provider in the late-event window when the event of its final capture is overdue', async () => {
+    const { authorizationId, captureId } = await capturedLifecycle('45.00', {
+      eventGracePeriod: '3 seconds',
+    });
+    expect((await stack.state(authorizationId)).nextTimer).toMatchObject({ kind: 'reconcile' });
+    const refund = await stack.dashboard.refundCapture({
+      captureId,
+      amount: { currency_code: 'USD', value: '15.00' },
+      idempotencyKey: `dashboard-${authorizationId}`,
+    });
+
+    const read = await eventually(
+      () => stack.state(authorizationId),
+      (state: LifecycleState) => state.lastReconciliation?.reason === 'event-overdue',
+      { what: 'the read for the overdue capture event' },
+    );
+    expect(read).toMatchObject({ status: 'PARTIALLY_REFUNDED', refundedAmount: '15.00' });
+    expect(read.ledger.movements).toContainEqual(
+      expect.objectContaining({ kind: 'refund', reference: refund.id, source: 'read' }),
+    );
+    expect(read.nextTimer).toMatchObject({ kind: 'close' });
   });
 
   it('reconciles once as the run closes', async () => {

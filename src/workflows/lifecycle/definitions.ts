@@ -39,6 +39,11 @@ export type LifecycleInput = {
   idempotencyKeyRetention?: Duration;
   /** How long a timer's provider call (reauthorize, void before expiry) may keep retrying. Default: 1 hour. */
   timerCallTimeout?: Duration;
+  /**
+   * How long a capture, refund, void or reauthorization the lifecycle made waits for the provider's event that
+   * confirms it; then the lifecycle reads its provider (reconciles, reason 'event-overdue'). Default: 1 hour.
+   */
+  eventGracePeriod?: Duration;
   /** Set by continue-as-new: the state carried over from the previous run. */
   carriedState?: LifecycleState;
   /** The caller that started the lifecycle (an API caller id, a Nexus caller namespace); see LifecycleClient. */
@@ -109,6 +114,16 @@ export type RefundRecord = {
   createTime?: string;
 };
 
+/** A movement the lifecycle made, waiting for the provider's event that confirms it (see awaited-events.ts). */
+export type AwaitedEvent = {
+  kind: 'capture' | 'refund' | 'void' | 'reauthorization';
+  /** The provider's id the event names: the capture (a shared charge's id), the refund, the authorization. */
+  reference: string;
+  madeAt: string;
+  /** When, without the event, the lifecycle reads its provider: `madeAt` plus the lifecycle's eventGracePeriod. */
+  readAfter: string;
+};
+
 export type ReauthorizationRecord = {
   fromAuthorizationId: string;
   toAuthorizationId: string;
@@ -149,8 +164,18 @@ export type LifecycleState = {
   reauthorizeAt?: string;
   expiryPolicyAt: string;
   expiryPolicy: ExpiryPolicy;
-  /** The next thing the lifecycle's timer does; `close` ends the run after its late-event window. */
-  nextTimer?: { kind: 'reauthorize' | 'expiryPolicy' | 'close'; at: string };
+  /**
+   * The next thing the lifecycle's timer does; `reconcile` reads the provider for a movement whose event is
+   * overdue (awaitedEvents); `close` ends the run after its late-event window.
+   */
+  nextTimer?: { kind: 'reauthorize' | 'expiryPolicy' | 'reconcile' | 'close'; at: string };
+  /** When the late-event window ends and the run closes; set as the window begins. */
+  closesAt?: string;
+  /**
+   * Movements the lifecycle made itself (its answer booked) whose provider event has not come: past its
+   * `readAfter` the lifecycle reads its provider. Absent while none waits.
+   */
+  awaitedEvents?: AwaitedEvent[];
   captures: CaptureRecord[];
   /** Absent until the lifecycle records its first refund or reversal. */
   refunds?: RefundRecord[];
@@ -294,8 +319,11 @@ export const reauthorizeUpdate = defineUpdate<Authorization, [ReauthorizeInput]>
 export const refundUpdate = defineUpdate<Refund, [RefundInput]>('refund');
 /** Answers once the lifecycle has read its authorization; sent with the start (update-with-start). */
 export const startedUpdate = defineUpdate<{ state: LifecycleState; startRequestId?: string }>('started');
-/** Why a lifecycle reconciles with its provider: an operator's request, or its run is about to close. */
-export type ReconcileReason = 'request' | 'close';
+/**
+ * Why a lifecycle reconciles with its provider: an operator's request, a movement it made whose event has not
+ * come within its eventGracePeriod, or its run is about to close.
+ */
+export type ReconcileReason = 'request' | 'event-overdue' | 'close';
 
 /** What one reconciliation did: the movements it booked and the discrepancies it recorded, and the ledger's. */
 export type ReconcileSummary = {

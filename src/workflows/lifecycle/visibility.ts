@@ -81,7 +81,12 @@ function heldAuthorizationIds(state: LifecycleState): string[] {
   return [state.authorizationId, ...state.reauthorizations.map((record) => record.toAuthorizationId)];
 }
 
-const timerNames = { reauthorize: 'reauthorization', expiryPolicy: 'expiry policy', close: 'close' } as const;
+const timerNames = {
+  reauthorize: 'reauthorization',
+  expiryPolicy: 'expiry policy',
+  reconcile: 'reconciliation (an event is overdue)',
+  close: 'close',
+} as const;
 
 /** What the lifecycle is doing, for the Web UI's "current details" (markdown; decrypted by the codec server). */
 export function lifecycleDetails(state: LifecycleState): string {
