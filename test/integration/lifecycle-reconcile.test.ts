@@ -285,6 +285,33 @@ describe('reconciliation at stripe, of refunds no event reported', () => {
     expect(read.nextTimer).toMatchObject({ kind: 'close' });
   });
 
+  it.each([
+    ['open', ['dispute-withdrawn']],
+    ['won', ['dispute-withdrawn', 'dispute-reinstated']],
+  ])(
+    "books a dispute (%s) whose events never came from the charge's disputes, not as a discrepancy",
+    async (outcome, kinds) => {
+      const { authorizationId, captureId } = await capturedLifecycle('35.00');
+      const dispute = await stripeFixture.chargeback(stack.sandbox, captureId);
+      if (outcome === 'won') {
+        await postJson(`${stack.sandbox.url}/sandbox/disputes/${dispute}/close`, { outcome: 'won' });
+      }
+
+      const response = await stack.api.post(`/v1/lifecycles/${authorizationId}/reconcile`, {});
+      expect(response.status).toBe(200);
+      const summary = response.data as Summary;
+      expect(summary.recorded).toEqual([]);
+      expect(summary.booked).toEqual(
+        kinds.map((kind) =>
+          expect.objectContaining({ kind, reference: dispute, minorUnits: '3500', source: 'read' }),
+        ),
+      );
+      const state = await stack.state(authorizationId);
+      expect(state.status).toBe(outcome === 'won' ? 'CAPTURED' : 'REVERSED');
+      expect(state.ledger.discrepancies).toEqual([]);
+    },
+  );
+
   it('reconciles once as the run closes', async () => {
     const { authorizationId, captureId } = await capturedLifecycle('60.00', { lateEventWindow: '2 seconds' });
     const refund = await stack.dashboard.refundCapture({

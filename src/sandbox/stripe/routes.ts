@@ -17,7 +17,7 @@ import {
   paramsOf,
   type Params,
 } from './params';
-import { chargeResource, paymentIntentResource, refundResource } from './resources';
+import { chargeResource, disputeResource, paymentIntentResource, refundResource } from './resources';
 import { registerWebhookEndpointRoutes } from './routes-webhook-endpoints';
 import type { StripeWebhookEndpoints } from './webhook-endpoints';
 
@@ -104,40 +104,62 @@ export async function registerStripeRoutes(app: FastifyInstance, context: Stripe
       }));
     });
 
-    // A charge's or an intent's refunds (or all), newest first, a page of `limit` (1 to 100, default 10)
-    // after `starting_after`.
-    scope.get('/v1/refunds', async (request, reply) => {
-      const params = decodeForm(request.url.split('?')[1] ?? '');
-      return answer(reply, faults, 'get', () => {
-        allowOnly(params, ['charge', 'payment_intent', 'limit', 'starting_after', 'expand']);
-        const limit = integer(params, 'limit') ?? 10;
-        if (limit < 1 || limit > 100) {
-          throw invalidRequest(
-            'Invalid limit: must be between 1 and 100',
-            'parameter_invalid_integer',
-            'limit',
-          );
-        }
-        if (typeof params.charge === 'string') books.charge(params.charge);
-        if (typeof params.payment_intent === 'string') books.intent(params.payment_intent, 'payment_intent');
-        const all = books.refundsOf({
-          ...(typeof params.charge === 'string' && { chargeId: params.charge }),
-          ...(typeof params.payment_intent === 'string' && { intentId: params.payment_intent }),
+    // A charge's or an intent's refunds or disputes (or all), newest first, a page of `limit` (1 to 100,
+    // default 10) after `starting_after`.
+    const listRoute = <T extends { id: string }>(
+      url: string,
+      all: (filter: { chargeId?: string; intentId?: string }) => T[],
+      one: (id: string) => T,
+      resource: (record: T) => Record<string, unknown>,
+    ) =>
+      scope.get(url, async (request, reply) => {
+        const params = decodeForm(request.url.split('?')[1] ?? '');
+        return answer(reply, faults, 'get', () => {
+          allowOnly(params, ['charge', 'payment_intent', 'limit', 'starting_after', 'expand']);
+          const limit = integer(params, 'limit') ?? 10;
+          if (limit < 1 || limit > 100) {
+            throw invalidRequest(
+              'Invalid limit: must be between 1 and 100',
+              'parameter_invalid_integer',
+              'limit',
+            );
+          }
+          if (typeof params.charge === 'string') books.charge(params.charge);
+          if (typeof params.payment_intent === 'string')
+            books.intent(params.payment_intent, 'payment_intent');
+          const records = all({
+            ...(typeof params.charge === 'string' && { chargeId: params.charge }),
+            ...(typeof params.payment_intent === 'string' && { intentId: params.payment_intent }),
+          });
+          const after = typeof params.starting_after === 'string' ? params.starting_after : undefined;
+          if (after !== undefined) one(after);
+          const from = after === undefined ? 0 : records.findIndex((record) => record.id === after) + 1;
+          const page = records.slice(from, from + limit);
+          return {
+            statusCode: 200,
+            body: { object: 'list', data: page.map(resource), has_more: from + limit < records.length, url },
+          };
         });
-        const after = typeof params.starting_after === 'string' ? params.starting_after : undefined;
-        if (after !== undefined) books.refund(after);
-        const from = after === undefined ? 0 : all.findIndex((refund) => refund.id === after) + 1;
-        const page = all.slice(from, from + limit);
-        return {
-          statusCode: 200,
-          body: {
-            object: 'list',
-            data: page.map(refundResource),
-            has_more: from + limit < all.length,
-            url: '/v1/refunds',
-          },
-        };
       });
+    listRoute(
+      '/v1/refunds',
+      (filter) => books.refundsOf(filter),
+      (id) => books.refund(id),
+      refundResource,
+    );
+    listRoute(
+      '/v1/disputes',
+      (filter) => books.disputesOf(filter),
+      (id) => books.dispute(id),
+      disputeResource,
+    );
+
+    scope.get('/v1/disputes/:id', async (request, reply) => {
+      const { id } = request.params as { id: string };
+      return answer(reply, faults, 'get', () => ({
+        statusCode: 200,
+        body: disputeResource(books.dispute(id)),
+      }));
     });
 
     scope.get('/v1/refunds/:id', async (request, reply) => {
