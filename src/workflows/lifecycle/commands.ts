@@ -267,19 +267,22 @@ export class LifecycleCommands {
         reason,
         booked: summary.booked.length,
         recorded: summary.recorded.length,
+        ...(summary.resolved.length > 0 && { resolved: summary.resolved.length }),
       };
-      if (summary.recorded.length > 0) await this.countDiscrepancies(reason, summary.recorded.length);
+      if (summary.recorded.length > 0 || summary.resolved.length > 0) {
+        await this.countDiscrepancies(reason, summary.recorded.length, summary.resolved.length);
+      }
       this.stateChanged();
       return summary;
     });
   }
 
   /** On the worker's metrics endpoint; a count that cannot be made leaves the ledger as it is. */
-  private async countDiscrepancies(reason: ReconcileReason, count: number): Promise<void> {
+  private async countDiscrepancies(reason: ReconcileReason, count: number, resolved: number): Promise<void> {
     try {
-      await ledgerCalls.countLedgerDiscrepancies({ provider: this.state.provider, reason, count });
+      await ledgerCalls.countLedgerDiscrepancies({ provider: this.state.provider, reason, count, resolved });
     } catch (error) {
-      log.warn('ledger discrepancies not counted', { error: String(error), count });
+      log.warn('ledger discrepancies not counted', { error: String(error), count, resolved });
     }
   }
 

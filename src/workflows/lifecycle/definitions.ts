@@ -193,7 +193,14 @@ export type LifecycleState = {
   /** Ids of provider events already delivered. */
   seenEventIds: string[];
   /** The last reconciliation with the provider: when, why, and what it booked and recorded. */
-  lastReconciliation?: { at: string; reason: ReconcileReason; booked: number; recorded: number };
+  lastReconciliation?: {
+    at: string;
+    reason: ReconcileReason;
+    booked: number;
+    recorded: number;
+    /** Discrepancies of earlier reads it resolved; absent when none. */
+    resolved?: number;
+  };
   /** The last timer reauthorization that failed for good; cleared by the next one that succeeds. */
   reauthorizationFailure?: { at: string; reason: string };
   /**
@@ -333,6 +340,8 @@ export type ReconcileSummary = {
   booked: Movement[];
   /** Recorded by this reconciliation: what the ledger holds and the provider does not. */
   recorded: Discrepancy[];
+  /** Resolved by this reconciliation: discrepancies an earlier read recorded whose movement the provider now holds. */
+  resolved: Discrepancy[];
   /** Every discrepancy the ledger has recorded (at most its last 100). */
   discrepancies: Discrepancy[];
   /** What the read could not tell. */

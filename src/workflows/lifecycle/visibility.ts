@@ -8,6 +8,7 @@ import {
   PaymentStatusKey,
   ReauthorizationFailureKey,
 } from '../search-attributes';
+import { isOpen } from './ledger/invariants';
 import type { LifecycleState } from './definitions';
 
 // What operators see of a lifecycle: the search attributes they filter on and the details they read.
@@ -41,7 +42,7 @@ export class LifecycleVisibility {
     const heldIds = heldAuthorizationIds(this.state);
     const failure = this.state.reauthorizationFailure?.reason;
     const next = shownOf(this.state.status, failure, heldIds);
-    const discrepancies = this.state.ledger.discrepancies.length;
+    const discrepancies = this.state.ledger.discrepancies.filter(isOpen).length;
     const discrepanciesChanged = discrepancies !== this.shownDiscrepancies;
     if (next === this.shown && this.identityShown && !discrepanciesChanged) return;
     const failureChanged = failure !== this.shownFailure;
