@@ -31,7 +31,7 @@ export const lifecycleSettings = settingsPiece(
     },
     EVENT_GRACE_PERIOD: {
       meaning:
-        'how long a movement the lifecycle made waits for its event before it reads the provider; at most 3 days',
+        'how long a capture or refund answered PENDING waits for its settling event before the lifecycle reads the provider; at most 3 days',
     },
   },
 );

@@ -10,7 +10,7 @@ import {
 import { LedgerDiscrepanciesKey } from '../../src/workflows/search-attributes';
 import { eventually } from '../helpers/eventually';
 import { API_KEY, freshKey } from '../helpers/lifecycle-stack';
-import { providerFixtures, stripeFixture } from '../helpers/provider-fixtures';
+import { paypalFixture, providerFixtures, stripeFixture } from '../helpers/provider-fixtures';
 import { startProviderStack, type ProviderStack } from '../helpers/provider-stack';
 
 // Reconciliation through the real API, a worker and the sandbox, with no webhook subscription: the provider's
@@ -88,43 +88,6 @@ describe.each(providerFixtures)('reconciliation at $name', (fixture) => {
       remainingAmount: '30.00',
       refundedAmount: '10.00',
     });
-  });
-
-  it('reads its provider once when the event of a capture it made has not come within its grace period', async () => {
-    const authorizationId = await stack.startLifecycle(
-      '40.00',
-      { eventGracePeriod: '2 seconds' },
-      { severalCaptures: true },
-    );
-    const capture = await stack.api.post(
-      `/v1/lifecycles/${authorizationId}/capture`,
-      { amount: '10.00', finalCapture: false },
-      freshKey(),
-    );
-    expect(capture.status).toBe(200);
-    const waiting = await stack.state(authorizationId);
-    expect(waiting.nextTimer).toMatchObject({ kind: 'reconcile' });
-    // The provider's capture id: on Stripe, the charge the lifecycle's captures share.
-    expect(waiting.awaitedEvents).toEqual([
-      expect.objectContaining({
-        kind: 'capture',
-        reference: expect.stringContaining(waiting.captures[0]!.chargeId ?? capture.data.id),
-      }),
-    ]);
-
-    const read = await eventually(
-      () => stack.state(authorizationId),
-      (state: LifecycleState) => state.lastReconciliation?.reason === 'event-overdue',
-      { what: 'the read for the overdue capture event' },
-    );
-    expect(read.lastReconciliation).toMatchObject({ booked: 0, recorded: 0 });
-    expect(read.awaitedEvents).toBeUndefined();
-    expect(read.nextTimer).toMatchObject({ kind: 'reauthorize' });
-    expect(read.ledger.discrepancies).toEqual([]);
-
-    // Read once: the same capture is not read again.
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
-    expect((await stack.state(authorizationId)).lastReconciliation).toEqual(read.lastReconciliation);
   });
 
   it('answers 409 LIFECYCLE_CLOSED to a reconcile of a lifecycle whose run completed', async () => {
@@ -262,29 +225,6 @@ describe('reconciliation at stripe, of refunds no event reported', () => {
     expect(await stack.state(authorizationId)).toMatchObject({ status: 'CAPTURED', refundedAmount: '0.00' });
   });
 
-  it('reads its provider in the late-event window when the event of its final capture is overdue', async () => {
-    const { authorizationId, captureId } = await capturedLifecycle('45.00', {
-      eventGracePeriod: '3 seconds',
-    });
-    expect((await stack.state(authorizationId)).nextTimer).toMatchObject({ kind: 'reconcile' });
-    const refund = await stack.dashboard.refundCapture({
-      captureId,
-      amount: { currency_code: 'USD', value: '15.00' },
-      idempotencyKey: `dashboard-${authorizationId}`,
-    });
-
-    const read = await eventually(
-      () => stack.state(authorizationId),
-      (state: LifecycleState) => state.lastReconciliation?.reason === 'event-overdue',
-      { what: 'the read for the overdue capture event' },
-    );
-    expect(read).toMatchObject({ status: 'PARTIALLY_REFUNDED', refundedAmount: '15.00' });
-    expect(read.ledger.movements).toContainEqual(
-      expect.objectContaining({ kind: 'refund', reference: refund.id, source: 'read' }),
-    );
-    expect(read.nextTimer).toMatchObject({ kind: 'close' });
-  });
-
   it.each([
     ['open', ['dispute-withdrawn']],
     ['won', ['dispute-withdrawn', 'dispute-reinstated']],
@@ -326,5 +266,60 @@ describe('reconciliation at stripe, of refunds no event reported', () => {
     expect(result.ledger.movements).toContainEqual(
       expect.objectContaining({ kind: 'refund', reference: refund.id, source: 'read' }),
     );
+  });
+});
+
+describe('reconciliation at paypal, of a capture the provider answered PENDING', () => {
+  const stack = useStackWithoutEvents(paypalFixture);
+
+  it('reads its provider once when no event settled the capture within its grace period', async () => {
+    const { id: authorizationId } = await postJson<{ id: string }>(
+      `${stack.sandbox.url}/sandbox/authorizations`,
+      { amount: { currency_code: 'USD', value: '40.00' }, capture_status: 'PENDING' },
+    );
+    expect(
+      (await stack.api.post('/v1/lifecycles', { authorizationId, eventGracePeriod: '2 seconds' })).status,
+    ).toBe(201);
+    const capture = await stack.api.post(
+      `/v1/lifecycles/${authorizationId}/capture`,
+      { amount: '10.00', finalCapture: false },
+      freshKey(),
+    );
+    expect(capture.data).toMatchObject({ status: 'PENDING' });
+    const waiting = await stack.state(authorizationId);
+    expect(waiting.nextTimer).toMatchObject({ kind: 'reconcile' });
+    expect(waiting.awaitedEvents).toEqual([
+      expect.objectContaining({ kind: 'capture', reference: capture.data.id }),
+    ]);
+    // The bank settles it; the event that says so never reaches the lifecycle.
+    await postJson(`${stack.sandbox.url}/sandbox/captures/${capture.data.id}/complete`, {});
+
+    const read = await eventually(
+      () => stack.state(authorizationId),
+      (state: LifecycleState) => state.lastReconciliation?.reason === 'event-overdue',
+      { what: 'the read for the overdue capture event' },
+    );
+    expect(read.captures).toEqual([expect.objectContaining({ id: capture.data.id, status: 'COMPLETED' })]);
+    expect(read.lastReconciliation).toMatchObject({ booked: 1, recorded: 0 });
+    expect(read.awaitedEvents).toBeUndefined();
+    expect(read.nextTimer).toMatchObject({ kind: 'reauthorize' });
+    expect(read.ledger.discrepancies).toEqual([]);
+
+    // Read once: the same capture is not read again.
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    expect((await stack.state(authorizationId)).lastReconciliation).toEqual(read.lastReconciliation);
+  });
+
+  it('does not await the event of a capture the provider answered COMPLETED', async () => {
+    const authorizationId = await stack.startLifecycle('40.00', { eventGracePeriod: '2 seconds' });
+    const capture = await stack.api.post(
+      `/v1/lifecycles/${authorizationId}/capture`,
+      { amount: '10.00', finalCapture: false },
+      freshKey(),
+    );
+    expect(capture.data).toMatchObject({ status: 'COMPLETED' });
+    const state = await stack.state(authorizationId);
+    expect(state.awaitedEvents).toBeUndefined();
+    expect(state.nextTimer).toMatchObject({ kind: 'reauthorize' });
   });
 });

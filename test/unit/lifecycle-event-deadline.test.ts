@@ -17,6 +17,9 @@ const expiryPolicyAt = '2026-12-23T09:00:00.000Z';
 const madeAt = '2026-11-25T10:00:00.000Z';
 const readAt = Date.parse(madeAt) + HOUR;
 
+/** A capture's or refund's answer that leaves its outcome to a later event. */
+const pending = (id: string) => ({ id, status: 'PENDING' });
+
 function openLifecycle() {
   return authorizedState('100.00', { reauthorizeAt, expiryPolicyAt });
 }
@@ -24,13 +27,13 @@ function openLifecycle() {
 describe('the reconcile deadline', () => {
   it('comes a grace period after a capture whose event has not come, before the reauthorization', () => {
     const state = openLifecycle();
-    awaitEvent(state, 'capture', 'C1', madeAt, HOUR);
+    awaitEvent(state, 'capture', pending('C1'), madeAt, HOUR);
     expect(nextDeadline(state)).toEqual({ kind: 'reconcile', at: readAt });
   });
 
   it('goes once the event naming the capture arrives: the lifecycle keeps its one deadline', () => {
     const state = openLifecycle();
-    awaitEvent(state, 'capture', 'C1', madeAt, HOUR);
+    awaitEvent(state, 'capture', pending('C1'), madeAt, HOUR);
     eventArrived(state, captureCompletedEvent('30.00', { captureId: 'C1' }));
     expect(state.awaitedEvents).toBeUndefined();
     expect(nextDeadline(state)).toEqual({ kind: 'reauthorize', at: Date.parse(reauthorizeAt) });
@@ -44,8 +47,8 @@ describe('the reconcile deadline', () => {
 
   it('is the earliest of several movements, and stays until the event of each has come', () => {
     const state = openLifecycle();
-    awaitEvent(state, 'capture', 'C1', madeAt, HOUR);
-    awaitEvent(state, 'refund', 'R1', '2026-11-25T10:30:00.000Z', HOUR);
+    awaitEvent(state, 'capture', pending('C1'), madeAt, HOUR);
+    awaitEvent(state, 'refund', pending('R1'), '2026-11-25T10:30:00.000Z', HOUR);
     eventArrived(state, captureCompletedEvent('30.00', { captureId: 'C1' }));
     expect(nextDeadline(state)).toEqual({ kind: 'reconcile', at: readAt + HOUR / 2 });
     // A capture event of the refunded capture is no refund event.
@@ -62,13 +65,18 @@ describe('the reconcile deadline', () => {
     expect(state.awaitedEvents).toBeUndefined();
   });
 
-  it('waits for a void only for the voided event of its authorization', () => {
+  it('is not set for a capture or refund the provider answered settled', () => {
     const state = openLifecycle();
-    awaitEvent(state, 'void', 'A1', madeAt, HOUR);
-    eventArrived(state, captureCompletedEvent('30.00', { authorizationId: 'A1' }));
-    expect(state.awaitedEvents).toHaveLength(1);
-    eventArrived(state, { id: 'WH-V', eventType: 'authorization.voided', authorizationId: 'A1' });
+    awaitEvent(state, 'capture', { id: 'C1', status: 'COMPLETED' }, madeAt, HOUR);
+    awaitEvent(state, 'refund', { id: 'R1', status: 'COMPLETED' }, madeAt, HOUR);
     expect(state.awaitedEvents).toBeUndefined();
+  });
+
+  it('stays while the events naming the capture say it is still pending', () => {
+    const state = openLifecycle();
+    awaitEvent(state, 'capture', pending('C1'), madeAt, HOUR);
+    eventArrived(state, { id: 'WH-P', eventType: 'capture.pending', captureId: 'C1', status: 'PENDING' });
+    expect(state.awaitedEvents).toHaveLength(1);
   });
 
   it('is not set for a movement whose event came before its answer', () => {
@@ -81,13 +89,13 @@ describe('the reconcile deadline', () => {
       source: 'event',
       at: madeAt,
     });
-    awaitEvent(state, 'capture', 'C1', madeAt, HOUR);
+    awaitEvent(state, 'capture', pending('C1'), madeAt, HOUR);
     expect(state.awaitedEvents).toBeUndefined();
   });
 
   it('comes before the close in the late-event window, and not after it', () => {
     const state = openLifecycle();
-    awaitEvent(state, 'refund', 'R1', madeAt, HOUR);
+    awaitEvent(state, 'refund', pending('R1'), madeAt, HOUR);
     const closeAt = Date.parse(madeAt) + 3 * 24 * HOUR;
     expect(windowDeadline(state, closeAt)).toEqual({ kind: 'reconcile', at: readAt });
     expect(windowDeadline(state, readAt - 1)).toEqual({ kind: 'close', at: readAt - 1 });
@@ -95,18 +103,18 @@ describe('the reconcile deadline', () => {
 
   it('is gone once the provider was read: the same movement is not read again', () => {
     const state = openLifecycle();
-    awaitEvent(state, 'capture', 'C1', madeAt, HOUR);
+    awaitEvent(state, 'capture', pending('C1'), madeAt, HOUR);
     eventsRead(state);
     expect(nextDeadline(state).kind).toBe('reauthorize');
     // A new movement is awaited again.
-    awaitEvent(state, 'capture', 'C2', madeAt, HOUR);
+    awaitEvent(state, 'capture', pending('C2'), madeAt, HOUR);
     expect(nextDeadline(state).kind).toBe('reconcile');
   });
 
   it('moves a grace period later when the read could not be made', () => {
     const state = openLifecycle();
-    awaitEvent(state, 'capture', 'C1', madeAt, HOUR);
-    awaitEvent(state, 'capture', 'C2', '2026-11-25T12:00:00.000Z', HOUR);
+    awaitEvent(state, 'capture', pending('C1'), madeAt, HOUR);
+    awaitEvent(state, 'capture', pending('C2'), '2026-11-25T12:00:00.000Z', HOUR);
     postponeOverdue(state, readAt, HOUR);
     expect(state.awaitedEvents?.map((each) => each.readAfter)).toEqual([
       new Date(readAt + HOUR).toISOString(),

@@ -64,7 +64,7 @@ describe('a reauthorization', () => {
     }));
     const calls = { reauthorizeAuthorization } as unknown as PaymentsCalls;
 
-    const authorization = await reauthorize(state, calls, '70.00', 'request', HOUR, 'k1');
+    const authorization = await reauthorize(state, calls, '70.00', 'request', 'k1');
     expect(authorization.id).toBe('A2');
     expect(reauthorizeAuthorization).toHaveBeenCalledWith(
       expect.objectContaining({ authorizationId: 'A1', idempotencyKey: 'A1/reauthorize/k1' }),

@@ -1,18 +1,24 @@
 import type { AwaitedEvent, LifecycleState, PaymentEvent } from './definitions';
 
-// The provider's events a lifecycle waits for: each capture, refund, void or reauthorization it made itself is
-// confirmed by an event naming it. One whose event has not come within the lifecycle's eventGracePeriod makes
-// the lifecycle read its provider (the `reconcile` deadline, timers.ts); once read, it is no longer awaited.
+// The provider's events a lifecycle waits for: a capture or refund it made that the provider answered PENDING
+// (PayPal's e-check capture, a refund still processing) is settled only by a later event. One whose event has
+// not come within the lifecycle's eventGracePeriod makes the lifecycle read its provider (the `reconcile`
+// deadline, timers.ts); once read, it is no longer awaited. An answer that settles the movement (a COMPLETED
+// capture or refund, a void, a new hold) needs no event: what else the provider holds is read before close.
 
-/** Awaits the event of a movement the lifecycle made at `madeAt`, unless an event named it already. */
+/**
+ * Awaits the event that settles a movement the lifecycle made at `madeAt`, when the provider answered it
+ * `PENDING` and no event settled it already.
+ */
 export function awaitEvent(
   state: LifecycleState,
   kind: AwaitedEvent['kind'],
-  reference: string,
+  answer: { id: string; status?: string },
   madeAt: string,
   graceMs: number,
 ): void {
-  if (eventCame(state, kind, reference)) return;
+  const reference = answer.id;
+  if (answer.status !== 'PENDING' || eventCame(state, kind, reference)) return;
   const awaited = (state.awaitedEvents ?? []).filter(
     (each) => each.kind !== kind || each.reference !== reference,
   );
@@ -47,36 +53,25 @@ export function overdueAt(state: LifecycleState): number | undefined {
   return Math.min(...state.awaitedEvents.map((awaited) => Date.parse(awaited.readAfter)));
 }
 
+/** An event that settles the awaited movement: the capture's or refund's own, no longer pending. */
 function confirms(event: PaymentEvent, awaited: AwaitedEvent): boolean {
-  switch (awaited.kind) {
-    case 'capture':
-      return event.captureId === awaited.reference && event.refundId === undefined;
-    case 'refund':
-      return event.refundId === awaited.reference;
-    case 'void':
-      return event.eventType === 'authorization.voided' && event.authorizationId === awaited.reference;
-    case 'reauthorization':
-      return event.authorizationId === awaited.reference;
-  }
+  if (event.status === 'PENDING' || event.eventType === 'capture.pending') return false;
+  return awaited.kind === 'capture'
+    ? event.captureId === awaited.reference && event.refundId === undefined
+    : event.refundId === awaited.reference;
 }
 
 /**
- * Whether the provider's event came before the answer (deliveries and answers race): the ledger booked the
- * capture or refund from it, or the recent events name the authorization. (A capture into a shared charge is
- * booked under the lifecycle's own id: its event is awaited, and at worst read once.)
+ * Whether an event settled the movement before the answer came (deliveries and answers race): the ledger booked
+ * the capture or refund from it, no longer pending. (A capture into a shared charge is booked under the
+ * lifecycle's own id: its event is awaited, and at worst read once.)
  */
 function eventCame(state: LifecycleState, kind: AwaitedEvent['kind'], reference: string): boolean {
-  if (kind === 'capture' || kind === 'refund') {
-    return state.ledger.movements.some(
-      (movement) =>
-        movement.kind === kind &&
-        movement.source === 'event' &&
-        (movement.reference === reference || movement.reference.startsWith(`${reference}/`)),
-    );
-  }
-  return state.recentEvents.some(
-    (event) =>
-      event.authorizationId === reference &&
-      (kind === 'reauthorization' || event.eventType === 'authorization.voided'),
+  return state.ledger.movements.some(
+    (movement) =>
+      movement.kind === kind &&
+      movement.source === 'event' &&
+      !movement.pending &&
+      (movement.reference === reference || movement.reference.startsWith(`${reference}/`)),
   );
 }

@@ -129,7 +129,7 @@ export class LifecycleCommands {
         attempt.sent,
         inLifecycleCurrency(this.state, answer, 'capture'),
       );
-      this.awaitEvent('capture', answer.id);
+      this.awaitEvent('capture', answer);
       this.stateChanged();
       return capture;
     });
@@ -149,7 +149,6 @@ export class LifecycleCommands {
         idempotencyKey: voidIdempotencyKey(this.state),
       });
       markEnded(this.state, 'VOIDED');
-      this.awaitEvent('void', authorizationId);
       this.stateChanged();
       return voided;
     });
@@ -168,7 +167,6 @@ export class LifecycleCommands {
         this.calls,
         total,
         'request',
-        this.graceMs,
         request.idempotencyKey,
       );
       this.stateChanged();
@@ -193,7 +191,7 @@ export class LifecycleCommands {
       });
       const refund = inLifecycleCurrency(this.state, answer, 'refund');
       bookRefund(this.state, attempt, refund);
-      this.awaitEvent('refund', refund.id);
+      this.awaitEvent('refund', refund);
       this.stateChanged();
       return refund;
     });
@@ -286,9 +284,9 @@ export class LifecycleCommands {
     }
   }
 
-  /** The provider's event of a movement the lifecycle just made is awaited for its grace period. */
-  private awaitEvent(kind: 'capture' | 'refund' | 'void', reference: string): void {
-    awaitEvent(this.state, kind, reference, new Date().toISOString(), this.graceMs);
+  /** The event that settles a capture or refund the provider answered PENDING is awaited for the grace period. */
+  private awaitEvent(kind: 'capture' | 'refund', answer: { id: string; status?: string }): void {
+    awaitEvent(this.state, kind, answer, new Date().toISOString(), this.graceMs);
   }
 
   keyedAnswer(question: KeyedAnswerQuestion): KeyedAnswerLookup {

@@ -116,8 +116,8 @@ export type RefundRecord = {
 
 /** A movement the lifecycle made, waiting for the provider's event that confirms it (see awaited-events.ts). */
 export type AwaitedEvent = {
-  kind: 'capture' | 'refund' | 'void' | 'reauthorization';
-  /** The provider's id the event names: the capture (a shared charge's id), the refund, the authorization. */
+  kind: 'capture' | 'refund';
+  /** The provider's id the event names: the capture (a shared charge's id) or the refund. */
   reference: string;
   madeAt: string;
   /** When, without the event, the lifecycle reads its provider: `madeAt` plus the lifecycle's eventGracePeriod. */
@@ -172,8 +172,8 @@ export type LifecycleState = {
   /** When the late-event window ends and the run closes; set as the window begins. */
   closesAt?: string;
   /**
-   * Movements the lifecycle made itself (its answer booked) whose provider event has not come: past its
-   * `readAfter` the lifecycle reads its provider. Absent while none waits.
+   * Captures and refunds the lifecycle made that the provider answered PENDING and no event has settled yet:
+   * past its `readAfter` the lifecycle reads its provider. Absent while none waits.
    */
   awaitedEvents?: AwaitedEvent[];
   captures: CaptureRecord[];

@@ -4,7 +4,7 @@ import { ofProvider, timerCalls, type PaymentsCalls } from './activity-options';
 import type { LifecycleInput, LifecycleState } from './definitions';
 import { reauthorizeIdempotencyKey, voidIdempotencyKey } from './keyed-requests';
 import { millisecondsOf } from './start';
-import { awaitEvent, overdueAt } from './awaited-events';
+import { overdueAt } from './awaited-events';
 import { amountOf, minorUnitsOf } from './money';
 import { applyReauthorization, isTerminal, markEnded, voidTarget } from './state';
 import { inLifecycleCurrency } from './validation';
@@ -109,7 +109,6 @@ export async function reauthorize(
   calls: PaymentsCalls,
   total: string,
   reason: 'timer' | 'request',
-  graceMs: number,
   idempotencyKey?: string,
 ): Promise<Authorization> {
   const authorization = await calls.reauthorizeAuthorization({
@@ -118,11 +117,7 @@ export async function reauthorize(
     idempotencyKey: reauthorizeIdempotencyKey(state, reason, idempotencyKey),
   });
   inLifecycleCurrency(state, authorization, 'authorization');
-  const at = new Date().toISOString();
-  applyReauthorization(state, authorization, reason, at);
-  // A new hold (Stripe's PaymentIntent) has its event; PayPal's reauthorization has none the lifecycle hears.
-  if (state.reauthorization === 'new-authorization')
-    awaitEvent(state, 'reauthorization', authorization.id, at, graceMs);
+  applyReauthorization(state, authorization, reason, new Date().toISOString());
   return authorization;
 }
 
@@ -139,11 +134,10 @@ export async function fireTimer(
 ): Promise<void> {
   if (isTerminal(state)) return;
   const calls = providerTimerCalls(input, state);
-  const graceMs = millisecondsOf(input, 'eventGracePeriod');
   if (kind === 'reauthorize') {
     const remaining = amountOf(state, minorUnitsOf(state, state.remainingAmount) ?? 0n).value;
     try {
-      await reauthorize(state, calls, remaining, 'timer', graceMs);
+      await reauthorize(state, calls, remaining, 'timer');
       state.reauthorizationFailure = undefined;
     } catch (error) {
       // A refused or timed-out reauthorization leaves the current authorization in place until the expiry
@@ -158,9 +152,7 @@ export async function fireTimer(
     try {
       const authorizationId = voidTarget(state);
       await calls.voidAuthorization({ authorizationId, idempotencyKey: voidIdempotencyKey(state) });
-      const at = new Date().toISOString();
       markEnded(state, 'VOIDED');
-      awaitEvent(state, 'void', authorizationId, at, graceMs);
       return;
     } catch (error) {
       log.warn('void before expiry failed; marking the lifecycle expired', { error: String(error) });
