@@ -18,6 +18,7 @@ export const durationBounds = {
   lateEventWindow: { zeroAllowed: true, max: 30 * DAY },
   idempotencyKeyRetention: { zeroAllowed: false, max: 90 * DAY },
   timerCallTimeout: { zeroAllowed: false, max: DAY },
+  eventGracePeriod: { zeroAllowed: false, max: 3 * DAY },
 } as const;
 
 export type DurationField = keyof typeof durationBounds;
@@ -37,6 +38,10 @@ export const durationDefaults: Readonly<Record<DurationField, number>> = {
   lateEventWindow: 3 * DAY,
   idempotencyKeyRetention: 45 * DAY,
   timerCallTimeout: HOUR,
+  // PayPal and Stripe deliver an event within seconds of the change; a delivery that failed is retried within
+  // the hour (Stripe's first retries, PayPal's first of about 25). An hour without the event is a delivery
+  // that may never come, and a read of the provider an hour late costs one read per silent movement.
+  eventGracePeriod: HOUR,
 };
 
 /** What a duration field accepts, in words, for the refusals of the API, the config and the workflow. */

@@ -25,6 +25,10 @@ export const businessCounters = {
     'ledger_discrepancies_total',
     'differences with the provider a reconciliation recorded in a lifecycle ledger, by provider and reason',
   ],
+  ledgerDiscrepanciesResolved: [
+    'ledger_discrepancies_resolved_total',
+    'discrepancies a later reconciliation found the provider holds, by provider and reason',
+  ],
 } as const;
 
 export type BusinessCounter = keyof typeof businessCounters;

@@ -3,6 +3,7 @@ import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
 import {
   AuthorizationAdoptedError,
   IdempotencyKeyReusedError,
+  LifecycleClosedError,
   LifecycleEndedError,
   LifecycleStartFailedError,
 } from '../client/lifecycle-client';
@@ -17,6 +18,7 @@ export const apiErrorStatus = {
   FORBIDDEN: 403,
   NOT_FOUND: 404,
   LIFECYCLE_STATE_FORBIDS: 409,
+  LIFECYCLE_CLOSED: 409,
   AUTHORIZATION_NOT_MANAGEABLE: 409,
   WEBHOOK_TRANSMISSION_VERIFYING: 409,
   PAYLOAD_TOO_LARGE: 413,
@@ -93,6 +95,7 @@ const lifecycleFailureCodes: Record<string, ApiErrorCode> = {
 /** Maps what the lifecycle client threw to the API's error shape. */
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
+  if (error instanceof LifecycleClosedError) return new ApiError('LIFECYCLE_CLOSED', error.message);
   if (error instanceof LifecycleEndedError) return new ApiError('LIFECYCLE_STATE_FORBIDS', error.message);
   if (error instanceof IdempotencyKeyReusedError)
     return new ApiError('IDEMPOTENCY_KEY_REUSED', error.message);

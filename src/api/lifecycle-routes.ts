@@ -32,7 +32,7 @@ export interface LifecycleRoutesOptions {
   providers?: readonly ProviderName[];
   /** What a start request leaves out. */
   defaults: Required<Pick<LifecycleInput, 'reauthorizeAfter' | 'expiryPolicy' | 'lateEventWindow'>> &
-    Pick<LifecycleInput, 'idempotencyKeyRetention' | 'timerCallTimeout'>;
+    Pick<LifecycleInput, 'idempotencyKeyRetention' | 'timerCallTimeout' | 'eventGracePeriod'>;
   /** A command's answer within this, else 504 (see answerWithin). */
   answerWaitMs: number;
 }

@@ -27,6 +27,7 @@ export const startLifecycleBody = z.strictObject({
   lateEventWindow: durationSchema('lateEventWindow').optional(),
   idempotencyKeyRetention: durationSchema('idempotencyKeyRetention').optional(),
   timerCallTimeout: durationSchema('timerCallTimeout').optional(),
+  eventGracePeriod: durationSchema('eventGracePeriod').optional(),
 });
 
 export const authorizationParams = z.object({ authorizationId: identifier });
@@ -89,6 +90,14 @@ const ledgerMovement = z.looseObject({
  * The lifecycle's state as the API shows it (LifecycleState in src/workflows/lifecycle/definitions.ts, less
  * its bookkeeping: remembered answers and seen event ids stay inside the workflow).
  */
+/** A discrepancy; `resolvedAt` once a later read found the provider holds what it recorded as missing. */
+const discrepancy = z.object({
+  movement: ledgerMovement,
+  invariant: z.string(),
+  at: z.string(),
+  resolvedAt: z.string().optional(),
+});
+
 export const lifecycleStateBody = z.object({
   workflowId: z.string(),
   authorizationId: z.string(),
@@ -109,6 +118,10 @@ export const lifecycleStateBody = z.object({
   expiryPolicyAt: z.string(),
   expiryPolicy: z.enum(['void', 'expire']),
   nextTimer: z.object({ kind: z.string(), at: z.string() }).optional(),
+  /** Movements the lifecycle made whose provider event has not come: read after `readAfter` (the `reconcile` timer). */
+  awaitedEvents: z
+    .array(z.object({ kind: z.string(), reference: z.string(), madeAt: z.string(), readAfter: z.string() }))
+    .optional(),
   captures: z.array(z.looseObject({ id: z.string(), status: z.string(), amount: amountOut })),
   refunds: z
     .array(z.looseObject({ id: z.string(), captureId: z.string(), status: z.string(), amount: amountOut }))
@@ -121,19 +134,23 @@ export const lifecycleStateBody = z.object({
   /** The lifecycle's money movements (amounts in minor units) and what it could not book. */
   ledger: z.object({
     movements: z.array(ledgerMovement),
-    discrepancies: z.array(z.object({ movement: ledgerMovement, invariant: z.string(), at: z.string() })),
+    discrepancies: z.array(discrepancy),
   }),
   /** The last reconciliation with the provider: when, why, how many movements it booked and discrepancies it recorded. */
   lastReconciliation: z
-    .object({ at: z.string(), reason: z.string(), booked: z.number(), recorded: z.number() })
+    .object({
+      at: z.string(),
+      reason: z.string(),
+      booked: z.number(),
+      recorded: z.number(),
+      resolved: z.number().optional(),
+    })
     .optional(),
   /** The last scheduled reauthorization that failed for good: when, and the provider's issue or TIMEOUT. */
   reauthorizationFailure: z.object({ at: z.string(), reason: z.string() }).optional(),
   /** Set when the lifecycle's run was ended from outside (terminated, or timed out): it takes no command. */
   runEnded: z.object({ how: z.enum(['TERMINATED', 'TIMED_OUT']), at: z.string().optional() }).optional(),
 });
-
-const discrepancy = z.object({ movement: ledgerMovement, invariant: z.string(), at: z.string() });
 
 /** What a reconciliation did (ReconcileSummary in src/workflows/lifecycle/reconcile.ts). */
 export const reconcileSummaryBody = z.object({
@@ -143,6 +160,8 @@ export const reconcileSummaryBody = z.object({
   booked: z.array(ledgerMovement),
   /** The discrepancies it recorded: what the ledger holds that the provider does not. */
   recorded: z.array(discrepancy),
+  /** The discrepancies of earlier reads it resolved: the provider now holds their movement. */
+  resolved: z.array(discrepancy),
   /** Every discrepancy the ledger has recorded. */
   discrepancies: z.array(discrepancy),
   /** What the read could not tell. */

@@ -14,7 +14,13 @@ export function runEndedOf(description: WorkflowExecutionDescription): RunEnded 
 
 /** The state of a run ended from outside: no timer, and how it ended. */
 export function endedRunState(state: LifecycleState, runEnded: RunEnded): LifecycleState {
-  const { nextTimer: _nextTimer, reauthorizeAt: _reauthorizeAt, ...rest } = state;
+  const {
+    nextTimer: _nextTimer,
+    reauthorizeAt: _reauthorizeAt,
+    awaitedEvents: _awaitedEvents,
+    closesAt: _closesAt,
+    ...rest
+  } = state;
   return { ...rest, runEnded };
 }
 

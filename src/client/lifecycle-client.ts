@@ -75,6 +75,25 @@ export class LifecycleEndedError extends Error {
 }
 
 /**
+ * A reconcile of a lifecycle whose run has closed: it completed (after its late-event window, having read its
+ * provider then unless the window was 0), or was ended from outside. A lifecycle reads its provider only while
+ * its run is open; a closed one is reopened by a refund or by a provider event.
+ */
+export class LifecycleClosedError extends LifecycleEndedError {
+  override name = 'LifecycleClosedError';
+  constructor(state: LifecycleState) {
+    super(state);
+    const how = state.runEnded
+      ? `its run was ${state.runEnded.how}${state.runEnded.at ? ` at ${state.runEnded.at}` : ''}, the authorization ${state.status}`
+      : state.status;
+    const last = state.lastReconciliation
+      ? `its last reconciliation (${state.lastReconciliation.reason}) was at ${state.lastReconciliation.at}`
+      : 'it has not reconciled';
+    this.message = `the lifecycle has closed (${how}): it cannot read its provider any more; ${last}`;
+  }
+}
+
+/**
  * The authorization is already managed by another caller's lifecycle: it cannot be adopted again. Says no
  * more (not the owner, not the state).
  */
@@ -271,8 +290,8 @@ export class LifecycleClient {
 
   /**
    * Has the lifecycle read its provider and book what it holds (source `read`); what its ledger holds and the
-   * provider does not is recorded as a discrepancy. A lifecycle that has closed reconciled as it closed: it
-   * is refused as ended.
+   * provider does not is recorded as a discrepancy. A lifecycle whose run has closed (completed, terminated or
+   * timed out) is refused with LifecycleClosedError.
    */
   async reconcile(authorizationId: string): Promise<ReconcileSummary> {
     await this.confine(authorizationId);
@@ -282,7 +301,7 @@ export class LifecycleClient {
       if (!(error instanceof WorkflowNotFoundError)) throw error;
       const state = await this.state(authorizationId).catch(() => null);
       if (!state) throw error;
-      throw new LifecycleEndedError(state);
+      throw new LifecycleClosedError(state);
     }
   }
 

@@ -42,7 +42,7 @@ export function reopenedInput(state: LifecycleState): LifecycleInput {
     provider: state.provider,
     orderId: state.orderId,
     ...(state.owner !== undefined && { owner: state.owner }),
-    carriedState: { ...state, nextTimer: undefined, runEnded: undefined },
+    carriedState: { ...state, nextTimer: undefined, closesAt: undefined, runEnded: undefined },
   };
 }
 

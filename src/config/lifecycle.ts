@@ -13,6 +13,7 @@ export const lifecycleSettings = settingsPiece(
       durationDefault('idempotencyKeyRetention'),
     ),
     TIMER_CALL_TIMEOUT: durationSchema('timerCallTimeout').default(durationDefault('timerCallTimeout')),
+    EVENT_GRACE_PERIOD: durationSchema('eventGracePeriod').default(durationDefault('eventGracePeriod')),
   },
   {
     REAUTHORIZE_AFTER: { meaning: 'default reauthorization timer; at most 365 days' },
@@ -28,6 +29,10 @@ export const lifecycleSettings = settingsPiece(
     TIMER_CALL_TIMEOUT: {
       meaning: "how long a timer's provider call (reauthorize, void before expiry) may retry; at most 1 day",
     },
+    EVENT_GRACE_PERIOD: {
+      meaning:
+        'how long a capture or refund answered PENDING waits for its settling event before the lifecycle reads the provider; at most 3 days',
+    },
   },
 );
 
@@ -39,5 +44,6 @@ export function lifecycleStartDefaults(config: SettingsOf<typeof lifecycleSettin
     lateEventWindow: config.LATE_EVENT_WINDOW,
     idempotencyKeyRetention: config.IDEMPOTENCY_KEY_RETENTION,
     timerCallTimeout: config.TIMER_CALL_TIMEOUT,
+    eventGracePeriod: config.EVENT_GRACE_PERIOD,
   };
 }

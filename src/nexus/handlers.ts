@@ -27,7 +27,12 @@ export interface PaymentsHandlerOptions {
   /** What a start request leaves out, as in the API. */
   defaults: Pick<
     LifecycleInput,
-    'reauthorizeAfter' | 'expiryPolicy' | 'lateEventWindow' | 'idempotencyKeyRetention' | 'timerCallTimeout'
+    | 'reauthorizeAfter'
+    | 'expiryPolicy'
+    | 'lateEventWindow'
+    | 'idempotencyKeyRetention'
+    | 'timerCallTimeout'
+    | 'eventGracePeriod'
   >;
   /** The providers this worker runs lifecycles on (PAYMENTS_PROVIDER); unset: any. */
   providers?: readonly ProviderName[];

@@ -64,7 +64,11 @@ export function refundCameBack(status: string | undefined): boolean {
   return status === 'FAILED' || status === 'CANCELLED';
 }
 
-/** A movement the ledger refused to book, and the invariant it would have broken. */
-export type Discrepancy = { movement: Movement; invariant: string; at: string };
+/**
+ * A movement the ledger refused to book, and the invariant it would have broken. One a reconciliation recorded
+ * (the provider did not hold what the ledger books) is resolved when a later read finds the provider holds it:
+ * `resolvedAt` is set, and it no longer counts as open.
+ */
+export type Discrepancy = { movement: Movement; invariant: string; at: string; resolvedAt?: string };
 
 export type Ledger = { movements: Movement[]; discrepancies: Discrepancy[] };

@@ -1,5 +1,6 @@
 import axios from 'axios';
 import { postJson } from '../../bench/provider-sandboxes';
+import { LifecycleClosedError } from '../../src/client/lifecycle-client';
 import { apiKeyHash, clearKeyCaller } from '../../src/api-callers';
 import {
   lifecycleWorkflowId,
@@ -9,7 +10,7 @@ import {
 import { LedgerDiscrepanciesKey } from '../../src/workflows/search-attributes';
 import { eventually } from '../helpers/eventually';
 import { API_KEY, freshKey } from '../helpers/lifecycle-stack';
-import { providerFixtures, stripeFixture } from '../helpers/provider-fixtures';
+import { paypalFixture, providerFixtures, stripeFixture } from '../helpers/provider-fixtures';
 import { startProviderStack, type ProviderStack } from '../helpers/provider-stack';
 
 // Reconciliation through the real API, a worker and the sandbox, with no webhook subscription: the provider's
@@ -87,6 +88,36 @@ describe.each(providerFixtures)('reconciliation at $name', (fixture) => {
       remainingAmount: '30.00',
       refundedAmount: '10.00',
     });
+  });
+
+  it('answers 409 LIFECYCLE_CLOSED to a reconcile of a lifecycle whose run completed', async () => {
+    const authorizationId = await stack.startLifecycle('15.00', { lateEventWindow: '0 seconds' });
+    const capture = await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, {}, freshKey());
+    expect(capture.status).toBe(200);
+    await stack.client.workflow.getHandle(lifecycleWorkflowId(authorizationId)).result();
+
+    const response = await stack.api.post(`/v1/lifecycles/${authorizationId}/reconcile`, {});
+    expect(response.status).toBe(409);
+    expect(response.data.error).toMatchObject({
+      code: 'LIFECYCLE_CLOSED',
+      message: expect.stringMatching(/has closed \(CAPTURED\).*cannot read its provider/),
+    });
+    await expect(stack.lifecycles.reconcile(authorizationId)).rejects.toBeInstanceOf(LifecycleClosedError);
+  });
+
+  it('answers 409 LIFECYCLE_CLOSED to a reconcile of a lifecycle terminated from outside', async () => {
+    const authorizationId = await stack.startLifecycle('16.00');
+    await stack.client.workflow
+      .getHandle(lifecycleWorkflowId(authorizationId))
+      .terminate('an operator ended it');
+
+    const response = await stack.api.post(`/v1/lifecycles/${authorizationId}/reconcile`, {});
+    expect(response.status).toBe(409);
+    expect(response.data.error).toMatchObject({
+      code: 'LIFECYCLE_CLOSED',
+      message: expect.stringContaining('TERMINATED'),
+    });
+    await expect(stack.lifecycles.reconcile(authorizationId)).rejects.toBeInstanceOf(LifecycleClosedError);
   });
 
   it('refuses a caller without the admin scope, naming it', async () => {
@@ -194,6 +225,33 @@ describe('reconciliation at stripe, of refunds no event reported', () => {
     expect(await stack.state(authorizationId)).toMatchObject({ status: 'CAPTURED', refundedAmount: '0.00' });
   });
 
+  it.each([
+    ['open', ['dispute-withdrawn']],
+    ['won', ['dispute-withdrawn', 'dispute-reinstated']],
+  ])(
+    "books a dispute (%s) whose events never came from the charge's disputes, not as a discrepancy",
+    async (outcome, kinds) => {
+      const { authorizationId, captureId } = await capturedLifecycle('35.00');
+      const dispute = await stripeFixture.chargeback(stack.sandbox, captureId);
+      if (outcome === 'won') {
+        await postJson(`${stack.sandbox.url}/sandbox/disputes/${dispute}/close`, { outcome: 'won' });
+      }
+
+      const response = await stack.api.post(`/v1/lifecycles/${authorizationId}/reconcile`, {});
+      expect(response.status).toBe(200);
+      const summary = response.data as Summary;
+      expect(summary.recorded).toEqual([]);
+      expect(summary.booked).toEqual(
+        kinds.map((kind) =>
+          expect.objectContaining({ kind, reference: dispute, minorUnits: '3500', source: 'read' }),
+        ),
+      );
+      const state = await stack.state(authorizationId);
+      expect(state.status).toBe(outcome === 'won' ? 'CAPTURED' : 'REVERSED');
+      expect(state.ledger.discrepancies).toEqual([]);
+    },
+  );
+
   it('reconciles once as the run closes', async () => {
     const { authorizationId, captureId } = await capturedLifecycle('60.00', { lateEventWindow: '2 seconds' });
     const refund = await stack.dashboard.refundCapture({
@@ -208,5 +266,60 @@ describe('reconciliation at stripe, of refunds no event reported', () => {
     expect(result.ledger.movements).toContainEqual(
       expect.objectContaining({ kind: 'refund', reference: refund.id, source: 'read' }),
     );
+  });
+});
+
+describe('reconciliation at paypal, of a capture the provider answered PENDING', () => {
+  const stack = useStackWithoutEvents(paypalFixture);
+
+  it('reads its provider once when no event settled the capture within its grace period', async () => {
+    const { id: authorizationId } = await postJson<{ id: string }>(
+      `${stack.sandbox.url}/sandbox/authorizations`,
+      { amount: { currency_code: 'USD', value: '40.00' }, capture_status: 'PENDING' },
+    );
+    expect(
+      (await stack.api.post('/v1/lifecycles', { authorizationId, eventGracePeriod: '2 seconds' })).status,
+    ).toBe(201);
+    const capture = await stack.api.post(
+      `/v1/lifecycles/${authorizationId}/capture`,
+      { amount: '10.00', finalCapture: false },
+      freshKey(),
+    );
+    expect(capture.data).toMatchObject({ status: 'PENDING' });
+    const waiting = await stack.state(authorizationId);
+    expect(waiting.nextTimer).toMatchObject({ kind: 'reconcile' });
+    expect(waiting.awaitedEvents).toEqual([
+      expect.objectContaining({ kind: 'capture', reference: capture.data.id }),
+    ]);
+    // The bank settles it; the event that says so never reaches the lifecycle.
+    await postJson(`${stack.sandbox.url}/sandbox/captures/${capture.data.id}/complete`, {});
+
+    const read = await eventually(
+      () => stack.state(authorizationId),
+      (state: LifecycleState) => state.lastReconciliation?.reason === 'event-overdue',
+      { what: 'the read for the overdue capture event' },
+    );
+    expect(read.captures).toEqual([expect.objectContaining({ id: capture.data.id, status: 'COMPLETED' })]);
+    expect(read.lastReconciliation).toMatchObject({ booked: 1, recorded: 0 });
+    expect(read.awaitedEvents).toBeUndefined();
+    expect(read.nextTimer).toMatchObject({ kind: 'reauthorize' });
+    expect(read.ledger.discrepancies).toEqual([]);
+
+    // Read once: the same capture is not read again.
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    expect((await stack.state(authorizationId)).lastReconciliation).toEqual(read.lastReconciliation);
+  });
+
+  it('does not await the event of a capture the provider answered COMPLETED', async () => {
+    const authorizationId = await stack.startLifecycle('40.00', { eventGracePeriod: '2 seconds' });
+    const capture = await stack.api.post(
+      `/v1/lifecycles/${authorizationId}/capture`,
+      { amount: '10.00', finalCapture: false },
+      freshKey(),
+    );
+    expect(capture.data).toMatchObject({ status: 'COMPLETED' });
+    const state = await stack.state(authorizationId);
+    expect(state.awaitedEvents).toBeUndefined();
+    expect(state.nextTimer).toMatchObject({ kind: 'reauthorize' });
   });
 });

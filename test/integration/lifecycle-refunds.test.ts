@@ -177,7 +177,9 @@ describe.each(providerFixtures)('refunds of a $name lifecycle', (fixture) => {
       expect(await refundedAtProvider(captureId)).toBe('60.00');
       const state = await lifecycleState(authorizationId);
       expect(state).toMatchObject({ status: 'REFUNDED', refundedAmount: '60.00', capturedAmount: '60.00' });
-      expect(state.nextTimer).toMatchObject({ kind: 'close' });
+      // The reopened run closes after its late-event window; while a refund's event has not come, the read of
+      // the provider for it comes first.
+      expect(['close', 'reconcile']).toContain(state.nextTimer?.kind);
     });
 
     it('answers a retry from the closed run while its key is remembered, without reopening it', async () => {

@@ -27,6 +27,7 @@ describe('durations', () => {
     ['lateEventWindow', '31 days', 'at most 30 days'],
     ['idempotencyKeyRetention', '91 days', 'at most 90 days'],
     ['timerCallTimeout', '25 hours', 'at most 1 day'],
+    ['eventGracePeriod', '4 days', 'at most 3 days'],
   ])('refuses %s of %s with 400 naming the field and its maximum', async (field, value, maximum) => {
     const authorizationId = await authorize('USD', '10.00');
     const response = await stack.api.post('/v1/lifecycles', { authorizationId, [field]: value });
@@ -49,6 +50,7 @@ describe('durations', () => {
     ['reauthorizeAfter', '1000000 years', /reauthorizeAfter: "1000000 years" is not .* at most 365 days/],
     ['idempotencyKeyRetention', 'soon', /idempotencyKeyRetention: "soon" is not a positive duration/],
     ['lateEventWindow', 1e20, /lateEventWindow: 100000000000000000000 is not .* at most 30 days/],
+    ['eventGracePeriod', '0 seconds', /eventGracePeriod: "0 seconds" is not a positive duration/],
   ])(
     'fails a lifecycle started past the API with %s %s at once, naming the field',
     async (field, value, why) => {

@@ -52,6 +52,10 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ TIMER_CALL_TIMEOUT: '25 hours' })).toThrow(
       /TIMER_CALL_TIMEOUT: .*at most 1 day/,
     );
+    expect(() => loadConfig({ EVENT_GRACE_PERIOD: '4 days' })).toThrow(
+      /EVENT_GRACE_PERIOD: .*at most 3 days/,
+    );
+    expect(loadConfig({}).EVENT_GRACE_PERIOD).toBe('1 hour');
     expect(loadConfig({ REAUTHORIZE_AFTER: '365 days' }).REAUTHORIZE_AFTER).toBe('365 days');
     expect(() => loadConfig({ PAYMENTS_TIMEOUT_MS: '1e20' })).toThrow(/PAYMENTS_TIMEOUT_MS: .*300000/);
     expect(() => loadConfig({ SANDBOX_AUTHORIZATION_VALIDITY_DAYS: '1e20' })).toThrow(

@@ -1,4 +1,5 @@
 import type { ProviderHoldings } from '../../src/providers/holdings';
+import { isOpen } from '../../src/workflows/lifecycle/ledger/invariants';
 import { bookHoldings, holdingsRequestOf } from '../../src/workflows/lifecycle/reconcile';
 import { applyRefund } from '../../src/workflows/lifecycle/state';
 import { capturedState, refundOf, usd } from '../fixtures/lifecycle-state';
@@ -122,5 +123,56 @@ describe('reconciliation', () => {
       expect.objectContaining({ invariant: expect.stringContaining('C1 is disputed') }),
     ]);
     expect(state.remainingAmount).toBe('0.00');
+  });
+
+  describe('a discrepancy a later read clears', () => {
+    it('is resolved when a later read finds the provider holds what an earlier one missed', () => {
+      const state = capturedState('100.00', { C1: '40.00' });
+      applyRefund(state, refundOf('C1', 'R1', '10.00'));
+      const missing = bookHoldings(
+        state,
+        holdings({ absent: ['R1'] }),
+        'request',
+        '2026-11-29T00:00:00.000Z',
+      );
+      expect(missing.recorded).toHaveLength(1);
+      expect(state.ledger.discrepancies.filter(isOpen)).toHaveLength(1);
+
+      const held = bookHoldings(state, holdings(), 'event-overdue', '2026-11-29T01:00:00.000Z');
+      expect(held.recorded).toEqual([]);
+      expect(held.resolved).toEqual([
+        expect.objectContaining({
+          movement: expect.objectContaining({ kind: 'refund', reference: 'R1' }),
+          resolvedAt: '2026-11-29T01:00:00.000Z',
+        }),
+      ]);
+      expect(state.ledger.discrepancies).toHaveLength(1);
+      expect(state.ledger.discrepancies.filter(isOpen)).toEqual([]);
+    });
+
+    it('stays open while each read still misses it, and opens again when a read misses it once more', () => {
+      const state = capturedState('100.00', { C1: '40.00' });
+      applyRefund(state, refundOf('C1', 'R1', '10.00'));
+      bookHoldings(state, holdings({ absent: ['R1'] }), 'request', '2026-11-29T00:00:00.000Z');
+      const again = bookHoldings(state, holdings({ absent: ['R1'] }), 'request', '2026-11-29T01:00:00.000Z');
+      expect(again).toMatchObject({ recorded: [], resolved: [] });
+      expect(state.ledger.discrepancies.filter(isOpen)).toHaveLength(1);
+
+      bookHoldings(state, holdings(), 'request', '2026-11-29T02:00:00.000Z');
+      const reopened = bookHoldings(state, holdings({ absent: ['R1'] }), 'close', '2026-11-29T03:00:00.000Z');
+      expect(reopened.recorded).toHaveLength(1);
+      expect(state.ledger.discrepancies).toHaveLength(1);
+      expect(state.ledger.discrepancies.filter(isOpen)).toHaveLength(1);
+    });
+
+    it('leaves a discrepancy an event recorded (an invariant it would break) to the operator', () => {
+      const state = capturedState('100.00', { C1: '40.00' });
+      const tooMuch = holdings({ findings: [...holdings().findings, refundFinding('R9', '45.00')] });
+      bookHoldings(state, tooMuch, 'request', '2026-11-29T00:00:00.000Z');
+      expect(state.ledger.discrepancies).toHaveLength(1);
+      const later = bookHoldings(state, holdings(), 'request', '2026-11-29T01:00:00.000Z');
+      expect(later.resolved).toEqual([]);
+      expect(state.ledger.discrepancies.filter(isOpen)).toHaveLength(1);
+    });
   });
 });

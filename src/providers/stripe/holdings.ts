@@ -8,10 +8,13 @@ import {
   type ProviderHoldings,
 } from '../holdings';
 import { fromStripeAmount } from './money';
+import { disputeMovement, disputeStatuses } from './payment-event';
 import { authorizationOf, isoTime, latestCharge, refundOf } from './resources';
 
 // Reconciliation's read at Stripe: each PaymentIntent of the chain with its charge (what it captured in all,
-// whether it is disputed), and every refund of that charge (GET /v1/refunds?charge=…, page by page).
+// whether it is disputed), every refund of that charge (GET /v1/refunds?charge=…) and every dispute of it
+// (GET /v1/disputes?charge=…), page by page. The charge says only that it is disputed; its disputes say how much
+// they withdrew and whether the merchant won, so a dispute whose events never came is booked, not reported.
 
 /** The resource, or undefined when Stripe does not know it (404). */
 async function unlessMissing<T>(read: () => Promise<T>): Promise<T | undefined> {
@@ -45,6 +48,21 @@ function chargeFinding(intent: Stripe.PaymentIntent, charge: Stripe.Charge): Pay
   };
 }
 
+/** A dispute as read, as its latest event would say it: an inquiry, funds withdrawn, or reinstated (won). */
+function disputeFinding(dispute: Stripe.Dispute, chargeId: string): PaymentEvent {
+  const movement = disputeMovement('charge.dispute.updated', dispute.status);
+  return {
+    id: findingId(dispute.id, dispute.status),
+    eventType: 'capture.reversed',
+    captureId: chargeId,
+    refundId: dispute.id,
+    status: disputeStatuses[movement],
+    movement,
+    amount: fromStripeAmount(dispute.amount, dispute.currency),
+    createTime: isoTime(dispute.created),
+  };
+}
+
 export async function readStripeHoldings(
   stripe: Stripe,
   request: HoldingsRequest,
@@ -66,11 +84,17 @@ export async function readStripeHoldings(
     charges.add(charge.id);
     const finding = chargeFinding(intent, charge);
     if (finding) holdings.findings.push(finding);
-    if (charge.disputed) holdings.disputed.push(charge.id);
     for await (const refund of stripe.refunds.list({ charge: charge.id, limit: 100 })) {
       listed.add(refund.id);
       holdings.findings.push(refundFinding(refundOf(refund), charge.id));
     }
+    let disputes = 0;
+    for await (const dispute of stripe.disputes.list({ charge: charge.id, limit: 100 })) {
+      disputes += 1;
+      holdings.findings.push(disputeFinding(dispute, charge.id));
+    }
+    // A charge that says it is disputed and lists no dispute: what it withdrew is unknown.
+    if (charge.disputed && disputes === 0) holdings.disputed.push(charge.id);
   }
   holdings.absent.push(
     ...request.captureIds.filter((id) => !charges.has(id)),

@@ -80,21 +80,21 @@ const refundStatuses: Record<string, string> = {
   canceled: 'CANCELLED',
 };
 
-type DisputeMovement = 'dispute-withdrawn' | 'dispute-reinstated' | 'dispute-inquiry';
+export type DisputeMovement = 'dispute-withdrawn' | 'dispute-reinstated' | 'dispute-inquiry';
 
 /**
  * What a dispute event moves. An inquiry (`warning_*`) withdraws nothing; a dispute withdraws the disputed
  * amount when it opens (`funds_withdrawn`) and reinstates it when the merchant wins (`funds_reinstated`,
  * `won`); a lost one keeps what it withdrew.
  */
-function disputeMovement(type: string, status: string): DisputeMovement {
+export function disputeMovement(type: string, status: string): DisputeMovement {
   if (status.startsWith('warning_') || status === 'prevented') return 'dispute-inquiry';
   if (type === 'charge.dispute.funds_reinstated' || status === 'won') return 'dispute-reinstated';
   return 'dispute-withdrawn';
 }
 
 /** The lifecycle's status words for a dispute's movement (a reinstated one reads CANCELLED, as before). */
-const disputeStatuses: Record<DisputeMovement, string> = {
+export const disputeStatuses: Record<DisputeMovement, string> = {
   'dispute-withdrawn': 'COMPLETED',
   'dispute-reinstated': 'CANCELLED',
   'dispute-inquiry': 'INQUIRY',

@@ -125,6 +125,17 @@ export class StripeBooks {
       .reverse();
   }
 
+  /** A charge's or an intent's disputes (or all), newest first. */
+  disputesOf(filter: { chargeId?: string; intentId?: string }): DisputeRecord[] {
+    return [...this.disputes.values()]
+      .filter(
+        (dispute) =>
+          (filter.chargeId === undefined || dispute.chargeId === filter.chargeId) &&
+          (filter.intentId === undefined || dispute.intentId === filter.intentId),
+      )
+      .reverse();
+  }
+
   dispute(id: string): DisputeRecord {
     const dispute = this.disputes.get(id);
     if (!dispute) throw resourceMissing('dispute', id);

@@ -18,7 +18,7 @@ import {
   type Params,
 } from './params';
 import { createdFilter, expandsListed, listPage } from './lists';
-import { chargeResource, paymentIntentResource, refundResource } from './resources';
+import { chargeResource, disputeResource, paymentIntentResource, refundResource } from './resources';
 import { registerWebhookEndpointRoutes } from './routes-webhook-endpoints';
 import type { StripeWebhookEndpoints } from './webhook-endpoints';
 
@@ -113,28 +113,57 @@ export async function registerStripeRoutes(app: FastifyInstance, context: Stripe
       }));
     });
 
-    // A charge's or an intent's refunds (or all), newest first, a page at a time.
-    scope.get('/v1/refunds', async (request, reply) => {
-      const params = decodeForm(request.url.split('?')[1] ?? '');
-      return answer(reply, faults, 'get', () => {
-        allowOnly(params, ['charge', 'payment_intent', 'limit', 'starting_after', 'ending_before', 'expand']);
-        if (typeof params.charge === 'string') books.charge(params.charge);
-        if (typeof params.payment_intent === 'string') books.intent(params.payment_intent, 'payment_intent');
-        const all = books.refundsOf({
-          ...(typeof params.charge === 'string' && { chargeId: params.charge }),
-          ...(typeof params.payment_intent === 'string' && { intentId: params.payment_intent }),
+    // A charge's or an intent's refunds or disputes (or all), newest first, a page at a time.
+    const listRoute = <T extends { id: string }>(
+      url: string,
+      all: (filter: { chargeId?: string; intentId?: string }) => T[],
+      one: (id: string) => T,
+      resource: (record: T) => Record<string, unknown>,
+    ) =>
+      scope.get(url, async (request, reply) => {
+        const params = decodeForm(request.url.split('?')[1] ?? '');
+        return answer(reply, faults, 'get', () => {
+          allowOnly(params, [
+            'charge',
+            'payment_intent',
+            'limit',
+            'starting_after',
+            'ending_before',
+            'expand',
+          ]);
+          if (typeof params.charge === 'string') books.charge(params.charge);
+          if (typeof params.payment_intent === 'string')
+            books.intent(params.payment_intent, 'payment_intent');
+          const records = all({
+            ...(typeof params.charge === 'string' && { chargeId: params.charge }),
+            ...(typeof params.payment_intent === 'string' && { intentId: params.payment_intent }),
+          });
+          const page = listPage(records, params, (id) => one(id));
+          return {
+            statusCode: 200,
+            body: { object: 'list', data: page.data.map(resource), has_more: page.has_more, url },
+          };
         });
-        const page = listPage(all, params, (id) => books.refund(id));
-        return {
-          statusCode: 200,
-          body: {
-            object: 'list',
-            data: page.data.map(refundResource),
-            has_more: page.has_more,
-            url: '/v1/refunds',
-          },
-        };
       });
+    listRoute(
+      '/v1/refunds',
+      (filter) => books.refundsOf(filter),
+      (id) => books.refund(id),
+      refundResource,
+    );
+    listRoute(
+      '/v1/disputes',
+      (filter) => books.disputesOf(filter),
+      (id) => books.dispute(id),
+      disputeResource,
+    );
+
+    scope.get('/v1/disputes/:id', async (request, reply) => {
+      const { id } = request.params as { id: string };
+      return answer(reply, faults, 'get', () => ({
+        statusCode: 200,
+        body: disputeResource(books.dispute(id)),
+      }));
     });
 
     scope.get('/v1/refunds/:id', async (request, reply) => {

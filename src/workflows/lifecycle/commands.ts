@@ -8,6 +8,7 @@ import {
   orderSystemCalls,
   type PaymentsCalls,
 } from './activity-options';
+import { awaitEvent, eventArrived, eventsRead, postponeOverdue } from './awaited-events';
 import { bookHoldings, holdingsRequestOf } from './reconcile';
 import {
   LifecycleFailure,
@@ -95,6 +96,8 @@ export class LifecycleCommands {
     private readonly state: LifecycleState,
     retentionMs: number,
     private readonly visibility: LifecycleVisibility,
+    /** How long a movement the lifecycle made waits for its event before the lifecycle reads its provider. */
+    private readonly graceMs: number,
   ) {
     this.keyed = new KeyedRequests(state, retentionMs);
     this.calls = ofProvider(orderSystemCalls, state.provider);
@@ -126,6 +129,7 @@ export class LifecycleCommands {
         attempt.sent,
         inLifecycleCurrency(this.state, answer, 'capture'),
       );
+      this.awaitEvent('capture', answer);
       this.stateChanged();
       return capture;
     });
@@ -139,8 +143,9 @@ export class LifecycleCommands {
     return this.once('void', request.idempotencyKey, {}, async () => {
       assertOpen(this.state, 'void');
       // As at PayPal, a reauthorization cannot be voided itself: voiding the original voids both.
+      const authorizationId = voidTarget(this.state);
       const voided = await this.keyedCalls.voidAuthorization({
-        authorizationId: voidTarget(this.state),
+        authorizationId,
         idempotencyKey: voidIdempotencyKey(this.state),
       });
       markEnded(this.state, 'VOIDED');
@@ -186,6 +191,7 @@ export class LifecycleCommands {
       });
       const refund = inLifecycleCurrency(this.state, answer, 'refund');
       bookRefund(this.state, attempt, refund);
+      this.awaitEvent('refund', refund);
       this.stateChanged();
       return refund;
     });
@@ -194,14 +200,38 @@ export class LifecycleCommands {
   /** A verified provider event: applied, or recorded with why not. */
   recordEvent(event: PaymentEvent): void {
     const recorded = applyEvent(this.state, event, new Date().toISOString());
+    eventArrived(this.state, event);
     if (!recorded.applied) log.info('payment event recorded, not applied', { ...recorded });
     this.stateChanged();
   }
 
-  /** A deadline's timer fired: reauthorize or apply the expiry policy, after any provider call running. */
+  /**
+   * A deadline's timer fired: reauthorize or apply the expiry policy, after any provider call running; or read
+   * the provider for a movement whose event is overdue.
+   */
   async deadlineReached(kind: TimerKind, input: LifecycleInput): Promise<void> {
+    if (kind === 'close') return;
+    if (kind === 'reconcile') {
+      await this.reconcileOverdue(input);
+      return;
+    }
     await this.queue.run(() => fireTimer(this.state, kind, input));
     this.stateChanged();
+  }
+
+  /**
+   * A movement the lifecycle made has had no event for its grace period: it reads its provider once and books
+   * what it finds. A read that cannot be made within the timer calls' timeout is tried again after another
+   * grace period (logged).
+   */
+  private async reconcileOverdue(input: LifecycleInput): Promise<void> {
+    try {
+      await this.reconcile('event-overdue', providerTimerCalls(input, this.state));
+    } catch (error) {
+      log.warn('reconciliation for an overdue event failed; reading again later', { error: String(error) });
+      postponeOverdue(this.state, Date.now(), this.graceMs);
+      this.stateChanged();
+    }
   }
 
   /** An operator's reconciliation: refused while the run moves to a new one, like any command. */
@@ -229,25 +259,34 @@ export class LifecycleCommands {
     return this.queue.run(async () => {
       const holdings = await calls.readHoldings(holdingsRequestOf(this.state));
       const summary = bookHoldings(this.state, holdings, reason, new Date().toISOString());
+      eventsRead(this.state);
       this.state.lastReconciliation = {
         at: summary.at,
         reason,
         booked: summary.booked.length,
         recorded: summary.recorded.length,
+        ...(summary.resolved.length > 0 && { resolved: summary.resolved.length }),
       };
-      if (summary.recorded.length > 0) await this.countDiscrepancies(reason, summary.recorded.length);
+      if (summary.recorded.length > 0 || summary.resolved.length > 0) {
+        await this.countDiscrepancies(reason, summary.recorded.length, summary.resolved.length);
+      }
       this.stateChanged();
       return summary;
     });
   }
 
   /** On the worker's metrics endpoint; a count that cannot be made leaves the ledger as it is. */
-  private async countDiscrepancies(reason: ReconcileReason, count: number): Promise<void> {
+  private async countDiscrepancies(reason: ReconcileReason, count: number, resolved: number): Promise<void> {
     try {
-      await ledgerCalls.countLedgerDiscrepancies({ provider: this.state.provider, reason, count });
+      await ledgerCalls.countLedgerDiscrepancies({ provider: this.state.provider, reason, count, resolved });
     } catch (error) {
-      log.warn('ledger discrepancies not counted', { error: String(error), count });
+      log.warn('ledger discrepancies not counted', { error: String(error), count, resolved });
     }
+  }
+
+  /** The event that settles a capture or refund the provider answered PENDING is awaited for the grace period. */
+  private awaitEvent(kind: 'capture' | 'refund', answer: { id: string; status?: string }): void {
+    awaitEvent(this.state, kind, answer, new Date().toISOString(), this.graceMs);
   }
 
   keyedAnswer(question: KeyedAnswerQuestion): KeyedAnswerLookup {

@@ -39,6 +39,11 @@ export type LifecycleInput = {
   idempotencyKeyRetention?: Duration;
   /** How long a timer's provider call (reauthorize, void before expiry) may keep retrying. Default: 1 hour. */
   timerCallTimeout?: Duration;
+  /**
+   * How long a capture, refund, void or reauthorization the lifecycle made waits for the provider's event that
+   * confirms it; then the lifecycle reads its provider (reconciles, reason 'event-overdue'). Default: 1 hour.
+   */
+  eventGracePeriod?: Duration;
   /** Set by continue-as-new: the state carried over from the previous run. */
   carriedState?: LifecycleState;
   /** The caller that started the lifecycle (an API caller id, a Nexus caller namespace); see LifecycleClient. */
@@ -109,6 +114,16 @@ export type RefundRecord = {
   createTime?: string;
 };
 
+/** A movement the lifecycle made, waiting for the provider's event that confirms it (see awaited-events.ts). */
+export type AwaitedEvent = {
+  kind: 'capture' | 'refund';
+  /** The provider's id the event names: the capture (a shared charge's id) or the refund. */
+  reference: string;
+  madeAt: string;
+  /** When, without the event, the lifecycle reads its provider: `madeAt` plus the lifecycle's eventGracePeriod. */
+  readAfter: string;
+};
+
 export type ReauthorizationRecord = {
   fromAuthorizationId: string;
   toAuthorizationId: string;
@@ -149,8 +164,18 @@ export type LifecycleState = {
   reauthorizeAt?: string;
   expiryPolicyAt: string;
   expiryPolicy: ExpiryPolicy;
-  /** The next thing the lifecycle's timer does; `close` ends the run after its late-event window. */
-  nextTimer?: { kind: 'reauthorize' | 'expiryPolicy' | 'close'; at: string };
+  /**
+   * The next thing the lifecycle's timer does; `reconcile` reads the provider for a movement whose event is
+   * overdue (awaitedEvents); `close` ends the run after its late-event window.
+   */
+  nextTimer?: { kind: 'reauthorize' | 'expiryPolicy' | 'reconcile' | 'close'; at: string };
+  /** When the late-event window ends and the run closes; set as the window begins. */
+  closesAt?: string;
+  /**
+   * Captures and refunds the lifecycle made that the provider answered PENDING and no event has settled yet:
+   * past its `readAfter` the lifecycle reads its provider. Absent while none waits.
+   */
+  awaitedEvents?: AwaitedEvent[];
   captures: CaptureRecord[];
   /** Absent until the lifecycle records its first refund or reversal. */
   refunds?: RefundRecord[];
@@ -168,7 +193,14 @@ export type LifecycleState = {
   /** Ids of provider events already delivered. */
   seenEventIds: string[];
   /** The last reconciliation with the provider: when, why, and what it booked and recorded. */
-  lastReconciliation?: { at: string; reason: ReconcileReason; booked: number; recorded: number };
+  lastReconciliation?: {
+    at: string;
+    reason: ReconcileReason;
+    booked: number;
+    recorded: number;
+    /** Discrepancies of earlier reads it resolved; absent when none. */
+    resolved?: number;
+  };
   /** The last timer reauthorization that failed for good; cleared by the next one that succeeds. */
   reauthorizationFailure?: { at: string; reason: string };
   /**
@@ -294,8 +326,11 @@ export const reauthorizeUpdate = defineUpdate<Authorization, [ReauthorizeInput]>
 export const refundUpdate = defineUpdate<Refund, [RefundInput]>('refund');
 /** Answers once the lifecycle has read its authorization; sent with the start (update-with-start). */
 export const startedUpdate = defineUpdate<{ state: LifecycleState; startRequestId?: string }>('started');
-/** Why a lifecycle reconciles with its provider: an operator's request, or its run is about to close. */
-export type ReconcileReason = 'request' | 'close';
+/**
+ * Why a lifecycle reconciles with its provider: an operator's request, a movement it made whose event has not
+ * come within its eventGracePeriod, or its run is about to close.
+ */
+export type ReconcileReason = 'request' | 'event-overdue' | 'close';
 
 /** What one reconciliation did: the movements it booked and the discrepancies it recorded, and the ledger's. */
 export type ReconcileSummary = {
@@ -305,6 +340,8 @@ export type ReconcileSummary = {
   booked: Movement[];
   /** Recorded by this reconciliation: what the ledger holds and the provider does not. */
   recorded: Discrepancy[];
+  /** Resolved by this reconciliation: discrepancies an earlier read recorded whose movement the provider now holds. */
+  resolved: Discrepancy[];
   /** Every discrepancy the ledger has recorded (at most its last 100). */
   discrepancies: Discrepancy[];
   /** What the read could not tell. */

@@ -3,14 +3,18 @@ import type { Discrepancy, Movement } from '../../providers/movements';
 import type { Authorization } from '../../providers/resources';
 import type { LifecycleState, ReconcileReason, ReconcileSummary } from './definitions';
 import { figuresOf } from './ledger/figures';
-import { recordDiscrepancy } from './ledger/invariants';
+import { isOpen, recordDiscrepancy } from './ledger/invariants';
 import { minorUnitsOf } from './money';
 import { bookedIntoCharge } from './shared-charge';
 import { applyFinding, isTerminal, markEnded, releaseUncapturable } from './state';
 
 // Reconciliation: the lifecycle books what a read of its provider finds (source 'read'), each movement once
-// per provider reference, and records as a discrepancy what its ledger holds that the provider does not.
-// Pure: the read is an activity (readHoldings), this books its answer.
+// per provider reference, and records as a discrepancy what its ledger holds that the provider does not; one
+// such discrepancy a later read no longer finds is resolved. Pure: the read is an activity (readHoldings),
+// this books its answer.
+
+/** How the discrepancies a read records begin: a later read resolves those it does not find again. */
+const readInvariants = ['the provider holds what the ledger books', 'the ledger books every dispute'];
 
 /** The provider references the lifecycle knows: its authorization chain, its captures, its refunds. */
 export function holdingsRequestOf(state: LifecycleState): HoldingsRequest {
@@ -46,8 +50,10 @@ export function bookHoldings(
 ): ReconcileSummary {
   const bookedBefore = state.ledger.movements.length;
   const recorded: Discrepancy[] = [];
+  const found = new Set<string>();
   const record = (movement: Movement, why: string) => {
     const discrepancy = { movement: { ...movement, source: 'read' as const, at }, invariant: why, at };
+    found.add(discrepancyKey(discrepancy));
     if (recordDiscrepancy(state.ledger, discrepancy)) recorded.push(discrepancy);
   };
   // Captures before refunds: a refund is booked against a capture the ledger holds.
@@ -111,14 +117,26 @@ export function bookHoldings(
       );
     }
   }
+  const resolved = state.ledger.discrepancies.filter(
+    (discrepancy) =>
+      isOpen(discrepancy) &&
+      readInvariants.some((invariant) => discrepancy.invariant.startsWith(invariant)) &&
+      !found.has(discrepancyKey(discrepancy)),
+  );
+  for (const discrepancy of resolved) discrepancy.resolvedAt = at;
   return {
     at,
     reason,
     booked: state.ledger.movements.slice(bookedBefore),
     recorded,
+    resolved,
     discrepancies: state.ledger.discrepancies,
     unreadable: holdings.unreadable,
   };
+}
+
+function discrepancyKey(discrepancy: Discrepancy): string {
+  return `${discrepancy.movement.kind}:${discrepancy.movement.reference}:${discrepancy.invariant}`;
 }
 
 /** The current hold as the provider says: ended (voided, expired, denied), or less capturable than remains. */

@@ -4,41 +4,77 @@ import { ofProvider, timerCalls, type PaymentsCalls } from './activity-options';
 import type { LifecycleInput, LifecycleState } from './definitions';
 import { reauthorizeIdempotencyKey, voidIdempotencyKey } from './keyed-requests';
 import { millisecondsOf } from './start';
+import { overdueAt } from './awaited-events';
 import { amountOf, minorUnitsOf } from './money';
 import { applyReauthorization, isTerminal, markEnded, voidTarget } from './state';
 import { inLifecycleCurrency } from './validation';
 
-export type TimerKind = 'reauthorize' | 'expiryPolicy';
+export type TimerKind = 'reauthorize' | 'expiryPolicy' | 'reconcile' | 'close';
 export type Deadline = { kind: TimerKind; at: number };
 
-/** The lifecycle's next deadline: the reauthorization, unless the expiry policy comes first. */
+/**
+ * The open lifecycle's next deadline: the reauthorization, unless the expiry policy comes first, unless a
+ * movement it made has waited for its event longer than its grace period before either (awaited-events.ts).
+ */
 export function nextDeadline(state: LifecycleState): Deadline {
   const expiry = Date.parse(state.expiryPolicyAt);
   const reauthorize = state.reauthorizeAt ? Date.parse(state.reauthorizeAt) : undefined;
-  return reauthorize !== undefined && reauthorize < expiry
-    ? { kind: 'reauthorize', at: reauthorize }
-    : { kind: 'expiryPolicy', at: expiry };
+  const holdDeadline: Deadline =
+    reauthorize !== undefined && reauthorize < expiry
+      ? { kind: 'reauthorize', at: reauthorize }
+      : { kind: 'expiryPolicy', at: expiry };
+  return earlierReconcile(state, holdDeadline);
+}
+
+/** The ended lifecycle's next deadline in its late-event window: its close, or a read for an overdue event. */
+export function windowDeadline(state: LifecycleState, closeAt: number): Deadline {
+  return earlierReconcile(state, { kind: 'close', at: closeAt });
+}
+
+export function sameDeadline(a: Deadline, b: Deadline): boolean {
+  return a.kind === b.kind && a.at === b.at;
+}
+
+function earlierReconcile(state: LifecycleState, deadline: Deadline): Deadline {
+  const reconcileAt = overdueAt(state);
+  return reconcileAt !== undefined && reconcileAt < deadline.at
+    ? { kind: 'reconcile', at: reconcileAt }
+    : deadline;
 }
 
 /**
  * One durable timer per deadline: a state change that keeps the deadline keeps its timer (no TimerCanceled
- * and TimerStarted per change); only a new deadline replaces it.
+ * and TimerStarted per change); a new deadline starts one. A timer the new deadline comes before keeps running,
+ * parked: when the earlier deadline goes again (an awaited event arrived, or its read was made), the parked
+ * timer serves again and nothing is restarted. A timer that would fire before the new deadline is canceled; one
+ * still parked when the run ends ends with it, uncanceled.
  */
 export class DeadlineTimer {
-  private armed?: { deadline: Deadline; scope: CancellationScope };
+  private readonly running = new Map<string, CancellationScope>();
+  private current?: string;
   private firedDeadline?: Deadline;
 
   arm(deadline: Deadline): void {
-    if (this.armed?.deadline.kind === deadline.kind && this.armed.deadline.at === deadline.at) return;
-    this.cancel();
+    const key = keyOf(deadline);
+    if (this.current === key) return;
+    for (const [other, scope] of this.running) {
+      if (other !== key && atOf(other) < deadline.at) {
+        scope.cancel();
+        this.running.delete(other);
+      }
+    }
+    this.current = key;
+    if (this.running.has(key)) return;
     const scope = new CancellationScope();
-    this.armed = { deadline, scope };
+    this.running.set(key, scope);
     scope
       .run(() => sleep(Math.max(deadline.at - Date.now(), 1)))
       .then(
         () => {
-          if (this.armed?.scope === scope) {
-            this.armed = undefined;
+          if (this.running.get(key) !== scope) return;
+          this.running.delete(key);
+          if (this.current === key) {
+            this.current = undefined;
             this.firedDeadline = deadline;
           }
         },
@@ -46,16 +82,6 @@ export class DeadlineTimer {
           if (!isCancellation(error)) throw error;
         },
       );
-  }
-
-  cancel(): void {
-    this.armed?.scope.cancel();
-    this.armed = undefined;
-  }
-
-  /** Cancels a timer that would fire before `at`; one that fires later ends with the run, uncanceled. */
-  cancelIfBefore(at: number): void {
-    if (this.armed && this.armed.deadline.at < at) this.cancel();
   }
 
   /** The deadline whose timer fired, once. */
@@ -68,6 +94,14 @@ export class DeadlineTimer {
   get hasFired(): boolean {
     return this.firedDeadline !== undefined;
   }
+}
+
+function keyOf(deadline: Deadline): string {
+  return `${deadline.at}:${deadline.kind}`;
+}
+
+function atOf(key: string): number {
+  return Number(key.slice(0, key.indexOf(':')));
 }
 
 export async function reauthorize(
@@ -92,10 +126,10 @@ export function providerTimerCalls(input: LifecycleInput, state: LifecycleState)
   return ofProvider(timerCalls(millisecondsOf(input, 'timerCallTimeout')), state.provider);
 }
 
-/** What a deadline does: reauthorize what remains, or apply the expiry policy. */
+/** What a hold's deadline does: reauthorize what remains, or apply the expiry policy. */
 export async function fireTimer(
   state: LifecycleState,
-  kind: TimerKind,
+  kind: 'reauthorize' | 'expiryPolicy',
   input: LifecycleInput,
 ): Promise<void> {
   if (isTerminal(state)) return;
@@ -116,10 +150,8 @@ export async function fireTimer(
   }
   if (state.expiryPolicy === 'void') {
     try {
-      await calls.voidAuthorization({
-        authorizationId: voidTarget(state),
-        idempotencyKey: voidIdempotencyKey(state),
-      });
+      const authorizationId = voidTarget(state);
+      await calls.voidAuthorization({ authorizationId, idempotencyKey: voidIdempotencyKey(state) });
       markEnded(state, 'VOIDED');
       return;
     } catch (error) {

@@ -8,6 +8,7 @@ import {
   PaymentStatusKey,
   ReauthorizationFailureKey,
 } from '../search-attributes';
+import { isOpen } from './ledger/invariants';
 import type { LifecycleState } from './definitions';
 
 // What operators see of a lifecycle: the search attributes they filter on and the details they read.
@@ -41,7 +42,7 @@ export class LifecycleVisibility {
     const heldIds = heldAuthorizationIds(this.state);
     const failure = this.state.reauthorizationFailure?.reason;
     const next = shownOf(this.state.status, failure, heldIds);
-    const discrepancies = this.state.ledger.discrepancies.length;
+    const discrepancies = this.state.ledger.discrepancies.filter(isOpen).length;
     const discrepanciesChanged = discrepancies !== this.shownDiscrepancies;
     if (next === this.shown && this.identityShown && !discrepanciesChanged) return;
     const failureChanged = failure !== this.shownFailure;
@@ -81,7 +82,12 @@ function heldAuthorizationIds(state: LifecycleState): string[] {
   return [state.authorizationId, ...state.reauthorizations.map((record) => record.toAuthorizationId)];
 }
 
-const timerNames = { reauthorize: 'reauthorization', expiryPolicy: 'expiry policy', close: 'close' } as const;
+const timerNames = {
+  reauthorize: 'reauthorization',
+  expiryPolicy: 'expiry policy',
+  reconcile: 'reconciliation (an event is overdue)',
+  close: 'close',
+} as const;
 
 /** What the lifecycle is doing, for the Web UI's "current details" (markdown; decrypted by the codec server). */
 export function lifecycleDetails(state: LifecycleState): string {

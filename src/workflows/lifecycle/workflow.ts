@@ -28,7 +28,7 @@ import {
 import { shouldContinueAsNew } from './run-length';
 import { millisecondsOf, startState } from './start';
 import { isTerminal } from './state';
-import { DeadlineTimer, nextDeadline } from './timers';
+import { DeadlineTimer, nextDeadline, sameDeadline, windowDeadline } from './timers';
 import { assertDurationsWithinBounds } from './validation';
 import { clearStartingStatus, LifecycleVisibility, lifecycleDetails } from './visibility';
 
@@ -47,7 +47,12 @@ export async function authorizationLifecycle(input: LifecycleInput): Promise<Lif
   const state = started ?? (await startState(workflowInfo().workflowId, input).catch(clearStartingStatus));
   started = state;
   const visibility = new LifecycleVisibility(state);
-  const lifecycle = new LifecycleCommands(state, retention, visibility);
+  const lifecycle = new LifecycleCommands(
+    state,
+    retention,
+    visibility,
+    millisecondsOf(input, 'eventGracePeriod'),
+  );
 
   setHandler(paymentEventSignal, (event) => lifecycle.recordEvent(event));
   setHandler(captureUpdate, (request) => lifecycle.capture(request), {
@@ -80,35 +85,50 @@ export async function authorizationLifecycle(input: LifecycleInput): Promise<Lif
     if (fired) await lifecycle.deadlineReached(fired.kind, input);
     if (!isTerminal(state)) await continueAsNewIfSuggested(input, state);
   }
-  await lateEventWindow(input, state, timer);
+  await lateEventWindow(input, state, timer, lifecycle);
   // Once, as the run closes after its late-event window: what the provider holds that no event brought is
   // booked. A lifecycle that closes as it ends (a window of 0) is not read: the provider's events of its last
   // command arrive as it closes, and would fail the task that closes it; an operator reconciles it on request.
   if (millisecondsOf(input, 'lateEventWindow') > 0) await lifecycle.reconcileBeforeClose(input);
   state.nextTimer = undefined;
+  state.closesAt = undefined;
   await condition(allHandlersFinished);
   return state;
 }
 
 /**
  * Events about an ended authorization still arrive: the capture that ended it, refunds, redeliveries. The
- * run stays open for the late-event window.
+ * run stays open for the late-event window, on the same timer: its close, or before it a read of the provider
+ * for a movement whose event is overdue (a refund made in the window, the capture that ended it).
  */
 async function lateEventWindow(
   input: LifecycleInput,
   state: LifecycleState,
   timer: DeadlineTimer,
+  lifecycle: LifecycleCommands,
 ): Promise<void> {
-  if (state.nextTimer?.kind !== 'close') {
-    const window = millisecondsOf(input, 'lateEventWindow');
-    state.nextTimer = { kind: 'close', at: new Date(Date.now() + window).toISOString() };
+  // A run carried over continue-as-new keeps the close its predecessor set.
+  state.closesAt ??= new Date(Date.now() + millisecondsOf(input, 'lateEventWindow')).toISOString();
+  const closeAt = Date.parse(state.closesAt);
+  if (closeAt <= Date.now()) {
+    state.nextTimer = { kind: 'close', at: state.closesAt };
+    setCurrentDetails(lifecycleDetails(state));
+    return;
   }
-  setCurrentDetails(lifecycleDetails(state));
-  const closeAt = Date.parse(state.nextTimer.at);
-  timer.cancelIfBefore(closeAt);
-  if (closeAt <= Date.now()) return;
-  await condition(shouldContinueAsNew, closeAt - Date.now());
-  await continueAsNewIfSuggested(input, state);
+  for (;;) {
+    const deadline = windowDeadline(state, closeAt);
+    state.nextTimer = { kind: deadline.kind, at: new Date(deadline.at).toISOString() };
+    setCurrentDetails(lifecycleDetails(state));
+    timer.arm(deadline);
+    await condition(
+      () =>
+        timer.hasFired || shouldContinueAsNew() || !sameDeadline(windowDeadline(state, closeAt), deadline),
+    );
+    const fired = timer.takeFired();
+    if (fired?.kind === 'close') return;
+    if (fired) await lifecycle.deadlineReached(fired.kind, input);
+    await continueAsNewIfSuggested(input, state);
+  }
 }
 
 /** When it should, lets running handlers finish and carries the state into a new run. */

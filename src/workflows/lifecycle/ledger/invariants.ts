@@ -13,6 +13,11 @@ export type AppendOutcome = 'booked' | 'already booked' | 'discrepancy';
 
 const DISCREPANCIES = 100;
 
+/** Whether a discrepancy is still open: not resolved by a later read of the provider. */
+export function isOpen(discrepancy: Discrepancy): boolean {
+  return discrepancy.resolvedAt === undefined;
+}
+
 export function emptyLedger(): Ledger {
   return { movements: [], discrepancies: [] };
 }
@@ -99,13 +104,18 @@ export function appendMovement(ledger: Ledger, movement: Movement, rules: Ledger
 
 /**
  * Records a difference the ledger cannot book (an invariant a movement would break, or what a read of the
- * provider does not find); the same movement and reason are recorded once. Answers whether it was new.
+ * provider does not find); the same movement and reason are recorded once, and one resolved is opened again.
+ * Answers whether it is newly open.
  */
 export function recordDiscrepancy(ledger: Ledger, discrepancy: Discrepancy): boolean {
   const identity = identityOf(discrepancy.movement);
-  const known = ledger.discrepancies.some(
+  const known = ledger.discrepancies.find(
     (each) => identityOf(each.movement) === identity && each.invariant === discrepancy.invariant,
   );
+  if (known?.resolvedAt !== undefined) {
+    delete known.resolvedAt;
+    return true;
+  }
   if (known) return false;
   ledger.discrepancies.push(discrepancy);
   if (ledger.discrepancies.length > DISCREPANCIES) ledger.discrepancies.shift();
