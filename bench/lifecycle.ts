@@ -15,6 +15,7 @@ import { findFreePort } from '../src/dev/ports';
 import { resolveTemporalCli } from '../src/dev/temporal-cli';
 import type { PaymentsActivities, StartingAuthorization } from '../src/activities/payments';
 import { underProviderNames } from '../src/provider-names';
+import { emptyHoldings } from '../src/providers/holdings';
 import { createPayPalProvider } from '../src/providers/registry';
 import { stripeEndpoint } from '../src/providers/stripe/client';
 import { stripeProvider } from '../src/providers/stripe/provider';
@@ -70,13 +71,7 @@ const noopActivities: Pick<PaymentsActivities, 'getAuthorization' | 'captureAuth
       final_capture: input.finalCapture,
     }),
     // The read before a run closes finds nothing the lifecycle has not booked.
-    readHoldings: async () => ({
-      authorizations: [],
-      findings: [],
-      absent: [],
-      disputed: [],
-      unreadable: [],
-    }),
+    readHoldings: async () => emptyHoldings(),
   };
 
 interface ProviderRow {

@@ -30,6 +30,11 @@ export type ProviderHoldings = {
   absent: string[];
   /** Captures the provider says are disputed (Stripe's `charge.disputed`), by the provider's capture id. */
   disputed: string[];
+  /**
+   * Captures the provider says are refunded, in full (`all`) or in part (`some`), without listing their
+   * refunds (PayPal's `REFUNDED` and `PARTIALLY_REFUNDED`), by the provider's capture id.
+   */
+  refundedUnlisted: { captureId: string; refunded: 'all' | 'some' }[];
   /** What the read could not tell, for operators (PayPal lists no refunds of a capture). */
   unreadable: string[];
 };
@@ -41,7 +46,7 @@ export function findingId(reference: string, status: string): string {
 
 /** A read with nothing found yet. */
 export function emptyHoldings(): ProviderHoldings {
-  return { authorizations: [], findings: [], absent: [], disputed: [], unreadable: [] };
+  return { authorizations: [], findings: [], absent: [], disputed: [], refundedUnlisted: [], unreadable: [] };
 }
 
 /** A refund as read, of the capture `captureId` (the provider's id): a refund, or one that came back. */

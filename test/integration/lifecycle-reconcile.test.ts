@@ -269,7 +269,7 @@ describe('reconciliation at stripe, of refunds no event reported', () => {
   });
 });
 
-describe('reconciliation at paypal, of a capture the provider answered PENDING', () => {
+describe('reconciliation at paypal, of what no event reported', () => {
   const stack = useStackWithoutEvents(paypalFixture);
 
   it('reads its provider once when no event settled the capture within its grace period', async () => {
@@ -308,6 +308,35 @@ describe('reconciliation at paypal, of a capture the provider answered PENDING',
     // Read once: the same capture is not read again.
     await new Promise((resolve) => setTimeout(resolve, 3_000));
     expect((await stack.state(authorizationId)).lastReconciliation).toEqual(read.lastReconciliation);
+  });
+
+  it('records a refund made in the dashboard, which PayPal does not list, as a discrepancy naming the capture', async () => {
+    const authorizationId = await stack.startLifecycle('60.00');
+    const capture = await stack.api.post(`/v1/lifecycles/${authorizationId}/capture`, {}, freshKey());
+    expect(capture.status).toBe(200);
+    const captureId = capture.data.id as string;
+    await stack.dashboard.refundCapture({
+      captureId,
+      amount: { currency_code: 'USD', value: '25.00' },
+      idempotencyKey: `dashboard-${authorizationId}`,
+    });
+
+    const response = await stack.api.post(`/v1/lifecycles/${authorizationId}/reconcile`, {});
+    expect(response.status).toBe(200);
+    expect((response.data as Summary).recorded).toEqual([
+      expect.objectContaining({
+        movement: expect.objectContaining({
+          kind: 'refund',
+          reference: `${captureId}/refund`,
+          of: captureId,
+        }),
+        invariant: expect.stringContaining(`paypal says ${captureId} is refunded in part`),
+      }),
+    ]);
+    const state = await stack.state(authorizationId);
+    expect(state.status).toBe('CAPTURED');
+    expect(state.refundedAmount).toBeUndefined();
+    expect(state.ledger.discrepancies.filter((each) => !each.resolvedAt)).toHaveLength(1);
   });
 
   it('does not await the event of a capture the provider answered COMPLETED', async () => {

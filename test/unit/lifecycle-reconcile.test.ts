@@ -1,4 +1,4 @@
-import type { ProviderHoldings } from '../../src/providers/holdings';
+import { emptyHoldings, type ProviderHoldings } from '../../src/providers/holdings';
 import { isOpen } from '../../src/workflows/lifecycle/ledger/invariants';
 import { bookHoldings, holdingsRequestOf } from '../../src/workflows/lifecycle/reconcile';
 import { applyRefund } from '../../src/workflows/lifecycle/state';
@@ -8,6 +8,7 @@ import { capturedState, refundOf, usd } from '../fixtures/lifecycle-state';
 // source 'read'; what the ledger holds and the provider does not is recorded as a discrepancy.
 
 const holdings = (fields: Partial<ProviderHoldings> = {}): ProviderHoldings => ({
+  ...emptyHoldings(),
   authorizations: [{ id: 'A1', status: 'PARTIALLY_CAPTURED', amount: usd('100.00') }],
   findings: [
     {
@@ -18,9 +19,6 @@ const holdings = (fields: Partial<ProviderHoldings> = {}): ProviderHoldings => (
       amount: usd('40.00'),
     },
   ],
-  absent: [],
-  disputed: [],
-  unreadable: [],
   ...fields,
 });
 
@@ -123,6 +121,39 @@ describe('reconciliation', () => {
       expect.objectContaining({ invariant: expect.stringContaining('C1 is disputed') }),
     ]);
     expect(state.remainingAmount).toBe('0.00');
+  });
+
+  describe('a capture the provider says is refunded without listing its refunds (PayPal)', () => {
+    const read = (refunded: 'all' | 'some') =>
+      holdings({ refundedUnlisted: [{ captureId: 'C1', refunded }] });
+
+    it.each(['all', 'some'] as const)('records a refund refunded %s that the ledger lacks', (refunded) => {
+      const state = capturedState('100.00', { C1: '40.00' });
+      const summary = bookHoldings(state, read(refunded), 'request', '2026-11-29T00:00:00.000Z');
+      expect(summary.recorded).toEqual([
+        expect.objectContaining({
+          movement: expect.objectContaining({
+            kind: 'refund',
+            of: 'C1',
+            minorUnits: refunded === 'all' ? '4000' : '0',
+          }),
+          invariant: expect.stringContaining('the ledger books every refund'),
+        }),
+      ]);
+      expect(state.refundedAmount ?? '0.00').toBe('0.00');
+    });
+
+    it('records nothing when the ledger books what the status says, and resolves what it recorded', () => {
+      const state = capturedState('100.00', { C1: '40.00' });
+      bookHoldings(state, read('some'), 'request', '2026-11-29T00:00:00.000Z');
+      applyRefund(state, refundOf('C1', 'R1', '10.00'));
+      const summary = bookHoldings(state, read('some'), 'request', '2026-11-29T01:00:00.000Z');
+      expect(summary.recorded).toEqual([]);
+      expect(summary.resolved).toHaveLength(1);
+      expect(bookHoldings(state, read('all'), 'request', '2026-11-29T02:00:00.000Z').recorded).toHaveLength(
+        1,
+      );
+    });
   });
 
   describe('a discrepancy a later read clears', () => {

@@ -13,7 +13,7 @@ import { capturedAuthorizationId } from './up-links';
 
 // Reconciliation's read at PayPal: the authorization chain, each capture the lifecycle knows and each refund
 // it knows, one GET each. PayPal lists no refunds of a capture: a refund made elsewhere (in the dashboard)
-// whose event never came is found only by the capture's status and amounts, which the read reports unreadable.
+// whose event never came is told only by the capture's status (refundedUnlisted), not its id or amount.
 
 /** The resource, or undefined when PayPal does not know it (404). */
 async function unlessMissing<T>(read: () => Promise<T>): Promise<T | undefined> {
@@ -65,6 +65,10 @@ export async function readPaypalHoldings(
     }
     holdings.findings.push(captureFinding(capture));
     if (capture.status === 'PARTIALLY_REFUNDED' || capture.status === 'REFUNDED') {
+      holdings.refundedUnlisted.push({
+        captureId: id,
+        refunded: capture.status === 'REFUNDED' ? 'all' : 'some',
+      });
       holdings.unreadable.push(
         `capture ${id} is ${capture.status}: PayPal lists no refunds of a capture, so only the refunds the lifecycle knows are read`,
       );

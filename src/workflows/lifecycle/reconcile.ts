@@ -14,7 +14,11 @@ import { applyFinding, isTerminal, markEnded, releaseUncapturable } from './stat
 // this books its answer.
 
 /** How the discrepancies a read records begin: a later read resolves those it does not find again. */
-const readInvariants = ['the provider holds what the ledger books', 'the ledger books every dispute'];
+const readInvariants = [
+  'the provider holds what the ledger books',
+  'the ledger books every dispute',
+  'the ledger books every refund',
+];
 
 /** The provider references the lifecycle knows: its authorization chain, its captures, its refunds. */
 export function holdingsRequestOf(state: LifecycleState): HoldingsRequest {
@@ -117,6 +121,21 @@ export function bookHoldings(
       );
     }
   }
+  for (const { captureId, refunded } of holdings.refundedUnlisted) {
+    const { captured, refunded: booked } = capturedAndRefunded(state, captureId);
+    if (refunded === 'all' ? booked >= captured : booked > 0n) continue;
+    record(
+      {
+        kind: 'refund',
+        reference: `${captureId}/refund`,
+        of: captureId,
+        minorUnits: String(refunded === 'all' ? captured - booked : 0n),
+        source: 'read',
+        at,
+      },
+      `the ledger books every refund: ${provider} says ${captureId} is refunded ${refunded === 'all' ? 'in full' : 'in part'} and the ledger books less (a refund made elsewhere whose event never came, which ${provider} does not list)`,
+    );
+  }
   const resolved = state.ledger.discrepancies.filter(
     (discrepancy) =>
       isOpen(discrepancy) &&
@@ -152,9 +171,20 @@ function bookHold(state: LifecycleState, authorization: Authorization, at: strin
 
 /** What the ledger books as captured by one capture (none once declined), in minor units. */
 function bookedCapture(state: LifecycleState, captureId: string): bigint {
+  return capturedAndRefunded(state, captureId).captured;
+}
+
+/** What the ledger books as captured by one capture and refunded of it, in minor units. */
+function capturedAndRefunded(state: LifecycleState, captureId: string) {
   return figuresOf(state.ledger.movements)
     .captures.filter((capture) => capture.reference === captureId)
-    .reduce((sum, capture) => sum + capture.captured, 0n);
+    .reduce(
+      (sum, capture) => ({
+        captured: sum.captured + capture.captured,
+        refunded: sum.refunded + capture.refunded,
+      }),
+      { captured: 0n, refunded: 0n },
+    );
 }
 
 function unique(ids: string[]): string[] {
