@@ -10,7 +10,9 @@ import { lifecycleWorkflowId, type PaymentEvent } from '../../src/workflows/life
 // same answer. Counts are tunable: BUSY_CAPTURES and BUSY_REFUNDS per lifecycle. By default the lifecycle
 // takes 500 keys, as many as it keeps answers for, in 1,000 requests.
 
-export const busyCounts = {
+export type BusyCounts = { captures: number; refunds: number };
+
+export const busyCounts: BusyCounts = {
   captures: Number(process.env.BUSY_CAPTURES ?? 40),
   refunds: Number(process.env.BUSY_REFUNDS ?? 459),
 };
@@ -26,6 +28,8 @@ export interface BusyLifecycleOptions {
   inFlight: number;
   /** Brings in the provider's event for each answered request, where no webhook delivers it. */
   deliver?: (event: Omit<PaymentEvent, 'id'>) => void;
+  /** How many captures of 0.01 and refunds; busyCounts by default. */
+  counts?: BusyCounts;
 }
 
 /** Runs `count` keyed requests, `inFlight` at a time, each twice; answers every answer. */
@@ -48,7 +52,7 @@ async function drive(
 
 /** Drives the lifecycle and answers every answer, the 20.00 capture's among them. */
 export async function driveBusyLifecycle(options: BusyLifecycleOptions): Promise<BusyAnswer[]> {
-  const { api, authorizationId, inFlight, deliver } = options;
+  const { api, authorizationId, inFlight, deliver, counts = busyCounts } = options;
   // The request and its retry under the same key: a retry answered otherwise counts as unanswered.
   const post = async (path: string, amount: string): Promise<[AxiosResponse, AxiosResponse]> => {
     const headers = { 'idempotency-key': randomUUID() };
@@ -67,7 +71,7 @@ export async function driveBusyLifecycle(options: BusyLifecycleOptions): Promise
     }
     return answered;
   };
-  const answers = await drive(busyCounts.captures, inFlight, () => capture('0.01'));
+  const answers = await drive(counts.captures, inFlight, () => capture('0.01'));
   const [large, largeRetry] = await capture('20.00');
   answers.push(
     { status: large.status, body: large.data },
@@ -91,7 +95,7 @@ export async function driveBusyLifecycle(options: BusyLifecycleOptions): Promise
     }
     return answered;
   };
-  answers.push(...(await drive(busyCounts.refunds, inFlight, refund)));
+  answers.push(...(await drive(counts.refunds, inFlight, refund)));
   return answers;
 }
 
