@@ -15,6 +15,7 @@ import { findFreePort } from '../src/dev/ports';
 import { resolveTemporalCli } from '../src/dev/temporal-cli';
 import type { PaymentsActivities, StartingAuthorization } from '../src/activities/payments';
 import { underProviderNames } from '../src/provider-names';
+import { paypalCapabilities } from '../src/providers/paypal/provider';
 import { createPayPalProvider } from '../src/providers/registry';
 import { stripeEndpoint } from '../src/providers/stripe/client';
 import { stripeProvider } from '../src/providers/stripe/provider';
@@ -62,6 +63,7 @@ const noopActivities: Pick<PaymentsActivities, 'getAuthorization' | 'captureAuth
       amount: { currency_code: 'USD', value: '10.00' },
       create_time: new Date().toISOString(),
       maxCaptures: 100,
+      keyRetentionMs: paypalCapabilities.idempotencyKeyRetentionMs,
     }),
     captureAuthorization: async (input): Promise<PaymentCapture> => ({
       id: `noop-${input.idempotencyKey}`,
