@@ -72,10 +72,11 @@ export function registerHeldDeliveryRoutes(app: FastifyInstance): void {
     scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
     scope.post(HELD_DELIVERIES_PATH, async (request, reply) => {
       const body = request.body as Buffer;
-      const event = JSON.parse(body.toString('utf8')) as { id?: string; event_type?: string };
+      // PayPal's events name their type in event_type, Stripe's in type.
+      const event = JSON.parse(body.toString('utf8')) as { id?: string; event_type?: string; type?: string };
       held.push({
         eventId: event.id ?? '',
-        eventType: event.event_type ?? '',
+        eventType: event.event_type ?? event.type ?? '',
         headers: request.headers,
         body,
       });

@@ -421,6 +421,60 @@ export class DeliverWebhooks implements MoneyCommand {
     `DeliverWebhooks(${this.newestFirst ? 'newest' : 'oldest'} ${this.count}${this.twice ? ', twice' : ''})`;
 }
 
+/**
+ * Held webhook transmissions the provider never sends: the oldest or the newest `count` are thrown away. The
+ * lifecycle learns what they reported only from an answer, a later event or a reconciliation; what a
+ * reconciliation cannot read (ModelProvider.readable) it may never learn.
+ */
+export class DropDeliveries implements MoneyCommand {
+  constructor(
+    readonly count: number,
+    readonly newestFirst: boolean,
+  ) {}
+  check = () => true;
+  async run(model: MoneyModel, real: MoneyReal) {
+    const dropped = await real.stack.discard({
+      order: this.newestFirst ? 'newest' : 'oldest',
+      count: this.count,
+    });
+    if (dropped.length === 0) return;
+    model.informed = false;
+    if (dropped.some(({ eventType }) => !real.stack.books.readable(eventType))) model.unreadable = true;
+  }
+  toString = () => `DropDeliveries(${this.newestFirst ? 'newest' : 'oldest'} ${this.count})`;
+}
+
+/**
+ * An operator terminates the lifecycle's run through Temporal. GET must read it as ended (`runEnded`, no
+ * timer), and a command on it is refused as on any ended lifecycle (409) and moves nothing at the provider.
+ */
+export class TerminateRun implements MoneyCommand {
+  check = (model: Readonly<MoneyModel>) => model.started && !model.terminated;
+  async run(model: MoneyModel, real: MoneyReal) {
+    const path = `/v1/lifecycles/${real.authorizationId}`;
+    // A lifecycle that closed (its late-event window passed) has no run left to terminate.
+    if ((await real.stack.api.get<LifecycleState>(path)).status !== 200) return;
+    await real.stack.terminate(real.authorizationId);
+    model.terminated = true;
+    model.informed = false;
+    const read = await real.stack.api.get<LifecycleState>(path);
+    if (read.status !== 200 || read.data.runEnded?.how !== 'TERMINATED' || read.data.nextTimer) {
+      violation(`a terminated lifecycle reads ${read.status} ${JSON.stringify(read.data)}`);
+    }
+    model.terminatedLedger = JSON.stringify(read.data.ledger.movements);
+    const before = await ledgerOf(real);
+    const request = captureRequest(model, real, undefined, false);
+    const answer = await send(real, request, false);
+    const moved = capturedMinor(await ledgerOf(real)) - capturedMinor(before);
+    if (answer.status !== 409 || moved !== 0n) {
+      violation(
+        `a capture of a terminated lifecycle answered ${answer.status} ${JSON.stringify(answer.data)}, ${moved} minor units captured`,
+      );
+    }
+  }
+  toString = () => 'TerminateRun()';
+}
+
 export class RestartWorker implements MoneyCommand {
   check = () => true;
   async run(_model: MoneyModel, real: MoneyReal) {
@@ -464,7 +518,8 @@ export class Settle implements MoneyCommand {
   check = () => true;
   async run(model: MoneyModel, real: MoneyReal) {
     await settle(real, model);
-    model.informed = true;
+    // A lifecycle that may never learn what was dropped, or that follows nothing any more, is not informed.
+    model.informed = !model.unreadable && !model.terminated;
   }
   toString = () => 'Settle()';
 }
