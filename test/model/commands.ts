@@ -438,6 +438,7 @@ export class DropDeliveries implements MoneyCommand {
       count: this.count,
     });
     if (dropped.length === 0) return;
+    model.dropped = true;
     model.informed = false;
     if (dropped.some(({ eventType }) => !real.stack.books.readable(eventType))) model.unreadable = true;
   }
@@ -451,24 +452,36 @@ export class DropDeliveries implements MoneyCommand {
 export class TerminateRun implements MoneyCommand {
   check = (model: Readonly<MoneyModel>) => model.started && !model.terminated;
   async run(model: MoneyModel, real: MoneyReal) {
-    const path = `/v1/lifecycles/${real.authorizationId}`;
+    const lifecycle = `/v1/lifecycles/${real.authorizationId}`;
     // A lifecycle that closed (its late-event window passed) has no run left to terminate.
-    if ((await real.stack.api.get<LifecycleState>(path)).status !== 200) return;
-    await real.stack.terminate(real.authorizationId);
+    if (!(await real.stack.terminate(real.authorizationId))) return;
     model.terminated = true;
     model.informed = false;
-    const read = await real.stack.api.get<LifecycleState>(path);
+    const read = await real.stack.api.get<LifecycleState>(lifecycle);
     if (read.status !== 200 || read.data.runEnded?.how !== 'TERMINATED' || read.data.nextTimer) {
       violation(`a terminated lifecycle reads ${read.status} ${JSON.stringify(read.data)}`);
     }
     model.terminatedLedger = JSON.stringify(read.data.ledger.movements);
     const before = await ledgerOf(real);
-    const request = captureRequest(model, real, undefined, false);
-    const answer = await send(real, request, false);
-    const moved = capturedMinor(await ledgerOf(real)) - capturedMinor(before);
-    if (answer.status !== 409 || moved !== 0n) {
+    const capture = captureRequest(model, real, undefined, false);
+    const voiding: KeyedRequest = {
+      operation: 'void',
+      path: `${lifecycle}/void`,
+      key: nextName(model, 'k'),
+      body: {},
+    };
+    for (const request of [capture, voiding]) {
+      const answer = await send(real, request, false);
+      if (answer.status !== 409) {
+        violation(
+          `a ${request.operation} of a terminated lifecycle answered ${answer.status} ${JSON.stringify(answer.data)}`,
+        );
+      }
+    }
+    const after = await ledgerOf(real);
+    if (!isDeepStrictEqual(after, before)) {
       violation(
-        `a capture of a terminated lifecycle answered ${answer.status} ${JSON.stringify(answer.data)}, ${moved} minor units captured`,
+        `commands refused on a terminated lifecycle moved money: ${String(capturedMinor(after))} captured`,
       );
     }
   }
@@ -518,8 +531,10 @@ export class Settle implements MoneyCommand {
   check = () => true;
   async run(model: MoneyModel, real: MoneyReal) {
     await settle(real, model);
-    // A lifecycle that may never learn what was dropped, or that follows nothing any more, is not informed.
+    // A lifecycle that may never learn what was dropped, or that follows nothing any more, is not informed;
+    // one that learnt what was dropped by reconciling agrees with the provider as if nothing had been.
     model.informed = !model.unreadable && !model.terminated;
+    model.dropped = model.unreadable;
   }
   toString = () => 'Settle()';
 }

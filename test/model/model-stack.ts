@@ -49,8 +49,11 @@ export interface ModelStack {
   release(release: Release): Promise<Released[]>;
   /** Throws held transmissions away, never delivered: the provider gave up on them. */
   discard(discard: Omit<Release, 'copies'>): Promise<HeldTransmission[]>;
-  /** Terminates the lifecycle's run through Temporal, from outside the lifecycle. */
-  terminate(authorizationId: string): Promise<void>;
+  /**
+   * Terminates the lifecycle's run through Temporal, from outside the lifecycle; false when no run of it is
+   * running (it closed).
+   */
+  terminate(authorizationId: string): Promise<boolean>;
   /** Waits for the verification run of each transmission released so far to end. */
   verificationsDone(): Promise<void>;
   stopWorker(): Promise<void>;
@@ -111,9 +114,10 @@ export async function startModelStack(books: ModelProvider): Promise<ModelStack>
       return response.data.discarded;
     },
     async terminate(authorizationId) {
-      await client.workflow
-        .getHandle(lifecycleWorkflowId(authorizationId))
-        .terminate('the money model ended it');
+      const handle = client.workflow.getHandle(lifecycleWorkflowId(authorizationId));
+      if ((await handle.describe()).status.name !== 'RUNNING') return false;
+      await handle.terminate('the money model ended it');
+      return true;
     },
     async verificationsDone() {
       for (const transmissionId of accepted.splice(0)) await verificationResult(client, transmissionId);

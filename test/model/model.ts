@@ -40,6 +40,8 @@ export interface MoneyModel {
    * share (Stripe's charge stays disputed after a won dispute): such a refusal is no move beyond what remains.
    */
   refundsRefused: Set<string>;
+  /** Set once a delivery was dropped: until then the lifecycle must agree with the provider without reading it. */
+  dropped: boolean;
   /**
    * Set once a dropped delivery reported what the provider's reconciliation cannot read (PayPal lists no
    * captures of an authorization nor refunds of a capture; Stripe's API subset reads no dispute): from then on

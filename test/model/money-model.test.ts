@@ -140,6 +140,7 @@ describe('money moves once (model-based)', () => {
       reversals: new Set(),
       refundsRefused: new Set(),
       informed: started,
+      dropped: false,
       unreadable: false,
       terminated: false,
       sequence: 0,

@@ -62,15 +62,53 @@ async function deliverAll(real: MoneyReal): Promise<void> {
 /** A discrepancy a reconciliation records when a dispute's events never came: Stripe's read carries no amount. */
 const UNREAD_DISPUTE = 'the ledger books every dispute';
 
-type Settled = Pick<MoneyModel, 'started' | 'reversals' | 'unreadable' | 'terminated' | 'terminatedLedger'>;
+type Settled = Pick<
+  MoneyModel,
+  'started' | 'reversals' | 'dropped' | 'unreadable' | 'terminated' | 'terminatedLedger'
+>;
 
-/** The lifecycle reconciles with its provider: refused (409) only once its run was terminated. */
+interface ReconcileSummary {
+  booked: unknown[];
+  recorded: unknown[];
+}
+
+/**
+ * The lifecycle reconciles with its provider: refused (409) only once its run was terminated. One that has
+ * heard every event (no delivery dropped) agreed with the provider already, so its reconciliation books and
+ * records nothing.
+ */
 async function reconcile(real: MoneyReal, model: Settled): Promise<void> {
-  const response = await real.stack.api.post(`/v1/lifecycles/${real.authorizationId}/reconcile`, {});
-  if (response.status === 200 || (model.terminated && response.status === 409)) return;
-  throw new ModelViolation(
-    `the reconciliation answered ${response.status} ${JSON.stringify(response.data)}${model.terminated ? ' (terminated)' : ''}`,
+  const response = await real.stack.api.post<ReconcileSummary>(
+    `/v1/lifecycles/${real.authorizationId}/reconcile`,
+    {},
   );
+  if (model.terminated && response.status === 409) return;
+  if (response.status !== 200) {
+    throw new ModelViolation(
+      `the reconciliation answered ${response.status} ${JSON.stringify(response.data)}${model.terminated ? ' (terminated)' : ''}`,
+    );
+  }
+  const { booked, recorded } = response.data;
+  if (!model.dropped && !model.terminated && (booked.length > 0 || recorded.length > 0)) {
+    throw new ModelViolation(
+      `every delivery in, the lifecycle agreed with the provider, yet its reconciliation booked ${JSON.stringify(booked)} and recorded ${JSON.stringify(recorded)}`,
+    );
+  }
+}
+
+/** Reads until the lifecycle agrees with the provider's books (disagreement) or the time-out passes. */
+async function agreed(real: MoneyReal, model: Settled, when: string): Promise<void> {
+  const deadline = Date.now() + QUIET_TIMEOUT_MS;
+  for (;;) {
+    const ledger = await real.stack.ledger(real.authorizationId);
+    const holds = holdViolations(ledger);
+    if (holds.length > 0) throw new ModelViolation(`once quiet, ${holds.join('; ')}`);
+    const response = await real.stack.api.get<LifecycleState>(`/v1/lifecycles/${real.authorizationId}`);
+    const why = disagreement(model, ledger, response);
+    if (why === undefined) return;
+    if (Date.now() >= deadline) throw new ModelViolation(`once quiet${when}, ${why}`);
+    await sleep(200);
+  }
 }
 
 /**
@@ -112,23 +150,15 @@ function disagreement(
 /**
  * Makes the run quiet (every delivery in, every verification done), has the lifecycle reconcile with its
  * provider, and then requires at most one hold on the payer's card, within what the authorization leaves, and
- * the lifecycle to agree with the provider's books (disagreement); it reads until they do or the time-out
- * passes. A run whose start the service refused has no lifecycle to compare.
+ * the lifecycle to agree with the provider's books (disagreement). A lifecycle that has heard every event must
+ * agree before it reconciles too: the reconciliation must not be what makes it agree. A run whose start the
+ * service refused has no lifecycle to compare.
  */
 export async function settle(real: MoneyReal, model: Settled): Promise<void> {
   await deliverAll(real);
   await real.stack.verificationsDone();
   if (!model.started) return;
+  if (!model.dropped) await agreed(real, model, '');
   await reconcile(real, model);
-  const deadline = Date.now() + QUIET_TIMEOUT_MS;
-  for (;;) {
-    const ledger = await real.stack.ledger(real.authorizationId);
-    const holds = holdViolations(ledger);
-    if (holds.length > 0) throw new ModelViolation(`once quiet, ${holds.join('; ')}`);
-    const response = await real.stack.api.get<LifecycleState>(`/v1/lifecycles/${real.authorizationId}`);
-    const why = disagreement(model, ledger, response);
-    if (why === undefined) return;
-    if (Date.now() >= deadline) throw new ModelViolation(`once quiet and reconciled, ${why}`);
-    await sleep(200);
-  }
+  await agreed(real, model, ' and reconciled');
 }
