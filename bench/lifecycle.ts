@@ -16,6 +16,7 @@ import { resolveTemporalCli } from '../src/dev/temporal-cli';
 import type { PaymentsActivities, StartingAuthorization } from '../src/activities/payments';
 import { underProviderNames } from '../src/provider-names';
 import { emptyHoldings } from '../src/providers/holdings';
+import { paypalCapabilities } from '../src/providers/paypal/provider';
 import { createPayPalProvider } from '../src/providers/registry';
 import { stripeEndpoint } from '../src/providers/stripe/client';
 import { stripeProvider } from '../src/providers/stripe/provider';
@@ -63,6 +64,7 @@ const noopActivities: Pick<PaymentsActivities, 'getAuthorization' | 'captureAuth
       amount: { currency_code: 'USD', value: '10.00' },
       create_time: new Date().toISOString(),
       maxCaptures: 100,
+      keyRetentionMs: paypalCapabilities.idempotencyKeyRetentionMs,
     }),
     captureAuthorization: async (input): Promise<PaymentCapture> => ({
       id: `noop-${input.idempotencyKey}`,

@@ -27,7 +27,7 @@ export type StartingAuthorization = Authorization & {
   /** Set only for a provider that captures beyond the authorized amount, by this percent of it (PayPal's). */
   overCapturePercent?: number;
   /** How long the provider keeps an idempotency key (its idempotencyKeyRetentionMs). */
-  keyRetentionMs?: number;
+  keyRetentionMs: number;
 };
 
 /** What a webhook subscription chooses from: the provider's event types on offer, and those it needs. */

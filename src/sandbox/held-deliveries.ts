@@ -15,16 +15,23 @@ interface HeldTransmission {
   body: Buffer;
 }
 
-const releaseSchema = z.object({
-  /** The listener the held transmissions go to now. */
-  to: webhookUrlSchema,
+/** Which held transmissions a release or a discard takes. */
+const choiceSchema = z.object({
   /** The oldest first (the order they were sent in) or the newest first (reordered). */
   order: z.enum(['oldest', 'newest']).default('oldest'),
-  /** How many to release; all by default. The rest stay held (delayed). */
+  /** How many to take; all by default. The rest stay held. */
   count: z.number().int().positive().optional(),
+});
+
+const releaseSchema = choiceSchema.extend({
+  /** The listener the held transmissions go to now. */
+  to: webhookUrlSchema,
   /** Each released transmission is sent this many times (duplicated), the same bytes and signature each time. */
   copies: z.number().int().min(1).max(3).default(1),
 });
+
+/** A discard: the chosen transmissions are thrown away, never delivered (a provider that gave up on them). */
+const discardSchema = choiceSchema;
 
 const forwardedHeaders = (headers: IncomingHttpHeaders) =>
   Object.fromEntries(
@@ -52,8 +59,9 @@ function transmissionId(headers: IncomingHttpHeaders): string | undefined {
 /**
  * A listener inside the sandbox that holds deliveries: a webhook subscribed to `HELD_DELIVERIES_PATH` has each
  * transmission answered 200 and kept, signature and all, until the control API releases it to a real
- * listener: later (delayed), newest first (reordered), or more than once (duplicated). A released transmission
- * the listener answers 409 (still verifying an earlier copy) is held again, at the end.
+ * listener: later (delayed), newest first (reordered), or more than once (duplicated), or discards it, never
+ * delivered (dropped). A released transmission the listener answers 409 (still verifying an earlier copy) is
+ * held again, at the end.
  */
 export function registerHeldDeliveryRoutes(app: FastifyInstance): void {
   const held: HeldTransmission[] = [];
@@ -64,10 +72,11 @@ export function registerHeldDeliveryRoutes(app: FastifyInstance): void {
     scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
     scope.post(HELD_DELIVERIES_PATH, async (request, reply) => {
       const body = request.body as Buffer;
-      const event = JSON.parse(body.toString('utf8')) as { id?: string; event_type?: string };
+      // PayPal's events name their type in event_type, Stripe's in type.
+      const event = JSON.parse(body.toString('utf8')) as { id?: string; event_type?: string; type?: string };
       held.push({
         eventId: event.id ?? '',
-        eventType: event.event_type ?? '',
+        eventType: event.event_type ?? event.type ?? '',
         headers: request.headers,
         body,
       });
@@ -83,11 +92,20 @@ export function registerHeldDeliveryRoutes(app: FastifyInstance): void {
 
   app.get(HELD_DELIVERIES_PATH, async () => ({ held: held.map(listed) }));
 
-  app.post(`${HELD_DELIVERIES_PATH}/release`, async (request) => {
-    const { to, order, count, copies } = parseRequest(releaseSchema, request.body ?? {});
+  /** Takes the chosen transmissions out of the held ones, in the order they are to go. */
+  const take = ({ order, count }: z.infer<typeof choiceSchema>) => {
     const how = count ?? held.length;
-    const chosen =
-      order === 'oldest' ? held.splice(0, how) : held.splice(Math.max(held.length - how, 0)).reverse();
+    return order === 'oldest' ? held.splice(0, how) : held.splice(Math.max(held.length - how, 0)).reverse();
+  };
+
+  app.post(`${HELD_DELIVERIES_PATH}/discard`, async (request) => {
+    const choice = parseRequest(discardSchema, request.body ?? {});
+    return { discarded: take(choice).map(listed) };
+  });
+
+  app.post(`${HELD_DELIVERIES_PATH}/release`, async (request) => {
+    const { to, copies, ...choice } = parseRequest(releaseSchema, request.body ?? {});
+    const chosen = take(choice);
     const released = [];
     for (const transmission of chosen) {
       const statuses: number[] = [];

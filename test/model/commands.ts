@@ -421,6 +421,73 @@ export class DeliverWebhooks implements MoneyCommand {
     `DeliverWebhooks(${this.newestFirst ? 'newest' : 'oldest'} ${this.count}${this.twice ? ', twice' : ''})`;
 }
 
+/**
+ * Held webhook transmissions the provider never sends: the oldest or the newest `count` are thrown away. The
+ * lifecycle learns what they reported only from an answer, a later event or a reconciliation; what a
+ * reconciliation cannot read (ModelProvider.readable) it may never learn.
+ */
+export class DropDeliveries implements MoneyCommand {
+  constructor(
+    readonly count: number,
+    readonly newestFirst: boolean,
+  ) {}
+  check = () => true;
+  async run(model: MoneyModel, real: MoneyReal) {
+    const dropped = await real.stack.discard({
+      order: this.newestFirst ? 'newest' : 'oldest',
+      count: this.count,
+    });
+    if (dropped.length === 0) return;
+    model.dropped = true;
+    model.informed = false;
+    if (dropped.some(({ eventType }) => !real.stack.books.readable(eventType))) model.unreadable = true;
+  }
+  toString = () => `DropDeliveries(${this.newestFirst ? 'newest' : 'oldest'} ${this.count})`;
+}
+
+/**
+ * An operator terminates the lifecycle's run through Temporal. GET must read it as ended (`runEnded`, no
+ * timer), and a command on it is refused as on any ended lifecycle (409) and moves nothing at the provider.
+ */
+export class TerminateRun implements MoneyCommand {
+  check = (model: Readonly<MoneyModel>) => model.started && !model.terminated;
+  async run(model: MoneyModel, real: MoneyReal) {
+    const lifecycle = `/v1/lifecycles/${real.authorizationId}`;
+    // A lifecycle that closed (its late-event window passed) has no run left to terminate.
+    if (!(await real.stack.terminate(real.authorizationId))) return;
+    model.terminated = true;
+    model.informed = false;
+    const read = await real.stack.api.get<LifecycleState>(lifecycle);
+    if (read.status !== 200 || read.data.runEnded?.how !== 'TERMINATED' || read.data.nextTimer) {
+      violation(`a terminated lifecycle reads ${read.status} ${JSON.stringify(read.data)}`);
+    }
+    model.terminatedLedger = JSON.stringify(read.data.ledger.movements);
+    const before = await ledgerOf(real);
+    const capture = captureRequest(model, real, undefined, false);
+    const voiding: KeyedRequest = {
+      operation: 'void',
+      path: `${lifecycle}/void`,
+      key: nextName(model, 'k'),
+      body: {},
+    };
+    for (const request of [capture, voiding]) {
+      const answer = await send(real, request, false);
+      if (answer.status !== 409) {
+        violation(
+          `a ${request.operation} of a terminated lifecycle answered ${answer.status} ${JSON.stringify(answer.data)}`,
+        );
+      }
+    }
+    const after = await ledgerOf(real);
+    if (!isDeepStrictEqual(after, before)) {
+      violation(
+        `commands refused on a terminated lifecycle moved money: ${String(capturedMinor(after))} captured`,
+      );
+    }
+  }
+  toString = () => 'TerminateRun()';
+}
+
 export class RestartWorker implements MoneyCommand {
   check = () => true;
   async run(_model: MoneyModel, real: MoneyReal) {
@@ -464,7 +531,10 @@ export class Settle implements MoneyCommand {
   check = () => true;
   async run(model: MoneyModel, real: MoneyReal) {
     await settle(real, model);
-    model.informed = true;
+    // A lifecycle that may never learn what was dropped, or that follows nothing any more, is not informed;
+    // one that learnt what was dropped by reconciling agrees with the provider as if nothing had been.
+    model.informed = !model.unreadable && !model.terminated;
+    model.dropped = model.unreadable;
   }
   toString = () => 'Settle()';
 }

@@ -113,4 +113,21 @@ describe('held deliveries', () => {
     expect(amounts).toEqual(['10.00', '20.00', '10.00']);
     listener.close();
   });
+
+  it('discards the newest `count`, never delivered, and keeps the rest', async () => {
+    const listener = await startListener();
+    await twoEvents();
+
+    const discarded = await control.post<{ discarded: Array<{ eventType: string }> }>(
+      `${HELD_DELIVERIES_PATH}/discard`,
+      { order: 'newest', count: 1 },
+    );
+
+    expect(discarded.status).toBe(200);
+    expect(discarded.data.discarded.map((each) => each.eventType)).toEqual(['PAYMENT.AUTHORIZATION.VOIDED']);
+    await control.post(`${HELD_DELIVERIES_PATH}/release`, { to: listener.url });
+    expect(listener.received.map(eventTypeOf)).toEqual(['PAYMENT.AUTHORIZATION.CREATED']);
+    expect((await control.get<{ held: unknown[] }>(HELD_DELIVERIES_PATH)).data.held).toEqual([]);
+    listener.close();
+  });
 });

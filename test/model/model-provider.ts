@@ -39,6 +39,13 @@ export interface ModelProvider {
   authorize(provider: AxiosInstance, multicapture: boolean): Promise<string>;
   /** The provider's books of the lifecycle started on `authorizationId`; `api` reads the lifecycle's chain. */
   readLedger(provider: AxiosInstance, api: AxiosInstance, authorizationId: string): Promise<ProviderLedger>;
+  /**
+   * Whether the lifecycle's reconciliation can read what an event of this type reports, had the event never
+   * been delivered: PayPal's read covers the authorizations and the captures and refunds the lifecycle knows
+   * (it lists no captures of an authorization, no refunds of a capture), Stripe's every intent, charge and
+   * refund of the chain, but no dispute.
+   */
+  readable(eventType: string): boolean;
   /** The provider's refusals of a move beyond what is left (the `issue` the API reports). */
   overMoveIssues: readonly string[];
   /** The merchant captures at the provider, under `name` as its request id and invoice id. */

@@ -1,6 +1,7 @@
 import axios, { type AxiosInstance } from 'axios';
 import { LifecycleClient } from '../../src/client/lifecycle-client';
 import { HELD_DELIVERIES_PATH } from '../../src/sandbox/held-deliveries';
+import { lifecycleWorkflowId } from '../../src/workflows/lifecycle/definitions';
 import type { Sandbox } from '../../src/sandbox/server';
 import { startTestApi } from '../helpers/lifecycle-stack';
 import { connectClient, runTestWorker, uniqueTaskQueue } from '../helpers/temporal';
@@ -12,6 +13,13 @@ export interface Release {
   order?: 'oldest' | 'newest';
   count?: number;
   copies?: number;
+}
+
+/** A held transmission, as the sandbox lists it. */
+export interface HeldTransmission {
+  eventId: string;
+  eventType: string;
+  transmissionId?: string;
 }
 
 export interface Released {
@@ -39,6 +47,13 @@ export interface ModelStack {
   heldCount(): Promise<number>;
   /** Releases held transmissions to the service's listener. */
   release(release: Release): Promise<Released[]>;
+  /** Throws held transmissions away, never delivered: the provider gave up on them. */
+  discard(discard: Omit<Release, 'copies'>): Promise<HeldTransmission[]>;
+  /**
+   * Terminates the lifecycle's run through Temporal, from outside the lifecycle; false when no run of it is
+   * running (it closed).
+   */
+  terminate(authorizationId: string): Promise<boolean>;
   /** Waits for the verification run of each transmission released so far to end. */
   verificationsDone(): Promise<void>;
   stopWorker(): Promise<void>;
@@ -89,6 +104,20 @@ export async function startModelStack(books: ModelProvider): Promise<ModelStack>
         if (run && statuses.some((status) => status >= 200 && status < 300)) accepted.push(run);
       }
       return response.data.released;
+    },
+    async discard(discard) {
+      const response = await provider.post<{ discarded: HeldTransmission[] }>(
+        `${HELD_DELIVERIES_PATH}/discard`,
+        discard,
+      );
+      if (response.status !== 200) throw new Error(`discard refused: ${JSON.stringify(response.data)}`);
+      return response.data.discarded;
+    },
+    async terminate(authorizationId) {
+      const handle = client.workflow.getHandle(lifecycleWorkflowId(authorizationId));
+      if ((await handle.describe()).status.name !== 'RUNNING') return false;
+      await handle.terminate('the money model ended it');
+      return true;
     },
     async verificationsDone() {
       for (const transmissionId of accepted.splice(0)) await verificationResult(client, transmissionId);

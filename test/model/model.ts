@@ -40,6 +40,18 @@ export interface MoneyModel {
    * share (Stripe's charge stays disputed after a won dispute): such a refusal is no move beyond what remains.
    */
   refundsRefused: Set<string>;
+  /** Set once a delivery was dropped: until then the lifecycle must agree with the provider without reading it. */
+  dropped: boolean;
+  /**
+   * Set once a dropped delivery reported what the provider's reconciliation cannot read (PayPal lists no
+   * captures of an authorization nor refunds of a capture; Stripe's API subset reads no dispute): from then on
+   * the lifecycle may never learn it, so its ledger is held only to hold nothing the provider does not.
+   */
+  unreadable: boolean;
+  /** Set once the lifecycle's run was terminated from outside: it follows no events and takes no command. */
+  terminated: boolean;
+  /** The ledger's movements (JSON) as the terminated run left them. */
+  terminatedLedger?: string;
   /** Names requests, keys and invoice ids uniquely within the run. */
   sequence: number;
   /** The provider's captures as of the last step, to tell which capture a step made. */

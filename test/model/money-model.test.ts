@@ -9,6 +9,7 @@ import {
   DashboardRefund,
   DeliverWebhooks,
   DisputeOutcome,
+  DropDeliveries,
   KeylessCapture,
   Reauthorize,
   Refund,
@@ -18,6 +19,7 @@ import {
   RetryPastKeyRetention,
   RetrySameKey,
   Settle,
+  TerminateRun,
   Void,
 } from './commands';
 import type { MoneyCommand, MoneyModel, MoneyReal } from './model';
@@ -76,10 +78,18 @@ const allCommands: Record<string, fc.Arbitrary<MoneyCommand>> = {
   deliverWebhooks: fc
     .tuple(fc.integer({ min: 1, max: 3 }), fc.boolean(), fc.boolean())
     .map(([n, r, d]) => new DeliverWebhooks(n, r, d)),
+  dropDeliveries: fc
+    .tuple(fc.integer({ min: 1, max: 2 }), fc.boolean())
+    .map(([n, r]) => new DropDeliveries(n, r)),
   restartWorker: fc.constant(new RestartWorker()),
   captureWhileWorkerDown: captureAmount.map((a) => new CaptureWhileWorkerDown(a)),
   settle: fc.constant(new Settle()),
+  terminateRun: fc.constant(new TerminateRun()),
 };
+
+/** How often a command is drawn against the others' 4: a terminated run takes no further command, so rarely. */
+const weights: Record<string, number> = { terminateRun: 1 };
+const WEIGHT = 4;
 
 /** A dashboard capture made before the lifecycle starts, so that it adopts a partly captured authorization. */
 const ADOPTION = 'adoption';
@@ -95,7 +105,7 @@ const commandArbitraries = chosen
       throw new Error(
         `MODEL_COMMANDS: no command ${name}; there are ${[ADOPTION, ...Object.keys(allCommands)].join(', ')}`,
       );
-    return arbitrary.map((command) => new Checked(command));
+    return { arbitrary: arbitrary.map((command) => new Checked(command)), weight: weights[name] ?? WEIGHT };
   });
 
 describe('money moves once (model-based)', () => {
@@ -130,6 +140,9 @@ describe('money moves once (model-based)', () => {
       reversals: new Set(),
       refundsRefused: new Set(),
       informed: started,
+      dropped: false,
+      unreadable: false,
+      terminated: false,
       sequence: 0,
       captureIds: new Set(),
     };
@@ -149,7 +162,7 @@ describe('money moves once (model-based)', () => {
           // Between MODEL_STEPS and a tenth more commands, so that a run takes MODEL_STEPS steps although a
           // retry with nothing to retry is skipped.
           new LongSequences(
-            fc.commands(commandArbitraries, {
+            fc.commands([fc.oneof(...commandArbitraries)], {
               maxCommands: settings.steps + Math.ceil(settings.steps / 10),
               size: 'max',
               ...(settings.replayPath !== undefined && { replayPath: settings.replayPath }),

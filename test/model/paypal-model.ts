@@ -33,6 +33,7 @@ export const paypalModel: ModelProvider = {
     return authorization.data.id;
   },
   readLedger: (provider, _api, authorizationId) => readPayPalLedger(provider, authorizationId),
+  readable: (eventType) => eventType.startsWith('PAYMENT.AUTHORIZATION.'),
   overMoveIssues: [
     'MAX_CAPTURE_AMOUNT_EXCEEDED',
     'AUTHORIZATION_ALREADY_CAPTURED',

@@ -3,6 +3,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { formatMinorUnits, toMinorUnits } from '../../src/currency-decimals';
 import type { LifecycleState } from '../../src/workflows/lifecycle/definitions';
 import { ModelViolation, refusedDeliveries, type MoneyModel, type MoneyReal } from './model';
+import { beyondProvider, differences, lifecycleLines, providerLines } from './movements';
 import {
   CURRENCY,
   capturedMinor,
@@ -58,35 +59,106 @@ async function deliverAll(real: MoneyReal): Promise<void> {
   throw new Error(`deliveries still answered 409 after ${DELIVERY_ROUNDS} rounds`);
 }
 
+/** A discrepancy a reconciliation records when a dispute's events never came: Stripe's read carries no amount. */
+const UNREAD_DISPUTE = 'the ledger books every dispute';
+
+type Settled = Pick<
+  MoneyModel,
+  'started' | 'reversals' | 'dropped' | 'unreadable' | 'terminated' | 'terminatedLedger'
+>;
+
+interface ReconcileSummary {
+  booked: unknown[];
+  recorded: unknown[];
+}
+
 /**
- * Makes the run quiet (every delivery in, every verification done) and then requires at most one hold on the
- * payer's card, within what the authorization leaves, and the lifecycle's captured, refunded and status to
- * equal the provider's books, and its ledger to hold no discrepancy (every movement the
- * provider reported booked); it reads until they do or the time-out passes. A run whose
- * start the service refused has no lifecycle to compare.
+ * The lifecycle reconciles with its provider: refused (409) only once its run was terminated. One that has
+ * heard every event (no delivery dropped) agreed with the provider already, so its reconciliation books and
+ * records nothing.
  */
-export async function settle(
-  real: MoneyReal,
-  model: Pick<MoneyModel, 'started' | 'reversals'>,
-): Promise<void> {
-  await deliverAll(real);
-  await real.stack.verificationsDone();
-  if (!model.started) return;
-  const { reversals } = model;
+async function reconcile(real: MoneyReal, model: Settled): Promise<void> {
+  const response = await real.stack.api.post<ReconcileSummary>(
+    `/v1/lifecycles/${real.authorizationId}/reconcile`,
+    {},
+  );
+  if (model.terminated && response.status === 409) return;
+  if (response.status !== 200) {
+    throw new ModelViolation(
+      `the reconciliation answered ${response.status} ${JSON.stringify(response.data)}${model.terminated ? ' (terminated)' : ''}`,
+    );
+  }
+  const { booked, recorded } = response.data;
+  if (!model.dropped && !model.terminated && (booked.length > 0 || recorded.length > 0)) {
+    throw new ModelViolation(
+      `every delivery in, the lifecycle agreed with the provider, yet its reconciliation booked ${JSON.stringify(booked)} and recorded ${JSON.stringify(recorded)}`,
+    );
+  }
+}
+
+/** Reads until the lifecycle agrees with the provider's books (disagreement) or the time-out passes. */
+async function agreed(real: MoneyReal, model: Settled, when: string): Promise<void> {
   const deadline = Date.now() + QUIET_TIMEOUT_MS;
   for (;;) {
     const ledger = await real.stack.ledger(real.authorizationId);
     const holds = holdViolations(ledger);
     if (holds.length > 0) throw new ModelViolation(`once quiet, ${holds.join('; ')}`);
-    const expected = providerBooks(ledger, reversals);
     const response = await real.stack.api.get<LifecycleState>(`/v1/lifecycles/${real.authorizationId}`);
-    const actual = response.status === 200 ? lifecycleBooks(response.data) : { answer: response.status };
-    if (isDeepStrictEqual(actual, expected)) return;
-    if (Date.now() >= deadline) {
-      throw new ModelViolation(
-        `once quiet, the lifecycle ${JSON.stringify(actual)} differs from the provider ${JSON.stringify(expected)}`,
-      );
-    }
+    const why = disagreement(model, ledger, response);
+    if (why === undefined) return;
+    if (Date.now() >= deadline) throw new ModelViolation(`once quiet${when}, ${why}`);
     await sleep(200);
   }
+}
+
+/**
+ * What the lifecycle must agree on with the provider's books once quiet and reconciled, or why it does not:
+ * its captured, refunded, status and no discrepancy, and its ledger movement for movement. A lifecycle that may
+ * not have learnt what a dropped delivery reported books nothing the provider does not hold (and records no
+ * discrepancy but a dispute it could not read); one whose run was terminated books nothing after its end.
+ */
+function disagreement(
+  model: Settled,
+  ledger: ProviderLedger,
+  response: { status: number; data: LifecycleState },
+) {
+  if (response.status !== 200) return `the lifecycle answered ${response.status}`;
+  const state = response.data;
+  if (model.terminated) {
+    const now = JSON.stringify(state.ledger.movements);
+    const unchanged = state.runEnded === undefined || now === model.terminatedLedger;
+    return unchanged
+      ? undefined
+      : `a terminated lifecycle booked ${now} after its end (${model.terminatedLedger})`;
+  }
+  const expected = providerLines(ledger, model.reversals);
+  const actual = lifecycleLines(state, ledger);
+  if (model.unreadable) {
+    const beyond = beyondProvider(expected, actual);
+    const discrepancies = lifecycleBooks(state).discrepancies.filter(
+      (each) => !each.includes(UNREAD_DISPUTE),
+    );
+    if (beyond.length === 0 && discrepancies.length === 0) return undefined;
+    return `after a dropped delivery it could not read, the ledger books beyond the provider: ${[...beyond, ...discrepancies].join('; ')}`;
+  }
+  const books = { expected: providerBooks(ledger, model.reversals), actual: lifecycleBooks(state) };
+  const moves = differences(expected, actual);
+  if (isDeepStrictEqual(books.actual, books.expected) && moves.length === 0) return undefined;
+  return `the lifecycle ${JSON.stringify(books.actual)} differs from the provider ${JSON.stringify(books.expected)}${moves.length > 0 ? `; movements: ${moves.join('; ')}` : ''}`;
+}
+
+/**
+ * Makes the run quiet (every delivery in, every verification done), has the lifecycle reconcile with its
+ * provider, and then requires at most one hold on the payer's card, within what the authorization leaves, and
+ * the lifecycle to agree with the provider's books (disagreement). A lifecycle that has heard every event must
+ * agree before it reconciles too: the reconciliation must not be what makes it agree. A run whose start the
+ * service refused has no lifecycle to compare.
+ */
+export async function settle(real: MoneyReal, model: Settled): Promise<void> {
+  await deliverAll(real);
+  await real.stack.verificationsDone();
+  if (!model.started) return;
+  if (!model.dropped) await agreed(real, model, '');
+  await reconcile(real, model);
+  await agreed(real, model, ' and reconciled');
 }

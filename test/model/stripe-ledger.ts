@@ -1,14 +1,14 @@
 import type { AxiosInstance } from 'axios';
 import type { LifecycleState } from '../../src/workflows/lifecycle/definitions';
-import type { ProviderCapture, ProviderLedger } from './provider-ledger';
+import type { ProviderCapture, ProviderLedger, ProviderRefund } from './provider-ledger';
 
 // Stripe's books for one lifecycle, in the model's shape. The chain is the intents: the original, then each
 // reauthorization's new intent (it names the old in metadata.reauthorizes; the lifecycle records it). Each
 // intent has one charge, the capture: what it captured is the intent's amount_received (all its captures,
-// multicapture included), what was refunded the charge's amount_refunded, and a dispute withdraws its own
-// amount: what the charge had left when it opened (no refund is possible after; a later capture into the
-// charge is not disputed), unless the merchant won it (reinstated). A refund that failed is no longer in the
-// charge's amount_refunded.
+// multicapture included), its refunds as Stripe lists them by charge (each succeeded or pending one; they
+// sum to the charge's amount_refunded), and a dispute withdraws its own amount: what the charge had left when
+// it opened (no refund is possible after; a later capture into the charge is not disputed), unless the
+// merchant won it (reinstated). A refund that failed or was canceled holds no money.
 
 interface ChargeWire {
   id: string;
@@ -30,8 +30,7 @@ interface IntentWire {
   latest_charge: ChargeWire;
 }
 
-/** The ledger's ids for a charge's refunds (summed: the sandbox lists no refunds by charge) and its dispute. */
-export const refundsOf = (chargeId: string) => `refunds-of-${chargeId}`;
+/** The ledger's id for a charge's dispute (the API subset has no route that reads a dispute). */
 export const disputeOf = (chargeId: string) => `dispute-of-${chargeId}`;
 
 /**
@@ -60,12 +59,46 @@ async function successors(api: AxiosInstance, authorizationId: string): Promise<
   return response.data.reauthorizations.map((record) => record.toAuthorizationId);
 }
 
-function captureOf(intent: IntentWire): ProviderCapture | undefined {
+interface RefundWire {
+  id: string;
+  amount: number;
+  status: string;
+  metadata: Record<string, string>;
+}
+
+/** The charge's refunds that hold money, oldest first, checked against the charge's amount_refunded. */
+async function refundsOf(provider: AxiosInstance, charge: ChargeWire): Promise<ProviderRefund[]> {
+  const listed: RefundWire[] = [];
+  for (let after: string | undefined; ;) {
+    const response = await provider.get<{ data: RefundWire[]; has_more: boolean }>('/v1/refunds', {
+      params: { charge: charge.id, limit: 100, ...(after && { starting_after: after }) },
+    });
+    if (response.status !== 200)
+      throw new Error(`GET refunds of ${charge.id}: ${response.status} ${JSON.stringify(response.data)}`);
+    listed.push(...response.data.data);
+    after = response.data.data.at(-1)?.id;
+    if (!response.data.has_more || after === undefined) break;
+  }
+  const refunds = listed
+    .filter(({ status }) => status === 'succeeded' || status === 'pending')
+    .reverse()
+    .map((refund) => ({
+      id: refund.id,
+      minor: BigInt(refund.amount),
+      ...(refund.metadata.invoice_id && { invoiceId: refund.metadata.invoice_id }),
+    }));
+  const sum = refunds.reduce((total, refund) => total + refund.minor, 0n);
+  if (sum !== BigInt(charge.amount_refunded))
+    throw new Error(
+      `${charge.id}: its refunds sum to ${sum}, its amount_refunded is ${charge.amount_refunded}`,
+    );
+  return refunds;
+}
+
+async function captureOf(provider: AxiosInstance, intent: IntentWire): Promise<ProviderCapture | undefined> {
   const charge = intent.latest_charge;
   if (intent.amount_received === 0) return undefined;
-  const refunds = [];
-  if (charge.amount_refunded > 0)
-    refunds.push({ id: refundsOf(charge.id), minor: BigInt(charge.amount_refunded) });
+  const refunds = await refundsOf(provider, charge);
   if (charge.disputed && !reinstatedDisputes.has(charge.id)) {
     const amount = disputedAmounts.get(charge.id);
     if (amount === undefined) throw new Error(`charge ${charge.id} is disputed, but not by the model`);
@@ -114,6 +147,8 @@ export async function readStripeLedger(
       status: chainStatus(intent, index < intents.length - 1 && intent.status === 'canceled'),
       heldMinor: intent.status === 'requires_capture' ? BigInt(intent.amount_capturable) : 0n,
     })),
-    captures: intents.flatMap((intent) => captureOf(intent) ?? []),
+    captures: (await Promise.all(intents.map((intent) => captureOf(provider, intent)))).flatMap(
+      (capture) => capture ?? [],
+    ),
   };
 }

@@ -69,6 +69,7 @@ export const stripeModel: ModelProvider = {
     return intent.data.id;
   },
   readLedger: readStripeLedger,
+  readable: (eventType) => !eventType.startsWith('charge.dispute.'),
   overMoveIssues: ['amount_too_large', 'charge_already_refunded', 'charge_disputed'],
   async dashboardCapture(provider, authorizationId, amount, finalCapture, name) {
     await postForm(

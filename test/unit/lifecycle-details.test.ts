@@ -2,6 +2,8 @@ import { lifecycleSummary } from '../../src/workflows/lifecycle/definitions';
 import { lifecycleDetails } from '../../src/workflows/lifecycle/visibility';
 import { applyCapture, applyReauthorization, initialState } from '../../src/workflows/lifecycle/state';
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+
 const usd = (value: string) => ({ currency_code: 'USD', value });
 
 describe('what the Web UI shows of a lifecycle', () => {
@@ -14,7 +16,7 @@ describe('what the Web UI shows of a lifecycle', () => {
     const state = initialState(
       'authorization-A1',
       { id: 'A1', status: 'CREATED', amount: usd('100.00') },
-      { expiryPolicy: 'void', maxCaptures: 100, provider: 'paypal' },
+      { expiryPolicy: 'void', maxCaptures: 100, provider: 'paypal', keyRetentionMs: DAY_MS },
       { createTime: 't0', reauthorizeAt: 't1', expiryPolicyAt: 't2' },
     );
     applyCapture(

@@ -4,6 +4,7 @@ import { paypalCapabilities } from '../../src/providers/paypal/provider';
 import { LifecycleFailure, type PendingCapture } from '../../src/workflows/lifecycle/definitions';
 import {
   beginAttempt,
+  capturePlan,
   keyMayBeForgotten,
   KeyedRequests,
   keyedAnswer,
@@ -224,6 +225,7 @@ describe('a pending attempt and its provider key’s retention', () => {
     operation: 'capture',
     idempotencyKey: 'k',
     request: { amount: '10.00' },
+    sentAt: '2026-01-01T00:00:00.000Z',
     sent: {
       authorizationId: 'A1',
       amount: { currency_code: 'USD', value: '10.00' },
@@ -232,16 +234,19 @@ describe('a pending attempt and its provider key’s retention', () => {
     },
   };
 
-  it('is stamped when first sent, and keeps that time when sent again under its key', () => {
+  it('is stamped when planned (and sent in the same task), and keeps that time when sent again under its key', () => {
     const state = authorizedState();
     jest.useFakeTimers({ now: Date.parse('2026-01-01T00:00:00Z') });
     try {
-      beginAttempt(state, attempt);
-      const [sent] = state.pendingAttempts;
-      expect(sent?.sentAt).toBe('2026-01-01T00:00:00.000Z');
+      const request = { idempotencyKey: 'k', amount: '10.00' };
+      const planned = capturePlan(state, request, requestFingerprint(request, 'USD'));
+      expect(planned.sentAt).toBe('2026-01-01T00:00:00.000Z');
+      beginAttempt(state, planned);
       jest.setSystemTime(Date.parse('2026-01-01T01:00:00Z'));
-      beginAttempt(state, sent as PendingCapture);
-      expect(state.pendingAttempts).toEqual([sent]);
+      const again = capturePlan(state, request, requestFingerprint(request, 'USD'));
+      expect(again.sentAt).toBe('2026-01-01T00:00:00.000Z');
+      beginAttempt(state, again);
+      expect(state.pendingAttempts).toEqual([planned]);
     } finally {
       jest.useRealTimers();
     }
@@ -257,18 +262,21 @@ describe('a pending attempt and its provider key’s retention', () => {
     expect(keyMayBeForgotten({ ...state, keyRetentionMs: 10_000 }, pending, sentAt + 5_000)).toBe(true);
   });
 
-  it('keeps the key of an attempt without a send time, or of a provider that declared no retention', () => {
-    const late = Date.parse('2030-01-01T00:00:00Z');
-    expect(keyMayBeForgotten({ ...authorizedState(), keyRetentionMs: DAY }, attempt, late)).toBe(false);
-    const pending = { ...attempt, sentAt: '2026-01-01T00:00:00.000Z' };
-    expect(keyMayBeForgotten(authorizedState(), pending, late)).toBe(false);
-  });
-
   it('is sent again under a fresh key each time, derived from its first one, and stamped anew', () => {
-    const once = resentAttempt({ ...attempt, sentAt: '2026-01-01T00:00:00.000Z' });
-    expect(once).toMatchObject({ resends: 1, sent: { idempotencyKey: 'A1/capture/k/resend-1' } });
-    expect(once.sentAt).toBeUndefined();
-    const twice = resentAttempt({ ...once, sentAt: '2026-01-02T00:00:00.000Z' });
-    expect(twice).toMatchObject({ resends: 2, sent: { idempotencyKey: 'A1/capture/k/resend-2' } });
+    jest.useFakeTimers({ now: Date.parse('2026-01-02T00:00:00Z') });
+    try {
+      const once = resentAttempt(attempt);
+      expect(once).toMatchObject({ resends: 1, sent: { idempotencyKey: 'A1/capture/k/resend-1' } });
+      expect(once.sentAt).toBe('2026-01-02T00:00:00.000Z');
+      jest.setSystemTime(Date.parse('2026-01-03T00:00:00Z'));
+      const twice = resentAttempt(once);
+      expect(twice).toMatchObject({
+        resends: 2,
+        sentAt: '2026-01-03T00:00:00.000Z',
+        sent: { idempotencyKey: 'A1/capture/k/resend-2' },
+      });
+    } finally {
+      jest.useRealTimers();
+    }
   });
 });

@@ -13,6 +13,8 @@ import {
 import { beginAttempt } from '../../src/workflows/lifecycle/keyed-requests';
 import { authorizedState, usd } from '../fixtures/lifecycle-state';
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+
 // A Stripe lifecycle whose intent uses multicapture: every capture lands in the intent's one charge, so the
 // lifecycle gives each an id of its own; refunds go to the charge. Pure: no Temporal server.
 
@@ -26,6 +28,7 @@ function multicaptureState(): LifecycleState {
       provider: 'stripe',
       reauthorization: 'new-authorization',
       sharedCaptureIds: true,
+      keyRetentionMs: DAY_MS,
     },
     { createTime: 't0', reauthorizeAt: 't1', expiryPolicyAt: 't2' },
   );
@@ -242,6 +245,7 @@ describe('a refund or dispute of a charge with several captures', () => {
       idempotencyKey: 'k-refund',
       request: {},
       captureId: own,
+      sentAt: '2026-01-01T00:00:00.000Z',
       sent: { captureId: 'ch_1', amount: usd('30.00'), idempotencyKey: `ch_1/refund/k-refund` },
     };
     beginAttempt(state, attempt);
@@ -293,6 +297,7 @@ describe('a shared charge captured before the start', () => {
         expiryPolicy: 'void',
         maxCaptures: 50,
         provider: 'stripe',
+        keyRetentionMs: DAY_MS,
         sharedCaptureIds: true,
         sharedChargeId: 'ch_1',
       },

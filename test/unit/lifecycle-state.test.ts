@@ -9,6 +9,8 @@ import {
 import { captureAmount, inLifecycleCurrency } from '../../src/workflows/lifecycle/validation';
 import { authorizedState, captureCompletedEvent, usd } from '../fixtures/lifecycle-state';
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+
 describe('amounts in minor units', () => {
   it("converts decimal strings exactly, with each currency's ISO 4217 decimals", () => {
     expect(toMinorUnits('0.10', 'USD')).toBe(10n);
@@ -234,7 +236,7 @@ describe('a lifecycle started on a partly captured authorization', () => {
     const state = initialState(
       'authorization-A1',
       { id: 'A1', status: 'PARTIALLY_CAPTURED', amount: usd('100.00'), captured_amount: usd('30') },
-      { expiryPolicy: 'void', maxCaptures: 100, provider: 'paypal' },
+      { expiryPolicy: 'void', maxCaptures: 100, provider: 'paypal', keyRetentionMs: DAY_MS },
       {
         createTime: '2026-11-25T10:00:00Z',
         reauthorizeAt: 't1',

@@ -51,6 +51,7 @@ function attemptOf(
   const keyed = {
     idempotencyKey: request.idempotencyKey as string,
     request: requestFingerprint(request, 'USD'),
+    sentAt: '2026-01-01T00:00:00.000Z',
   };
   const sent = { amount: usd(fields.amount), idempotencyKey: fields.sentUnder };
   if (operation === 'capture') {

@@ -217,10 +217,9 @@ export type LifecycleState = {
   overCapturePercent?: number;
   /**
    * How long the provider keeps an idempotency key (Stripe 24 hours, PayPal 45 days): a pending attempt
-   * retried later is looked for at the provider before it is sent again. Absent in lifecycles started before
-   * the provider declared it: their attempts are sent again under their key.
+   * retried later is looked for at the provider before it is sent again.
    */
-  keyRetentionMs?: number;
+  keyRetentionMs: number;
   /** Keyed captures and refunds sent to the provider whose answer has not come. */
   pendingAttempts: PendingAttempt[];
   /**
@@ -244,8 +243,8 @@ type KeyedAttempt = {
   /** The caller's Idempotency-Key. */
   idempotencyKey: string;
   request: RequestFingerprint;
-  /** When it was first sent under its provider key (workflow time); absent in attempts from before it was kept. */
-  sentAt?: string;
+  /** When it was first sent under its provider key (workflow time). */
+  sentAt: string;
   /** How many times it was sent again under a fresh provider key, its key's retention having passed. */
   resends?: number;
 };

@@ -218,7 +218,7 @@ export function voidIdempotencyKey(state: LifecycleState): string {
  * The capture a keyed request sends: the pending attempt of the same key and request, sent again under its
  * key (its answer was lost), or a new one of what the request asks, under the key derived from the caller's.
  * A resent capture that a webhook already reported is claimed as it is; otherwise it must still fit what
- * remains.
+ * remains. A new one is sent in the workflow task that plans it: its sentAt is now.
  */
 export function capturePlan(
   state: LifecycleState,
@@ -235,6 +235,7 @@ export function capturePlan(
     operation: 'capture',
     idempotencyKey: request.idempotencyKey,
     request: fingerprint,
+    sentAt: new Date().toISOString(),
     sent: {
       authorizationId: state.currentAuthorizationId,
       amount: { currency_code: state.currency, value: amount },
@@ -265,6 +266,7 @@ export function refundPlan(
     idempotencyKey: request.idempotencyKey,
     request: fingerprint,
     captureId: request.captureId,
+    sentAt: new Date().toISOString(),
     sent: {
       captureId: providerCaptureId(state, request.captureId),
       amount: { currency_code: state.currency, value: amount },
@@ -299,13 +301,12 @@ export function pendingAttempt<Operation extends PendingAttempt['operation']>(
 }
 
 /**
- * Records the call as sent and not answered: what binds the recovery of a lost answer to its key. The first
- * send under its provider key is when the provider's retention of the key starts.
+ * Records the call as sent and not answered: what binds the recovery of a lost answer to its key. Its sentAt,
+ * the first send under its provider key, is when the provider's retention of the key starts.
  */
 export function beginAttempt(state: LifecycleState, attempt: PendingAttempt): void {
   const others = state.pendingAttempts.filter((each) => !isSame(each, attempt));
-  const sent = attempt.sentAt ? attempt : { ...attempt, sentAt: new Date().toISOString() };
-  state.pendingAttempts = [...others, sent].slice(-PENDING_ATTEMPTS);
+  state.pendingAttempts = [...others, attempt].slice(-PENDING_ATTEMPTS);
 }
 
 // A retry of the activity under the key may still reach the provider a few minutes after the first send:
@@ -314,29 +315,28 @@ const KEY_RETENTION_MARGIN_MS = 5 * 60 * 1000;
 
 /**
  * Whether the provider may have forgotten the attempt's key at `now`: then the same call is a new capture or
- * refund at the provider. An attempt from before sentAt was kept, or a lifecycle whose provider declared no
- * retention, keeps the key.
+ * refund at the provider.
  */
 export function keyMayBeForgotten(state: LifecycleState, attempt: PendingAttempt, now: number): boolean {
   const retention = state.keyRetentionMs;
-  if (retention === undefined || attempt.sentAt === undefined) return false;
   const margin = Math.min(KEY_RETENTION_MARGIN_MS, retention / 2);
   return now >= Date.parse(attempt.sentAt) + retention - margin;
 }
 
 /**
  * The attempt sent again under a fresh provider key: its key plus `/resend-<n>`, which no first send has
- * (resource ids and caller keys hold no "/"), so the provider cannot take it for the first call.
+ * (resource ids and caller keys hold no "/"), so the provider cannot take it for the first call. It is sent
+ * now: the provider's retention of the new key starts.
  */
 export function resentAttempt<Attempt extends PendingAttempt>(attempt: Attempt): Attempt {
   const resends = (attempt.resends ?? 0) + 1;
   const firstKey = attempt.sent.idempotencyKey.replace(/\/resend-\d+$/, '');
-  const { sentAt: _sentAt, ...unsent } = attempt;
   return {
-    ...unsent,
+    ...attempt,
+    sentAt: new Date().toISOString(),
     resends,
     sent: { ...attempt.sent, idempotencyKey: `${firstKey}/resend-${resends}` },
-  } as Attempt;
+  };
 }
 
 /** The answer came (success or a refusal): the attempt is no longer pending. */

@@ -70,7 +70,7 @@ export async function startState(workflowId: string, input: LifecycleInput): Pro
       ...(authorization.capture_id !== undefined && { sharedChargeId: authorization.capture_id }),
       ...(authorization.capturesEndAtMax && { capturesEndAtMax: authorization.capturesEndAtMax }),
       ...(authorization.overCapturePercent && { overCapturePercent: authorization.overCapturePercent }),
-      ...(authorization.keyRetentionMs !== undefined && { keyRetentionMs: authorization.keyRetentionMs }),
+      keyRetentionMs: authorization.keyRetentionMs,
     },
     {
       createTime: new Date(made).toISOString(),

@@ -142,7 +142,7 @@ export function initialState(
     sharedChargeId?: string;
     capturesEndAtMax?: LifecycleState['capturesEndAtMax'];
     overCapturePercent?: LifecycleState['overCapturePercent'];
-    keyRetentionMs?: LifecycleState['keyRetentionMs'];
+    keyRetentionMs: LifecycleState['keyRetentionMs'];
   },
   times: { createTime: string; reauthorizeAt: string; expiryPolicyAt: string; readAt?: string },
 ): LifecycleState {
@@ -174,7 +174,7 @@ export function initialState(
     maxCaptures: options.maxCaptures,
     ...(options.capturesEndAtMax && { capturesEndAtMax: true }),
     ...(options.overCapturePercent && { overCapturePercent: options.overCapturePercent }),
-    ...(options.keyRetentionMs !== undefined && { keyRetentionMs: options.keyRetentionMs }),
+    keyRetentionMs: options.keyRetentionMs,
     pendingAttempts: [],
     ledger: { movements: [], discrepancies: [] },
   };
