@@ -21,7 +21,7 @@ interface Books {
   status: string;
   captured: string;
   refunded: string;
-  /** Movements the lifecycle's ledger refused (ledger.discrepancies): none, for a provider's true books. */
+  /** Movements the lifecycle's ledger refused and still holds open (ledger.discrepancies): none, for a provider's true books. */
   discrepancies: string[];
 }
 
@@ -41,9 +41,9 @@ function lifecycleBooks(state: LifecycleState): Books {
     status: state.status,
     captured: formatMinorUnits(toMinorUnits(state.capturedAmount, CURRENCY) ?? 0n, CURRENCY),
     refunded: formatMinorUnits(refunded, CURRENCY),
-    discrepancies: state.ledger.discrepancies.map(
-      ({ movement, invariant }) => `${movement.kind} ${movement.reference}: ${invariant}`,
-    ),
+    discrepancies: state.ledger.discrepancies
+      .filter((discrepancy) => discrepancy.resolvedAt === undefined)
+      .map(({ movement, invariant }) => `${movement.kind} ${movement.reference}: ${invariant}`),
   };
 }
 

@@ -136,6 +136,17 @@ describe('an append', () => {
     expect(ledger.discrepancies[0]?.invariant).toMatch(/one provider action per key/);
   });
 
+  it('books a refused refund with its return when the refund came back: the pair moves nothing', () => {
+    const withdrawn = movement({ kind: 'dispute-withdrawn', reference: 'D1', of: 'C1', minorUnits: '3000' });
+    const ledger = ledgerOf(hold(), capture('C1', '3000'), withdrawn);
+    expect(appendMovement(ledger, refund('R1', 'C1', '500', { source: 'event' }))).toBe('discrepancy');
+    const returned = movement({ kind: 'refund-returned', reference: 'R1', of: 'R1', minorUnits: '500' });
+    expect(appendMovement(ledger, returned)).toBe('booked with its refund');
+    expect(appendMovement(ledger, returned)).toBe('already booked');
+    expect(ledger.discrepancies).toEqual([expect.objectContaining({ resolvedAt: at })]);
+    expect(figuresOf(ledger.movements)).toMatchObject({ refunded: 0n, reversed: 3000n });
+  });
+
   it('records a discrepancy once however often it comes', () => {
     const ledger = ledgerOf(hold());
     appendMovement(ledger, refund('R1', 'C9', '100', { source: 'event' }));
@@ -179,7 +190,8 @@ describe('generated sequences of movements', () => {
           const candidate = { ...fields, at } as Movement;
           const before = ledger.movements.length;
           const outcome = appendMovement(ledger, candidate);
-          expect(ledger.movements.length).toBe(outcome === 'booked' ? before + 1 : before);
+          const added = { booked: 1, 'booked with its refund': 2, 'already booked': 0, discrepancy: 0 };
+          expect(ledger.movements.length).toBe(before + added[outcome]);
           if (outcome === 'discrepancy') expect(ledger.discrepancies.length).toBeGreaterThan(0);
           // What is booked keeps every invariant: each prefix of the ledger appended cleanly.
           const figures = figuresOf(ledger.movements);
@@ -194,9 +206,16 @@ describe('generated sequences of movements', () => {
           const identities = ledger.movements.map((booked) => `${booked.kind}:${booked.reference}`);
           expect(new Set(identities).size).toBe(identities.length);
         }
-        ledger.movements.forEach((booked, index) =>
-          expect(brokenInvariant(ledger.movements.slice(0, index), booked)).toBeUndefined(),
-        );
+        // A refund booked with its return (the next movement) appended cleanly as one with it.
+        ledger.movements.forEach((booked, index) => {
+          const next = ledger.movements[index + 1];
+          const pair =
+            booked.kind === 'refund' && next?.kind === 'refund-returned' && next.of === booked.reference;
+          const appended = pair ? [booked] : [];
+          expect(
+            brokenInvariant(ledger.movements.slice(0, index).concat(appended), pair ? next : booked),
+          ).toBeUndefined();
+        });
       }),
       { numRuns: 300 },
     );

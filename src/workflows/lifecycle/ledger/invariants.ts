@@ -9,7 +9,8 @@ export type LedgerRules = {
   captureAllowance?: (held: bigint) => bigint;
 };
 
-export type AppendOutcome = 'booked' | 'already booked' | 'discrepancy';
+/** `booked with its refund`: a refund-returned booked together with the refund the ledger had refused. */
+export type AppendOutcome = 'booked' | 'booked with its refund' | 'already booked' | 'discrepancy';
 
 const DISCREPANCIES = 100;
 
@@ -64,7 +65,7 @@ export function brokenInvariant(
     if (capture.reversed < 0n)
       return `dispute-reinstated beyond what capture ${capture.reference} had withdrawn`;
     if (capture.refunded + capture.reversed > capture.captured) {
-      return `refunded ≤ captured per capture: capture ${capture.reference} would give back ${capture.refunded + capture.reversed} of ${capture.captured}`;
+      return `${GIVES_BACK_TOO_MUCH}: capture ${capture.reference} would give back ${capture.refunded + capture.reversed} of ${capture.captured}`;
     }
   }
   const holds = new Map(
@@ -93,6 +94,8 @@ export function appendMovement(ledger: Ledger, movement: Movement, rules: Ledger
   if (ledger.movements.some((each) => identityOf(each) === identity)) return 'already booked';
   const invariant = brokenInvariant(ledger.movements, movement, rules);
   if (invariant !== undefined) {
+    if (movement.kind === 'refund-returned' && bookWithRefusedRefund(ledger, movement, rules))
+      return 'booked with its refund';
     // A redelivered event that breaks the same invariant is the same discrepancy.
     if (ledger.discrepancies.some((each) => identityOf(each.movement) === identity)) return 'discrepancy';
     recordDiscrepancy(ledger, { movement, invariant, at: movement.at });
@@ -100,6 +103,28 @@ export function appendMovement(ledger: Ledger, movement: Movement, rules: Ledger
   }
   ledger.movements.push(movement);
   return 'booked';
+}
+
+/** The invariant a refund alone breaks that its return, booked with it, mends. */
+const GIVES_BACK_TOO_MUCH = 'refunded ≤ captured per capture';
+
+/**
+ * A refund the ledger refused for giving back more than its capture had left, and that then came back, moved no
+ * money at the provider: deliveries arrive out of order, and a dispute booked first can take what the refund
+ * would have given back. The refund is booked with its return, as one, when the two together keep the
+ * invariants (the refund, alone, breaks only that one); the refund's discrepancy is resolved.
+ */
+function bookWithRefusedRefund(ledger: Ledger, returned: Movement, rules: LedgerRules): boolean {
+  const refused = ledger.discrepancies.find(
+    (each) => isOpen(each) && each.movement.kind === 'refund' && each.movement.reference === returned.of,
+  );
+  if (!refused) return false;
+  const alone = brokenInvariant(ledger.movements, refused.movement, rules);
+  if (!alone?.startsWith(GIVES_BACK_TOO_MUCH)) return false;
+  if (brokenInvariant([...ledger.movements, refused.movement], returned, rules) !== undefined) return false;
+  ledger.movements.push(refused.movement, returned);
+  refused.resolvedAt = returned.at;
+  return true;
 }
 
 /**
