@@ -126,7 +126,11 @@ export const stripeModel: ModelProvider = {
     });
     if (closed.status !== 200) throw new Error(`dispute not closed: ${JSON.stringify(closed.data)}`);
     if (outcome === 'won') reinstatedDisputes.add(captureId);
-    // Stripe's charge stays disputed once a dispute withdrew funds, and the sandbox refuses its refunds.
-    return { ...(outcome === 'lost' && { reversal: disputeOf(captureId) }), refundsRefused: !inquiry };
+    // Stripe refuses the refunds of a charge whose dispute was lost; after an inquiry or a won dispute it
+    // refunds the charge again.
+    return {
+      ...(outcome === 'lost' && { reversal: disputeOf(captureId) }),
+      refundsRefused: !inquiry && outcome === 'lost',
+    };
   },
 };
