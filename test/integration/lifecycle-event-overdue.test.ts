@@ -1,7 +1,6 @@
-import { postJson } from '../../bench/provider-sandboxes';
 import type { LifecycleState } from '../../src/workflows/lifecycle/definitions';
 import { eventually } from '../helpers/eventually';
-import { freshKey } from '../helpers/lifecycle-stack';
+import { pendingCapture, settleAtBank } from '../helpers/pending-capture';
 import { paypalFixture } from '../helpers/provider-fixtures';
 import { useProviderStack } from '../helpers/provider-stack';
 
@@ -12,21 +11,9 @@ import { useProviderStack } from '../helpers/provider-stack';
 const stack = useProviderStack(paypalFixture);
 
 it('does not read the provider for a pending capture whose event settled it, and keeps its one deadline', async () => {
-  const { id: authorizationId } = await postJson<{ id: string }>(
-    `${stack.sandbox.url}/sandbox/authorizations`,
-    { amount: { currency_code: 'USD', value: '50.00' }, capture_status: 'PENDING' },
-  );
-  expect(
-    (await stack.api.post('/v1/lifecycles', { authorizationId, eventGracePeriod: '2 seconds' })).status,
-  ).toBe(201);
-  const capture = await stack.api.post(
-    `/v1/lifecycles/${authorizationId}/capture`,
-    { amount: '20.00', finalCapture: false },
-    freshKey(),
-  );
-  expect(capture.data).toMatchObject({ status: 'PENDING' });
+  const { authorizationId, captureId } = await pendingCapture(stack, '50.00', '20.00');
   expect((await stack.state(authorizationId)).nextTimer).toMatchObject({ kind: 'reconcile' });
-  await postJson(`${stack.sandbox.url}/sandbox/captures/${capture.data.id}/complete`, {});
+  await settleAtBank(stack, captureId);
 
   const confirmed = await eventually(
     () => stack.state(authorizationId),

@@ -11,6 +11,7 @@ import { LedgerDiscrepanciesKey } from '../../src/workflows/search-attributes';
 import { eventually } from '../helpers/eventually';
 import { API_KEY, freshKey } from '../helpers/lifecycle-stack';
 import { paypalFixture, providerFixtures, stripeFixture } from '../helpers/provider-fixtures';
+import { pendingCapture, settleAtBank } from '../helpers/pending-capture';
 import { startProviderStack, type ProviderStack } from '../helpers/provider-stack';
 
 // Reconciliation through the real API, a worker and the sandbox, with no webhook subscription: the provider's
@@ -273,33 +274,21 @@ describe('reconciliation at paypal, of what no event reported', () => {
   const stack = useStackWithoutEvents(paypalFixture);
 
   it('reads its provider once when no event settled the capture within its grace period', async () => {
-    const { id: authorizationId } = await postJson<{ id: string }>(
-      `${stack.sandbox.url}/sandbox/authorizations`,
-      { amount: { currency_code: 'USD', value: '40.00' }, capture_status: 'PENDING' },
-    );
-    expect(
-      (await stack.api.post('/v1/lifecycles', { authorizationId, eventGracePeriod: '2 seconds' })).status,
-    ).toBe(201);
-    const capture = await stack.api.post(
-      `/v1/lifecycles/${authorizationId}/capture`,
-      { amount: '10.00', finalCapture: false },
-      freshKey(),
-    );
-    expect(capture.data).toMatchObject({ status: 'PENDING' });
+    const { authorizationId, captureId } = await pendingCapture(stack, '40.00', '10.00');
     const waiting = await stack.state(authorizationId);
     expect(waiting.nextTimer).toMatchObject({ kind: 'reconcile' });
     expect(waiting.awaitedEvents).toEqual([
-      expect.objectContaining({ kind: 'capture', reference: capture.data.id }),
+      expect.objectContaining({ kind: 'capture', reference: captureId }),
     ]);
     // The bank settles it; the event that says so never reaches the lifecycle.
-    await postJson(`${stack.sandbox.url}/sandbox/captures/${capture.data.id}/complete`, {});
+    await settleAtBank(stack, captureId);
 
     const read = await eventually(
       () => stack.state(authorizationId),
       (state: LifecycleState) => state.lastReconciliation?.reason === 'event-overdue',
       { what: 'the read for the overdue capture event' },
     );
-    expect(read.captures).toEqual([expect.objectContaining({ id: capture.data.id, status: 'COMPLETED' })]);
+    expect(read.captures).toEqual([expect.objectContaining({ id: captureId, status: 'COMPLETED' })]);
     expect(read.lastReconciliation).toMatchObject({ booked: 1, recorded: 0 });
     expect(read.awaitedEvents).toBeUndefined();
     expect(read.nextTimer).toMatchObject({ kind: 'reauthorize' });
