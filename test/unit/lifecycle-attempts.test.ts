@@ -25,7 +25,6 @@ function captureAttempt(idempotencyKey: string, amount = '10.00'): PendingCaptur
   };
 }
 
-
 function failedCall(cause: ApplicationFailure): ActivityFailure {
   return new ActivityFailure(
     'failed',
@@ -41,9 +40,7 @@ describe('pending attempts', () => {
   it('are found by operation, key and the same request only', () => {
     const state = authorizedState();
     beginAttempt(state, captureAttempt('k1'));
-    expect(pendingAttempt(state, 'capture', 'k1', { amount: '10.00' })).toEqual(
-      captureAttempt('k1'),
-    );
+    expect(pendingAttempt(state, 'capture', 'k1', { amount: '10.00' })).toEqual(captureAttempt('k1'));
     expect(pendingAttempt(state, 'capture', 'k1', { amount: '20.00' })).toBeUndefined();
     expect(pendingAttempt(state, 'capture', 'k2', { amount: '10.00' })).toBeUndefined();
     expect(pendingAttempt(state, 'refund', 'k1', { amount: '10.00' })).toBeUndefined();
