@@ -42,8 +42,8 @@ export interface ModelProvider {
   /**
    * Whether the lifecycle's reconciliation can read what an event of this type reports, had the event never
    * been delivered: PayPal's read covers the authorizations and the captures and refunds the lifecycle knows
-   * (it lists no captures of an authorization, no refunds of a capture), Stripe's every intent, charge and
-   * refund of the chain, but no dispute.
+   * (it lists no captures of an authorization, no refunds of a capture), Stripe's every intent, charge,
+   * refund and dispute of the chain.
    */
   readable(eventType: string): boolean;
   /** The provider's refusals of a move beyond what is left (the `issue` the API reports). */

@@ -59,8 +59,11 @@ async function deliverAll(real: MoneyReal): Promise<void> {
   throw new Error(`deliveries still answered 409 after ${DELIVERY_ROUNDS} rounds`);
 }
 
-/** A discrepancy a reconciliation records when a dispute's events never came: Stripe's read carries no amount. */
-const UNREAD_DISPUTE = 'the ledger books every dispute';
+/**
+ * The discrepancy a reconciliation records for a refund whose event never came and which the provider does not
+ * list (PayPal's): the capture's status says it is refunded beyond what the ledger books.
+ */
+const UNLISTED_REFUND = 'the ledger books every refund';
 
 type Settled = Pick<
   MoneyModel,
@@ -115,7 +118,7 @@ async function agreed(real: MoneyReal, model: Settled, when: string): Promise<vo
  * What the lifecycle must agree on with the provider's books once quiet and reconciled, or why it does not:
  * its captured, refunded, status and no discrepancy, and its ledger movement for movement. A lifecycle that may
  * not have learnt what a dropped delivery reported books nothing the provider does not hold (and records no
- * discrepancy but a dispute it could not read); one whose run was terminated books nothing after its end.
+ * discrepancy but a refund it could not find); one whose run was terminated books nothing after its end.
  */
 function disagreement(
   model: Settled,
@@ -136,7 +139,7 @@ function disagreement(
   if (model.unreadable) {
     const beyond = beyondProvider(expected, actual);
     const discrepancies = lifecycleBooks(state).discrepancies.filter(
-      (each) => !each.includes(UNREAD_DISPUTE),
+      (each) => !each.includes(UNLISTED_REFUND),
     );
     if (beyond.length === 0 && discrepancies.length === 0) return undefined;
     return `after a dropped delivery it could not read, the ledger books beyond the provider: ${[...beyond, ...discrepancies].join('; ')}`;

@@ -69,7 +69,7 @@ export const stripeModel: ModelProvider = {
     return intent.data.id;
   },
   readLedger: readStripeLedger,
-  readable: (eventType) => !eventType.startsWith('charge.dispute.'),
+  readable: () => true,
   overMoveIssues: ['amount_too_large', 'charge_already_refunded', 'charge_disputed'],
   async dashboardCapture(provider, authorizationId, amount, finalCapture, name) {
     await postForm(
