@@ -50,28 +50,28 @@ function earlierReconcile(state: LifecycleState, deadline: Deadline): Deadline {
  * still parked when the run ends ends with it, uncanceled.
  */
 export class DeadlineTimer {
-  private readonly running = new Map<string, CancellationScope>();
+  private readonly running = new Map<string, { deadline: Deadline; scope: CancellationScope }>();
   private current?: string;
   private firedDeadline?: Deadline;
 
   arm(deadline: Deadline): void {
     const key = keyOf(deadline);
     if (this.current === key) return;
-    for (const [other, scope] of this.running) {
-      if (other !== key && atOf(other) < deadline.at) {
-        scope.cancel();
+    for (const [other, timer] of this.running) {
+      if (other !== key && timer.deadline.at < deadline.at) {
+        timer.scope.cancel();
         this.running.delete(other);
       }
     }
     this.current = key;
     if (this.running.has(key)) return;
     const scope = new CancellationScope();
-    this.running.set(key, scope);
+    this.running.set(key, { deadline, scope });
     scope
       .run(() => sleep(Math.max(deadline.at - Date.now(), 1)))
       .then(
         () => {
-          if (this.running.get(key) !== scope) return;
+          if (this.running.get(key)?.scope !== scope) return;
           this.running.delete(key);
           if (this.current === key) {
             this.current = undefined;
@@ -98,10 +98,6 @@ export class DeadlineTimer {
 
 function keyOf(deadline: Deadline): string {
   return `${deadline.at}:${deadline.kind}`;
-}
-
-function atOf(key: string): number {
-  return Number(key.slice(0, key.indexOf(':')));
 }
 
 export async function reauthorize(
