@@ -2,7 +2,7 @@ import type { HoldingsRequest, ProviderHoldings } from '../../providers/holdings
 import type { Discrepancy, Movement } from '../../providers/movements';
 import type { Authorization } from '../../providers/resources';
 import type { LifecycleState, ReconcileReason, ReconcileSummary } from './definitions';
-import { figuresOf } from './ledger/figures';
+import { figuresOf, type CaptureFigures } from './ledger/figures';
 import { isOpen, recordDiscrepancy } from './ledger/invariants';
 import { minorUnitsOf } from './money';
 import { bookedIntoCharge } from './shared-charge';
@@ -64,6 +64,8 @@ export function bookHoldings(
   const findings = [...holdings.findings].sort((a, b) => Number(!!a.refundId) - Number(!!b.refundId));
   for (const finding of findings) applyFinding(state, finding);
   for (const authorization of holdings.authorizations) bookHold(state, authorization, at);
+  // What the ledger books once the read is booked: the checks below record discrepancies, they book nothing.
+  const { captures } = figuresOf(state.ledger.movements);
 
   const provider = state.provider;
   for (const reference of holdings.absent) {
@@ -90,7 +92,7 @@ export function bookHoldings(
     if (held === undefined) continue;
     const booked = state.sharedCaptureIds
       ? bookedIntoCharge(state, finding.captureId)
-      : bookedCapture(state, finding.captureId);
+      : ofCapture(captures, finding.captureId).captured;
     if (booked > held) {
       record(
         { kind: 'capture', reference: finding.captureId, minorUnits: String(held), source: 'read', at },
@@ -122,7 +124,7 @@ export function bookHoldings(
     }
   }
   for (const { captureId, refunded } of holdings.refundedUnlisted) {
-    const { captured, refunded: booked } = capturedAndRefunded(state, captureId);
+    const { captured, refunded: booked } = ofCapture(captures, captureId);
     if (refunded === 'all' ? booked >= captured : booked > 0n) continue;
     record(
       {
@@ -169,15 +171,10 @@ function bookHold(state: LifecycleState, authorization: Authorization, at: strin
   releaseUncapturable(state, authorization, { source: 'read', at });
 }
 
-/** What the ledger books as captured by one capture (none once declined), in minor units. */
-function bookedCapture(state: LifecycleState, captureId: string): bigint {
-  return capturedAndRefunded(state, captureId).captured;
-}
-
-/** What the ledger books as captured by one capture and refunded of it, in minor units. */
-function capturedAndRefunded(state: LifecycleState, captureId: string) {
-  return figuresOf(state.ledger.movements)
-    .captures.filter((capture) => capture.reference === captureId)
+/** What the ledger books as captured by one capture (none once declined) and refunded of it, in minor units. */
+function ofCapture(captures: CaptureFigures[], captureId: string) {
+  return captures
+    .filter((capture) => capture.reference === captureId)
     .reduce(
       (sum, capture) => ({
         captured: sum.captured + capture.captured,
