@@ -65,10 +65,17 @@ export function refundCameBack(status: string | undefined): boolean {
 }
 
 /**
- * A movement the ledger refused to book, and the invariant it would have broken. One a reconciliation recorded
- * (the provider did not hold what the ledger books) is resolved when a later read finds the provider holds it:
- * `resolvedAt` is set, and it no longer counts as open.
+ * A movement the ledger refused to book, and the invariant it would have broken. One refused on append
+ * (`refused`) is booked, and resolved, once the ledger can hold it: deliveries arrive out of order. One a
+ * reconciliation recorded (the provider did not hold what the ledger books) is resolved when a later read finds
+ * the provider holds it. A resolved one has `resolvedAt` and no longer counts as open.
  */
-export type Discrepancy = { movement: Movement; invariant: string; at: string; resolvedAt?: string };
+export type Discrepancy = {
+  movement: Movement;
+  invariant: string;
+  at: string;
+  refused?: true;
+  resolvedAt?: string;
+};
 
 export type Ledger = { movements: Movement[]; discrepancies: Discrepancy[] };

@@ -4,6 +4,7 @@ import {
   appendMovement,
   brokenInvariant,
   emptyLedger,
+  isOpen,
 } from '../../src/workflows/lifecycle/ledger/invariants';
 import type { Ledger, Movement, MovementKind } from '../../src/providers/movements';
 
@@ -147,6 +148,26 @@ describe('an append', () => {
     expect(figuresOf(ledger.movements)).toMatchObject({ refunded: 0n, reversed: 3000n });
   });
 
+  it('books a refused movement once the ledger can hold it: a dispute whose event came before a refund’s return', () => {
+    const ledger = ledgerOf(hold(), capture('C1', '10000'), refund('R1', 'C1', '10000'));
+    const withdrawn = movement({ kind: 'dispute-withdrawn', reference: 'D1', of: 'C1', minorUnits: '9500' });
+    expect(appendMovement(ledger, withdrawn)).toBe('discrepancy');
+    expect(figuresOf(ledger.movements).reversed).toBe(0n);
+    const returned = movement({ kind: 'refund-returned', reference: 'R1', of: 'R1', minorUnits: '10000' });
+    expect(appendMovement(ledger, returned)).toBe('booked');
+    expect(figuresOf(ledger.movements)).toMatchObject({ refunded: 0n, reversed: 9500n });
+    expect(ledger.discrepancies).toEqual([expect.objectContaining({ refused: true, resolvedAt: at })]);
+    expect(appendMovement(ledger, withdrawn)).toBe('already booked');
+  });
+
+  it('books a refund whose event came before its capture once the capture is booked', () => {
+    const ledger = ledgerOf(hold());
+    expect(appendMovement(ledger, refund('R1', 'C1', '1000', { source: 'event' }))).toBe('discrepancy');
+    expect(appendMovement(ledger, capture('C1', '3000'))).toBe('booked');
+    expect(figuresOf(ledger.movements)).toMatchObject({ captured: 3000n, refunded: 1000n });
+    expect(ledger.discrepancies.filter(isOpen)).toEqual([]);
+  });
+
   it('records a discrepancy once however often it comes', () => {
     const ledger = ledgerOf(hold());
     appendMovement(ledger, refund('R1', 'C9', '100', { source: 'event' }));
@@ -189,9 +210,15 @@ describe('generated sequences of movements', () => {
           const fields = Object.fromEntries(Object.entries(each).filter(([, value]) => value !== undefined));
           const candidate = { ...fields, at } as Movement;
           const before = ledger.movements.length;
+          const refusedBefore = ledger.discrepancies.filter((each) => each.refused && isOpen(each));
           const outcome = appendMovement(ledger, candidate);
           const added = { booked: 1, 'booked with its refund': 2, 'already booked': 0, discrepancy: 0 };
-          expect(ledger.movements.length).toBe(before + added[outcome]);
+          // Besides the movement, a booking books the refused movements it makes room for, resolving each.
+          const bookedLate = refusedBefore.filter(
+            (each) => !isOpen(each) && ledger.movements.includes(each.movement),
+          ).length;
+          if (added[outcome] === 0) expect(bookedLate).toBe(0);
+          expect(ledger.movements.length).toBe(before + added[outcome] + bookedLate);
           if (outcome === 'discrepancy') expect(ledger.discrepancies.length).toBeGreaterThan(0);
           // What is booked keeps every invariant: each prefix of the ledger appended cleanly.
           const figures = figuresOf(ledger.movements);

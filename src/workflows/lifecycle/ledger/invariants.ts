@@ -94,15 +94,40 @@ export function appendMovement(ledger: Ledger, movement: Movement, rules: Ledger
   if (ledger.movements.some((each) => identityOf(each) === identity)) return 'already booked';
   const invariant = brokenInvariant(ledger.movements, movement, rules);
   if (invariant !== undefined) {
-    if (movement.kind === 'refund-returned' && bookWithRefusedRefund(ledger, movement, rules))
+    if (movement.kind === 'refund-returned' && bookWithRefusedRefund(ledger, movement, rules)) {
+      bookRefused(ledger, rules, movement.at);
       return 'booked with its refund';
+    }
     // A redelivered event that breaks the same invariant is the same discrepancy.
     if (ledger.discrepancies.some((each) => identityOf(each.movement) === identity)) return 'discrepancy';
-    recordDiscrepancy(ledger, { movement, invariant, at: movement.at });
+    recordDiscrepancy(ledger, { movement, invariant, at: movement.at, refused: true });
     return 'discrepancy';
   }
   ledger.movements.push(movement);
+  bookRefused(ledger, rules, movement.at);
   return 'booked';
+}
+
+/**
+ * Books the movements refused earlier that the ledger can hold now, in the order they came, and resolves their
+ * discrepancies: a refund that came back, a capture or a dispute that was won can make room for a movement whose
+ * event came first. One booked meanwhile by another source is resolved too.
+ */
+function bookRefused(ledger: Ledger, rules: LedgerRules, at: string): void {
+  for (let booked = true; booked; ) {
+    booked = false;
+    for (const discrepancy of ledger.discrepancies) {
+      if (!discrepancy.refused || !isOpen(discrepancy)) continue;
+      const identity = identityOf(discrepancy.movement);
+      if (ledger.movements.some((each) => identityOf(each) === identity)) {
+        discrepancy.resolvedAt = at;
+      } else if (brokenInvariant(ledger.movements, discrepancy.movement, rules) === undefined) {
+        ledger.movements.push(discrepancy.movement);
+        discrepancy.resolvedAt = at;
+        booked = true;
+      }
+    }
+  }
 }
 
 /** The invariant a refund alone breaks that its return, booked with it, mends. */
