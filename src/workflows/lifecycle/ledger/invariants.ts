@@ -114,7 +114,7 @@ export function appendMovement(ledger: Ledger, movement: Movement, rules: Ledger
  * event came first. One booked meanwhile by another source is resolved too.
  */
 function bookRefused(ledger: Ledger, rules: LedgerRules, at: string): void {
-  for (let booked = true; booked; ) {
+  for (let booked = true; booked;) {
     booked = false;
     for (const discrepancy of ledger.discrepancies) {
       if (!discrepancy.refused || !isOpen(discrepancy)) continue;
