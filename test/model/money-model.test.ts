@@ -154,6 +154,8 @@ describe('money moves once (model-based)', () => {
     async () => {
       // Always a seed of its own, printed, so a passing run can be named and repeated too.
       const seed = settings.seed ?? Math.floor(Math.random() * 2 ** 31);
+      const began = Date.now();
+      let runsDone = 0;
       await fc.assert(
         fc.asyncProperty(
           capturedBeforeStart,
@@ -173,6 +175,14 @@ describe('money moves once (model-based)', () => {
             const setup = await startLifecycle(preCaptured, multicapture);
             await fc.asyncModelRun(() => setup, commands);
             await settle(setup.real, setup.model);
+            runsDone += 1;
+            // A long search shows its progress; npm test's short one stays quiet.
+            if (settings.runs > 10) {
+              const seconds = Math.round((Date.now() - began) / 1000);
+              process.stderr.write(
+                `money model on ${settings.provider}: run ${runsDone} of ${settings.runs}, ${stepsRun.count} steps, ${seconds} s (MODEL_SEED=${seed})\n`,
+              );
+            }
           },
         ),
         {
