@@ -111,9 +111,10 @@ export async function readPayPalLedger(
       });
     }
   }
-  // PayPal keeps a reauthorized original CREATED; the money it held sits in its reauthorization.
+  // PayPal keeps a reauthorized original CREATED (or PARTIALLY_CAPTURED); the money it held sits in its
+  // reauthorization.
   const status = (authorization: AuthorizationWire, index: number) =>
-    index < chain.length - 1 && authorization.status === 'CREATED' ? 'REPLACED' : authorization.status;
+    index < chain.length - 1 && isOpen(authorization.status) ? 'REPLACED' : authorization.status;
   const capturedOf = (id: string) =>
     captures.filter((capture) => capture.authorizationId === id && holdsMoney(capture));
   return {
