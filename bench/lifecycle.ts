@@ -24,14 +24,10 @@ import type { Authorization, PaymentCapture } from '../src/providers/resources';
 import { startSandbox } from '../src/sandbox/server';
 import { WORKER_V8_FLAGS } from '../src/workers/v8-limits';
 import { writeWorkflowBundle } from '../src/workers/workflow-bundle';
-import {
-  lifecycleWorkflowId,
-  paymentEventSignal,
-  startedUpdate,
-  stateQuery,
-} from '../src/workflows/lifecycle/definitions';
+import { lifecycleWorkflowId, paymentEventSignal, stateQuery } from '../src/workflows/lifecycle/definitions';
 import { openApiLimits } from '../test/helpers/api-limits';
 import { benchEncryption } from './codec';
+import { closeSignal, noopUpdate, openWorkflow } from './trivial-workflow';
 import { startNexusCaller } from './nexus';
 import { rssOf } from './process-memory';
 import { percentile, runBounded, summary, timed } from './stats';
@@ -351,8 +347,8 @@ async function main() {
   };
 
   /**
-   * The latency floor of a capture: a no-op Update (the lifecycle's `started` update, answered from memory)
-   * on open lifecycles of the same shape, beside captures through the API, captures through the Temporal
+   * The latency floor of a capture: a no-op Update (answered from memory, by an open workflow on the same
+   * server, worker options and codec), beside captures through the API, captures through the Temporal
    * client alone and direct sandbox captures, all at the same concurrency in one run. What a capture adds
    * over the provider, less the floor, is ours: the API, the provider call's activity and the codec.
    */
@@ -369,9 +365,15 @@ async function main() {
       });
       return samples;
     };
-    const noop = await sample((id) =>
-      client.workflow.getHandle(lifecycleWorkflowId(id)).executeUpdate(startedUpdate),
+    const open = await Promise.all(
+      ids
+        .slice(0, count)
+        .map((id) =>
+          client.workflow.start(openWorkflow, { taskQueue: 'bench-trivial', workflowId: `open-${id}` }),
+        ),
     );
+    const noop = await sample((id) => client.workflow.getHandle(`open-${id}`).executeUpdate(noopUpdate));
+    await Promise.all(open.map((handle) => handle.signal(closeSignal)));
     const viaApi = await sample((id) =>
       api.post(`/v1/lifecycles/${id}/capture`, {}, { headers: { 'idempotency-key': `floor-${id}` } }),
     );

@@ -7,7 +7,6 @@ import {
   WorkflowUpdateFailedError,
   type Client,
   type WorkflowHandle,
-  type WorkflowHandleWithFirstExecutionRunId,
 } from '@temporalio/client';
 import {
   ApplicationFailure,
@@ -25,7 +24,8 @@ import {
   reconcileUpdate,
   type ReconcileSummary,
   refundUpdate,
-  startedUpdate,
+  startedQuery,
+  type StartedState,
   stateQuery,
   terminalStatuses,
   voidUpdate,
@@ -44,6 +44,9 @@ import { providerOfStart } from '../provider-names';
 import { betweenTasks, LifecycleRunEndedError, UPDATE_RETRY_DELAYS_MS } from './update-failures';
 import { endedHow, endedRunState, runEndedOf } from './ended-runs';
 import { lifecycleStartOptions, reopenedInput } from './lifecycle-starts';
+
+/** Pauses between reads of a start whose first task is still open: about 6 s in all, past the read's own 5 s. */
+const START_READ_DELAYS_MS = [50, 100, 200, 400, 800, 1600, 3200];
 
 export interface StartedLifecycle {
   workflowId: string;
@@ -191,7 +194,7 @@ export class LifecycleClient {
   }
 
   /**
-   * Starts a run with `input` or joins the one that is open (update-with-start); `reusePolicy` says whether a
+   * A start of a run with `input` that joins the one that is open, for update-with-start; `reusePolicy` says whether a
    * closed lifecycle may run again. The summary is shown in the Web UI (encrypted; the codec server decrypts it);
    * the memo names the owner, for confine, and the provider; the search attributes operators filter on start
    * with the provider, the identity and the starting status (lifecycleStartOptions).
@@ -204,33 +207,55 @@ export class LifecycleClient {
   }
 
   /**
-   * Starts the lifecycle of an authorization, or returns the one that exists, in one call: update-with-start
-   * sends the `started` update with the start, and it answers once the lifecycle has read the authorization.
-   * A lifecycle that failed may be started again; one that ended otherwise is returned as it ended.
+   * Starts the lifecycle of an authorization, or returns the one that exists, and answers once the lifecycle
+   * has read the authorization (the `started` query, which the server holds until the run's first workflow
+   * task completes): a start, and every retry of it, writes nothing to the lifecycle's history but the run's
+   * own start. A lifecycle that failed may be started again; one that ended otherwise is returned as it ended.
    */
   async start(request: LifecycleStart): Promise<StartedLifecycle> {
     const workflowId = lifecycleWorkflowId(request.authorizationId);
     const startRequestId = randomUUID();
     const input = withProvider(request);
     const owned = this.owner ? { ...input, owner: this.owner.id } : input;
-    const startWorkflowOperation = this.startOperation(
-      { ...owned, startRequestId },
-      'ALLOW_DUPLICATE_FAILED_ONLY',
-    );
+    let runId: string;
     try {
-      const started = await this.client.workflow.executeUpdateWithStart(startedUpdate, {
-        startWorkflowOperation,
+      const handle = await this.client.workflow.start(lifecycleWorkflowType, {
+        ...lifecycleStartOptions({ ...owned, startRequestId }, this.taskQueue, 'ALLOW_DUPLICATE_FAILED_ONLY'),
+        workflowIdConflictPolicy: 'USE_EXISTING',
       });
-      // The handle carries the run id the start answered (the existing run's, when it joined one).
-      const handle = (await startWorkflowOperation.workflowHandle()) as WorkflowHandleWithFirstExecutionRunId;
-      const runId = handle.firstExecutionRunId || (await handle.describe()).runId;
-      const created = started.startRequestId === startRequestId;
-      return this.adopted(input.authorizationId, { workflowId, runId, state: started.state, created });
+      // The run the start answered: the existing run's, when it joined one.
+      runId = handle.firstExecutionRunId;
     } catch (error) {
-      if (error instanceof AuthorizationAdoptedError) throw error;
       if (error instanceof WorkflowExecutionAlreadyStartedError)
         return this.adopted(input.authorizationId, await this.ended(input.authorizationId));
-      throw (await this.startFailure(workflowId)) ?? error;
+      throw error;
+    }
+    const started = await this.startedState(workflowId);
+    const created = started.startRequestId === startRequestId;
+    return this.adopted(input.authorizationId, { workflowId, runId, state: started.state, created });
+  }
+
+  /**
+   * The lifecycle's state once it has read its authorization. The query answers null while a slow read keeps
+   * the first task open (a local activity's task heartbeats) and after a start that failed: then the run's
+   * failure is the answer, LifecycleStartFailedError.
+   */
+  private async startedState(workflowId: string): Promise<StartedState> {
+    const handle = this.client.workflow.getHandle<typeof authorizationLifecycle>(workflowId);
+    for (let attempt = 0; ; attempt += 1) {
+      const started = await handle.query(startedQuery);
+      if (started) return started;
+      const { status } = await handle.describe();
+      if (status.name !== 'RUNNING') {
+        throw (
+          (await this.startFailure(workflowId)) ??
+          new Error(`the lifecycle ${workflowId} ended (${status.name}) before it read its authorization`)
+        );
+      }
+      const delay = START_READ_DELAYS_MS[attempt];
+      if (delay === undefined)
+        throw new Error(`the lifecycle ${workflowId} has not read its authorization yet`);
+      await sleep(delay);
     }
   }
 

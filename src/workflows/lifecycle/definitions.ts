@@ -33,7 +33,7 @@ export type LifecycleInput = {
   expiryPolicy?: ExpiryPolicy;
   /** How long an ended lifecycle stays open to record late provider events. Default: 3 days. */
   lateEventWindow?: Duration;
-  /** A fresh id per start request: the `started` update tells the caller whether its request started the run. */
+  /** A fresh id per start request: the `started` query tells the caller whether its request started the run. */
   startRequestId?: string;
   /** How long an answer stays remembered under its Idempotency-Key. Default and floor: 45 days (PayPal honours a request id as long). */
   idempotencyKeyRetention?: Duration;
@@ -323,8 +323,6 @@ export const voidUpdate = defineUpdate<Authorization | null, [VoidInput]>('void'
 export const reauthorizeUpdate = defineUpdate<Authorization, [ReauthorizeInput]>('reauthorize');
 /** Answers the provider's refund; a lifecycle that has closed is reopened for it (see LifecycleClient.refund). */
 export const refundUpdate = defineUpdate<Refund, [RefundInput]>('refund');
-/** Answers once the lifecycle has read its authorization; sent with the start (update-with-start). */
-export const startedUpdate = defineUpdate<{ state: LifecycleState; startRequestId?: string }>('started');
 /**
  * Why a lifecycle reconciles with its provider: an operator's request, a movement it made whose event has not
  * come within its eventGracePeriod, or its run is about to close.
@@ -356,6 +354,10 @@ export const reconcileUpdate = defineUpdate<ReconcileSummary>('reconcile');
 export const paymentEventSignal = defineSignal<[PaymentEvent]>('paymentEvent');
 /** The lifecycle's state; null while it is still reading the authorization at start. */
 export const stateQuery = defineQuery<LifecycleState | null>('state');
+/** The lifecycle once it has read its authorization, and the start that started its run (to tell a join). */
+export type StartedState = { state: LifecycleState; startRequestId?: string };
+/** The started lifecycle; null while it is still reading the authorization, and after a start that failed. */
+export const startedQuery = defineQuery<StartedState | null>('started');
 
 /** A retry's question to a lifecycle that has closed: its request under its key, at the caller's time. */
 export type KeyedAnswerQuestion = {

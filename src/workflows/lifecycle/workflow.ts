@@ -15,7 +15,7 @@ import {
   reauthorizeUpdate,
   reconcileUpdate,
   refundUpdate,
-  startedUpdate,
+  startedQuery,
   stateQuery,
   voidUpdate,
   type CaptureInput,
@@ -34,16 +34,14 @@ import { clearStartingStatus, LifecycleVisibility, lifecycleDetails } from './vi
 
 /** The durable life of one payment authorization: capture, void, reauthorize, expiry, provider events. */
 export async function authorizationLifecycle(input: LifecycleInput): Promise<LifecycleState> {
+  // The queries answer null until the authorization has been read, so a caller can wait for the start (and
+  // after a start that failed, which the caller then reads from the run).
+  let started = input.carriedState ?? null;
+  setHandler(stateQuery, () => started);
+  setHandler(startedQuery, () => started && { state: started, startRequestId: input.startRequestId });
   // A run carried over continue-as-new had its input checked by the run that started the lifecycle.
   if (!input.carriedState) assertDurationsWithinBounds(input);
   const retention = millisecondsOf(input, 'idempotencyKeyRetention');
-  // The query answers null until the authorization has been read, so a caller can wait for the start.
-  let started = input.carriedState ?? null;
-  setHandler(stateQuery, () => started);
-  setHandler(startedUpdate, async () => {
-    await condition(() => started !== null);
-    return { state: started as LifecycleState, startRequestId: input.startRequestId };
-  });
   const state = started ?? (await startState(workflowInfo().workflowId, input).catch(clearStartingStatus));
   started = state;
   const visibility = new LifecycleVisibility(state);
