@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
 import { apiConnectionOptions } from '../../src/api/temporal-connection';
 import { LifecycleClient } from '../../src/client/lifecycle-client';
 import {
@@ -57,6 +58,16 @@ describe.each(providerFixtures)('a $name lifecycle through the API', (fixture) =
     const again = await stack.api.post('/v1/lifecycles', { authorizationId });
     expect(again.status).toBe(200);
     expect(again.data.runId).toBe(first.data.runId);
+    const { EventType } = temporal.api.enums.v1;
+    // A start, and each retry of it, writes nothing to the lifecycle's history but the run's own start.
+    const history = await stack.client.workflow
+      .getHandle(lifecycleWorkflowId(authorizationId))
+      .fetchHistory();
+    const types = (history.events ?? []).map((event) => event.eventType);
+    expect(types.filter((type) => type === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED)).toHaveLength(1);
+    expect(types.filter((type) => type === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED)).toEqual(
+      [],
+    );
 
     const query = `OrderId = "${orderId}" AND PaymentStatus = "AUTHORIZED" AND PaymentProvider = "${fixture.name}"`;
     const found = await eventually(
