@@ -35,6 +35,11 @@ export type ProviderHoldings = {
    * refunds (PayPal's `REFUNDED` and `PARTIALLY_REFUNDED`), by the provider's capture id.
    */
   refundedUnlisted: { captureId: string; refunded: 'all' | 'some' }[];
+  /**
+   * Authorizations the provider says are captured, in full (`all`: nothing left to capture) or in part
+   * (`some`), without listing their captures (PayPal's `CAPTURED` and `PARTIALLY_CAPTURED`).
+   */
+  capturedUnlisted: { authorizationId: string; captured: 'all' | 'some' }[];
   /** What the read could not tell, for operators (PayPal lists no refunds of a capture). */
   unreadable: string[];
 };
@@ -46,7 +51,15 @@ export function findingId(reference: string, status: string): string {
 
 /** A read with nothing found yet. */
 export function emptyHoldings(): ProviderHoldings {
-  return { authorizations: [], findings: [], absent: [], disputed: [], refundedUnlisted: [], unreadable: [] };
+  return {
+    authorizations: [],
+    findings: [],
+    absent: [],
+    disputed: [],
+    refundedUnlisted: [],
+    capturedUnlisted: [],
+    unreadable: [],
+  };
 }
 
 /** A refund as read, of the capture `captureId` (the provider's id): a refund, or one that came back. */

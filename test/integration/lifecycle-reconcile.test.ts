@@ -328,6 +328,28 @@ describe('reconciliation at paypal, of what no event reported', () => {
     expect(state.ledger.discrepancies.filter((each) => !each.resolvedAt)).toHaveLength(1);
   });
 
+  it('records a capture made in the dashboard, which PayPal does not list, as a discrepancy naming the authorization', async () => {
+    const authorizationId = await stack.startLifecycle('60.00');
+    await stack.dashboard.captureAuthorization({
+      authorizationId,
+      amount: { currency_code: 'USD', value: '20.00' },
+      finalCapture: false,
+      idempotencyKey: `dashboard-${authorizationId}`,
+    });
+
+    const response = await stack.api.post(`/v1/lifecycles/${authorizationId}/reconcile`, {});
+    expect(response.status).toBe(200);
+    expect((response.data as Summary).recorded).toEqual([
+      expect.objectContaining({
+        movement: expect.objectContaining({ kind: 'capture', of: authorizationId }),
+        invariant: expect.stringContaining(`paypal says ${authorizationId} is captured in part`),
+      }),
+    ]);
+    const state = await stack.state(authorizationId);
+    expect(state.capturedAmount).toBe('0.00');
+    expect(state.ledger.discrepancies.filter((each) => !each.resolvedAt)).toHaveLength(1);
+  });
+
   it('does not await the event of a capture the provider answered COMPLETED', async () => {
     const authorizationId = await stack.startLifecycle('40.00', { eventGracePeriod: '2 seconds' });
     const capture = await stack.api.post(

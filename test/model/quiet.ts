@@ -60,10 +60,10 @@ async function deliverAll(real: MoneyReal): Promise<void> {
 }
 
 /**
- * The discrepancy a reconciliation records for a refund whose event never came and which the provider does not
- * list (PayPal's): the capture's status says it is refunded beyond what the ledger books.
+ * The discrepancies a reconciliation records for a refund or a capture whose event never came and which the
+ * provider does not list (PayPal's): the capture's or authorization's status says more than the ledger books.
  */
-const UNLISTED_REFUND = 'the ledger books every refund';
+const UNLISTED = ['the ledger books every refund', 'the ledger books every capture'];
 
 type Settled = Pick<
   MoneyModel,
@@ -139,7 +139,7 @@ function disagreement(
   if (model.unreadable) {
     const beyond = beyondProvider(expected, actual);
     const discrepancies = lifecycleBooks(state).discrepancies.filter(
-      (each) => !each.includes(UNLISTED_REFUND),
+      (each) => !UNLISTED.some((unlisted) => each.includes(unlisted)),
     );
     if (beyond.length === 0 && discrepancies.length === 0) return undefined;
     return `after a dropped delivery it could not read, the ledger books beyond the provider: ${[...beyond, ...discrepancies].join('; ')}`;

@@ -156,6 +156,48 @@ describe('reconciliation', () => {
     });
   });
 
+  describe('an authorization the provider says is captured without listing its captures (PayPal)', () => {
+    const read = (status: 'CAPTURED' | 'PARTIALLY_CAPTURED', findings = holdings().findings) =>
+      holdings({
+        authorizations: [{ id: 'A1', status, amount: usd('100.00') }],
+        findings,
+        capturedUnlisted: [{ authorizationId: 'A1', captured: status === 'CAPTURED' ? 'all' : 'some' }],
+      });
+
+    it('records a capture the ledger lacks, and resolves it once the capture is booked', () => {
+      const state = capturedState('100.00', {});
+      const summary = bookHoldings(
+        state,
+        read('PARTIALLY_CAPTURED', []),
+        'request',
+        '2026-11-29T00:00:00.000Z',
+      );
+      expect(summary.recorded).toEqual([
+        expect.objectContaining({
+          movement: expect.objectContaining({ kind: 'capture', of: 'A1', minorUnits: '0' }),
+          invariant: expect.stringContaining('the ledger books every capture'),
+        }),
+      ]);
+      expect(state.capturedAmount).toBe('0.00');
+      const booked = bookHoldings(state, read('PARTIALLY_CAPTURED'), 'request', '2026-11-29T01:00:00.000Z');
+      expect(booked.recorded).toEqual([]);
+      expect(booked.resolved).toHaveLength(1);
+    });
+
+    it('records a hold captured in full when the ledger still has some of it to capture', () => {
+      const state = capturedState('100.00', { C1: '40.00' });
+      expect(
+        bookHoldings(state, read('PARTIALLY_CAPTURED'), 'request', '2026-11-29T00:00:00.000Z').recorded,
+      ).toEqual([]);
+      const full = bookHoldings(state, read('CAPTURED'), 'request', '2026-11-29T01:00:00.000Z');
+      expect(full.recorded).toEqual([
+        expect.objectContaining({
+          invariant: expect.stringMatching(/captured in full and the ledger books less/),
+        }),
+      ]);
+    });
+  });
+
   describe('a discrepancy a later read clears', () => {
     it('is resolved when a later read finds the provider holds what an earlier one missed', () => {
       const state = capturedState('100.00', { C1: '40.00' });

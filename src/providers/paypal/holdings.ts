@@ -12,8 +12,9 @@ import { PaymentsApiError } from './errors';
 import { capturedAuthorizationId } from './up-links';
 
 // Reconciliation's read at PayPal: the authorization chain, each capture the lifecycle knows and each refund
-// it knows, one GET each. PayPal lists no refunds of a capture: a refund made elsewhere (in the dashboard)
-// whose event never came is told only by the capture's status (refundedUnlisted), not its id or amount.
+// it knows, one GET each. PayPal lists no captures of an authorization and no refunds of a capture: a capture
+// or refund made elsewhere (in the dashboard) whose event never came is told only by its authorization's or
+// capture's status (capturedUnlisted, refundedUnlisted), not its id or amount.
 
 /** The resource, or undefined when PayPal does not know it (404). */
 async function unlessMissing<T>(read: () => Promise<T>): Promise<T | undefined> {
@@ -54,8 +55,17 @@ export async function readPaypalHoldings(
   const holdings = emptyHoldings();
   for (const id of request.authorizationIds) {
     const authorization = await unlessMissing(() => client.getAuthorization(id));
-    if (authorization) holdings.authorizations.push(authorization);
-    else holdings.absent.push(id);
+    if (!authorization) {
+      holdings.absent.push(id);
+      continue;
+    }
+    holdings.authorizations.push(authorization);
+    if (authorization.status === 'CAPTURED' || authorization.status === 'PARTIALLY_CAPTURED') {
+      holdings.capturedUnlisted.push({
+        authorizationId: id,
+        captured: authorization.status === 'CAPTURED' ? 'all' : 'some',
+      });
+    }
   }
   for (const id of request.captureIds) {
     const capture = await unlessMissing(() => client.getCapture(id));

@@ -18,6 +18,7 @@ const readInvariants = [
   'the provider holds what the ledger books',
   'the ledger books every dispute',
   'the ledger books every refund',
+  'the ledger books every capture',
 ];
 
 /** The provider references the lifecycle knows: its authorization chain, its captures, its refunds. */
@@ -65,7 +66,8 @@ export function bookHoldings(
   for (const finding of findings) applyFinding(state, finding);
   for (const authorization of holdings.authorizations) bookHold(state, authorization, at);
   // What the ledger books once the read is booked: the checks below record discrepancies, they book nothing.
-  const { captures } = figuresOf(state.ledger.movements);
+  const figures = figuresOf(state.ledger.movements);
+  const { captures } = figures;
 
   const provider = state.provider;
   for (const reference of holdings.absent) {
@@ -136,6 +138,24 @@ export function bookHoldings(
         at,
       },
       `the ledger books every refund: ${provider} says ${captureId} is refunded ${refunded === 'all' ? 'in full' : 'in part'} and the ledger books less (a refund made elsewhere whose event never came, which ${provider} does not list)`,
+    );
+  }
+  for (const { authorizationId, captured } of holdings.capturedUnlisted) {
+    const booked = captures.some((capture) => capture.hold === authorizationId && capture.captured > 0n);
+    // Nothing left to capture: the ledger's current hold is captured or released in full.
+    const current = authorizationId === figures.currentHold;
+    const closed = figures.remaining === 0n || figures.finalCaptureMade || figures.ended !== undefined;
+    if (booked && (captured === 'some' || !current || closed)) continue;
+    record(
+      {
+        kind: 'capture',
+        reference: `${authorizationId}/capture`,
+        of: authorizationId,
+        minorUnits: '0',
+        source: 'read',
+        at,
+      },
+      `the ledger books every capture: ${provider} says ${authorizationId} is captured ${captured === 'all' ? 'in full' : 'in part'} and the ledger books ${booked ? 'less' : 'no capture of it'} (a capture made elsewhere whose event never came, which ${provider} does not list)`,
     );
   }
   const resolved = state.ledger.discrepancies.filter(
