@@ -45,8 +45,8 @@ import { betweenTasks, LifecycleRunEndedError, UPDATE_RETRY_DELAYS_MS } from './
 import { endedHow, endedRunState, runEndedOf } from './ended-runs';
 import { lifecycleStartOptions, reopenedInput } from './lifecycle-starts';
 
-/** Pauses between reads of a start whose first task is still open: about 6 s in all, past the read's own 5 s. */
-const START_READ_DELAYS_MS = [50, 100, 200, 400, 800, 1600, 3200];
+/** Pauses between looks at a start whose first task is still open: 6.4 s in all, past the read's own 5 s. */
+const START_READ_DELAYS_MS = [10, 20, 40, 80, 160, 320, 640, 1280, 1280, 1280, 1280];
 
 export interface StartedLifecycle {
   workflowId: string;
@@ -236,21 +236,25 @@ export class LifecycleClient {
   }
 
   /**
-   * The lifecycle's state once it has read its authorization. The query answers null while a slow read keeps
-   * the first task open (a local activity's task heartbeats) and after a start that failed: then the run's
-   * failure is the answer, LifecycleStartFailedError.
+   * The lifecycle's state once it has read its authorization. The query is sent once the run's first workflow
+   * task has completed (its history holds more than the start and that task's scheduled and started events): a
+   * query that arrives during the task has the worker answer it before the read's result is used, which splits
+   * the task in two (three more events). It answers null after a start that failed: then the run's failure is
+   * the answer, LifecycleStartFailedError.
    */
   private async startedState(workflowId: string): Promise<StartedState> {
     const handle = this.client.workflow.getHandle<typeof authorizationLifecycle>(workflowId);
     for (let attempt = 0; ; attempt += 1) {
-      const started = await handle.query(startedQuery);
-      if (started) return started;
-      const { status } = await handle.describe();
+      const { status, historyLength } = await handle.describe();
       if (status.name !== 'RUNNING') {
         throw (
           (await this.startFailure(workflowId)) ??
           new Error(`the lifecycle ${workflowId} ended (${status.name}) before it read its authorization`)
         );
+      }
+      if (historyLength > 3) {
+        const started = await handle.query(startedQuery);
+        if (started) return started;
       }
       const delay = START_READ_DELAYS_MS[attempt];
       if (delay === undefined)
