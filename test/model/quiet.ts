@@ -15,7 +15,11 @@ import {
 
 /** How long a quiet lifecycle may take to show what it has been told: its signals are processed in order. */
 const QUIET_TIMEOUT_MS = 10_000;
-const DELIVERY_ROUNDS = 20;
+/**
+ * How long a delivery may answer 409 (its earlier transmission still being verified): a verification whose
+ * routing met no worker (RestartWorker, CaptureWhileWorkerDown) retries it up to a minute apart.
+ */
+const VERIFYING_TIMEOUT_MS = 150_000;
 
 interface Books {
   status: string;
@@ -49,14 +53,16 @@ function lifecycleBooks(state: LifecycleState): Books {
 
 /** Releases every held delivery (again after a 409 "still verifying") until none is held. */
 async function deliverAll(real: MoneyReal): Promise<void> {
-  for (let round = 0; round < DELIVERY_ROUNDS; round += 1) {
+  const deadline = Date.now() + VERIFYING_TIMEOUT_MS;
+  for (;;) {
     const refused = refusedDeliveries(await real.stack.release({}));
     if (refused.length > 0)
       throw new ModelViolation(`the listener refused deliveries: ${refused.join('; ')}`);
     if ((await real.stack.heldCount()) === 0) return;
-    await sleep(200);
+    if (Date.now() >= deadline)
+      throw new Error(`deliveries still answered 409 after ${VERIFYING_TIMEOUT_MS / 1000} s`);
+    await sleep(500);
   }
-  throw new Error(`deliveries still answered 409 after ${DELIVERY_ROUNDS} rounds`);
 }
 
 /**
