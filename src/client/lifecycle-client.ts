@@ -194,8 +194,8 @@ export class LifecycleClient {
   }
 
   /**
-   * A start of a run with `input` that joins the one that is open, for update-with-start; `reusePolicy` says whether a
-   * closed lifecycle may run again. The summary is shown in the Web UI (encrypted; the codec server decrypts it);
+   * The start of update-with-start (a refund that reopens a closed lifecycle): a run with `input`, or the one
+   * that is open; `reusePolicy` says whether a closed lifecycle may run again. The summary is shown in the Web UI (encrypted; the codec server decrypts it);
    * the memo names the owner, for confine, and the provider; the search attributes operators filter on start
    * with the provider, the identity and the starting status (lifecycleStartOptions).
    */
@@ -208,9 +208,9 @@ export class LifecycleClient {
 
   /**
    * Starts the lifecycle of an authorization, or returns the one that exists, and answers once the lifecycle
-   * has read the authorization (the `started` query, which the server holds until the run's first workflow
-   * task completes): a start, and every retry of it, writes nothing to the lifecycle's history but the run's
-   * own start. A lifecycle that failed may be started again; one that ended otherwise is returned as it ended.
+   * has read the authorization (startedState): a start, and every retry of it, writes nothing to the
+   * lifecycle's history but the run's own start. A lifecycle that failed may be started again; one that ended
+   * otherwise is returned as it ended.
    */
   async start(request: LifecycleStart): Promise<StartedLifecycle> {
     const workflowId = lifecycleWorkflowId(request.authorizationId);
