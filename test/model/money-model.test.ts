@@ -156,6 +156,7 @@ describe('money moves once (model-based)', () => {
       const seed = settings.seed ?? Math.floor(Math.random() * 2 ** 31);
       const began = Date.now();
       let runsDone = 0;
+      let shrinking = false;
       await fc.assert(
         fc.asyncProperty(
           capturedBeforeStart,
@@ -172,17 +173,28 @@ describe('money moves once (model-based)', () => {
             settings.steps,
           ),
           async (preCaptured, multicapture, commands) => {
-            const setup = await startLifecycle(preCaptured, multicapture);
-            await fc.asyncModelRun(() => setup, commands);
-            await settle(setup.real, setup.model);
             runsDone += 1;
-            // A long search shows its progress; npm test's short one stays quiet.
-            if (settings.runs > 10) {
+            // A long search shows its progress, and each failure as it is found (shrinking may take long after
+            // it); npm test's short one stays quiet.
+            const progress = (line: string) => {
               const seconds = Math.round((Date.now() - began) / 1000);
-              process.stderr.write(
-                `money model on ${settings.provider}: run ${runsDone} of ${settings.runs}, ${stepsRun.count} steps, ${seconds} s (MODEL_SEED=${seed})\n`,
+              if (settings.runs > 10)
+                process.stderr.write(
+                  `money model on ${settings.provider}: run ${runsDone} of ${settings.runs}${shrinking ? ' (shrinking)' : ''}, ${stepsRun.count} steps, ${seconds} s (MODEL_SEED=${seed})${line}\n`,
+                );
+            };
+            try {
+              const setup = await startLifecycle(preCaptured, multicapture);
+              await fc.asyncModelRun(() => setup, commands);
+              await settle(setup.real, setup.model);
+            } catch (error) {
+              progress(
+                `: failed, [${String(preCaptured)},${multicapture},${(commands as { toString(): string }).toString()}]: ${String(error)}`,
               );
+              shrinking = true;
+              throw error;
             }
+            progress('');
           },
         ),
         {
