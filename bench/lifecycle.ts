@@ -372,6 +372,10 @@ async function main() {
           client.workflow.start(openWorkflow, { taskQueue: 'bench-trivial', workflowId: `open-${id}` }),
         ),
     );
+    // Each answers one Update before the sample: their first tasks are behind them, as the lifecycles' are.
+    await runBounded(count, concurrency, async (i) => {
+      await open[i]?.executeUpdate(noopUpdate);
+    });
     const noop = await sample((id) => client.workflow.getHandle(`open-${id}`).executeUpdate(noopUpdate));
     await Promise.all(open.map((handle) => handle.signal(closeSignal)));
     const viaApi = await sample((id) =>
