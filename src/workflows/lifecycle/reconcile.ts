@@ -140,12 +140,12 @@ export function bookHoldings(
       `the ledger books every refund: ${provider} says ${captureId} is refunded ${refunded === 'all' ? 'in full' : 'in part'} and the ledger books less (a refund made elsewhere whose event never came, which ${provider} does not list)`,
     );
   }
+  // Nothing left to capture of the ledger's current hold: captured or released in full.
+  const currentClosed = figures.remaining === 0n || figures.finalCaptureMade || figures.ended !== undefined;
   for (const { authorizationId, captured } of holdings.capturedUnlisted) {
     const booked = captures.some((capture) => capture.hold === authorizationId && capture.captured > 0n);
-    // Nothing left to capture: the ledger's current hold is captured or released in full.
-    const current = authorizationId === figures.currentHold;
-    const closed = figures.remaining === 0n || figures.finalCaptureMade || figures.ended !== undefined;
-    if (booked && (captured === 'some' || !current || closed)) continue;
+    const lacksSome = captured === 'all' && authorizationId === figures.currentHold && !currentClosed;
+    if (booked && !lacksSome) continue;
     record(
       {
         kind: 'capture',
