@@ -1,4 +1,4 @@
-import { log, setCurrentDetails } from '@temporalio/workflow';
+import { ActivityFailure, log, setCurrentDetails } from '@temporalio/workflow';
 import type { KeyedActionFinding } from '../../providers/port';
 import type { Authorization, PaymentCapture, Refund } from '../../providers/resources';
 import {
@@ -222,12 +222,14 @@ export class LifecycleCommands {
   /**
    * A movement the lifecycle made has had no event for its grace period: it reads its provider once and books
    * what it finds. A read that cannot be made within the timer calls' timeout is tried again after another
-   * grace period (logged).
+   * grace period (logged); any other error (a read the booking cannot take) fails the workflow task, where
+   * operators see it, and the task is retried.
    */
   private async reconcileOverdue(input: LifecycleInput): Promise<void> {
     try {
       await this.reconcile('event-overdue', providerTimerCalls(input, this.state));
     } catch (error) {
+      if (!(error instanceof ActivityFailure)) throw error;
       log.warn('reconciliation for an overdue event failed; reading again later', { error: String(error) });
       postponeOverdue(this.state, Date.now(), this.graceMs);
       this.stateChanged();
@@ -244,12 +246,14 @@ export class LifecycleCommands {
    * The reconciliation before the run closes, in an activity: the task that then closes the run stays short,
    * so an event arriving meanwhile seldom fails it (a local activity made that task as long as the read, and
    * the rolling deploy's events failed it). A provider that cannot be read within the timer calls' timeout
-   * leaves the ledger as it is (logged); the run closes all the same.
+   * leaves the ledger as it is (logged); the run closes all the same. Any other error fails the workflow task,
+   * and the run stays open until a fixed worker books the read.
    */
   async reconcileBeforeClose(input: LifecycleInput): Promise<void> {
     try {
       await this.reconcile('close', providerTimerCalls(input, this.state));
     } catch (error) {
+      if (!(error instanceof ActivityFailure)) throw error;
       log.warn('reconciliation before close failed: the ledger stays as booked', { error: String(error) });
     }
   }
