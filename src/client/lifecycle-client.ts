@@ -44,9 +44,10 @@ import { providerOfStart } from '../provider-names';
 import { betweenTasks, LifecycleRunEndedError, UPDATE_RETRY_DELAYS_MS } from './update-failures';
 import { endedHow, endedRunState, runEndedOf } from './ended-runs';
 import { lifecycleStartOptions, reopenedInput } from './lifecycle-starts';
+import { RunHistory } from './run-history';
 
-/** Pauses between looks at a start whose first task is still open: 6.4 s in all, past the read's own 5 s. */
-const START_READ_DELAYS_MS = [10, 20, 40, 80, 160, 320, 640, 1280, 1280, 1280, 1280];
+/** How long a start waits for the lifecycle to read its authorization: past the read's own 5 s. */
+const START_READ_WAIT_MS = 6_400;
 
 export interface StartedLifecycle {
   workflowId: string;
@@ -230,36 +231,34 @@ export class LifecycleClient {
         return this.adopted(input.authorizationId, await this.ended(input.authorizationId));
       throw error;
     }
-    const started = await this.startedState(workflowId);
+    const started = await this.startedState(workflowId, runId);
     const created = started.startRequestId === startRequestId;
     return this.adopted(input.authorizationId, { workflowId, runId, state: started.state, created });
   }
 
   /**
-   * The lifecycle's state once it has read its authorization. The query is sent once the run's first workflow
-   * task has completed (its history holds more than the start and that task's scheduled and started events): a
-   * query that arrives during the task has the worker answer it before the read's result is used, which splits
-   * the task in two (three more events). It answers null after a start that failed: then the run's failure is
-   * the answer, LifecycleStartFailedError.
+   * The lifecycle's state once it has read its authorization. The query is sent once a workflow task of the
+   * run has completed, learnt by reading its history as it grows (RunHistory): a query that arrives during the
+   * first task has the worker answer it before the read's result is used, which splits the task in two (three
+   * more events). It answers null before the read (a task that completed without it); after a start that
+   * failed, the run's failure is the answer, LifecycleStartFailedError.
    */
-  private async startedState(workflowId: string): Promise<StartedState> {
+  private async startedState(workflowId: string, runId: string): Promise<StartedState> {
     const handle = this.client.workflow.getHandle<typeof authorizationLifecycle>(workflowId);
-    for (let attempt = 0; ; attempt += 1) {
-      const { status, historyLength } = await handle.describe();
-      if (status.name !== 'RUNNING') {
+    const history = new RunHistory(this.client, { workflowId, runId });
+    const deadline = Date.now() + START_READ_WAIT_MS;
+    for (;;) {
+      const next = await history.nextTaskOrClose(deadline);
+      if (next === 'timed-out')
+        throw new Error(`the lifecycle ${workflowId} has not read its authorization yet`);
+      if (next === 'closed') {
         throw (
           (await this.startFailure(workflowId)) ??
-          new Error(`the lifecycle ${workflowId} ended (${status.name}) before it read its authorization`)
+          new Error(`the lifecycle ${workflowId} ended before it read its authorization`)
         );
       }
-      if (historyLength > 3) {
-        const started = await handle.query(startedQuery);
-        if (started) return started;
-      }
-      const delay = START_READ_DELAYS_MS[attempt];
-      if (delay === undefined)
-        throw new Error(`the lifecycle ${workflowId} has not read its authorization yet`);
-      await sleep(delay);
+      const started = await handle.query(startedQuery);
+      if (started) return started;
     }
   }
 
