@@ -9,8 +9,11 @@ export type LedgerRules = {
   captureAllowance?: (held: bigint) => bigint;
 };
 
-/** `booked with its refund`: a refund-returned booked together with the refund the ledger had refused. */
-export type AppendOutcome = 'booked' | 'booked with its refund' | 'already booked' | 'discrepancy';
+/**
+ * `booked as a pair`: booked together with a movement the ledger had refused, one undoing the other (a refund
+ * and its return, a dispute's withdrawal and its reinstatement).
+ */
+export type AppendOutcome = 'booked' | 'booked as a pair' | 'already booked' | 'discrepancy';
 
 const DISCREPANCIES = 100;
 
@@ -94,9 +97,9 @@ export function appendMovement(ledger: Ledger, movement: Movement, rules: Ledger
   if (ledger.movements.some((each) => identityOf(each) === identity)) return 'already booked';
   const invariant = brokenInvariant(ledger.movements, movement, rules);
   if (invariant !== undefined) {
-    if (movement.kind === 'refund-returned' && bookWithRefusedRefund(ledger, movement, rules)) {
+    if (bookAsPair(ledger, movement, rules)) {
       bookRefused(ledger, rules, movement.at);
-      return 'booked with its refund';
+      return 'booked as a pair';
     }
     // A redelivered event that breaks the same invariant is the same discrepancy.
     if (ledger.discrepancies.some((each) => identityOf(each.movement) === identity)) return 'discrepancy';
@@ -111,45 +114,80 @@ export function appendMovement(ledger: Ledger, movement: Movement, rules: Ledger
 /**
  * Books the movements refused earlier that the ledger can hold now, in the order they came, and resolves their
  * discrepancies: a refund that came back, a capture or a dispute that was won can make room for a movement whose
- * event came first. One booked meanwhile by another source is resolved too.
+ * event came first; two refused movements, one undoing the other, are booked as a pair (bookablePair). One
+ * booked meanwhile by another source is resolved too.
  */
 function bookRefused(ledger: Ledger, rules: LedgerRules, at: string): void {
   for (let booked = true; booked;) {
     booked = false;
-    for (const discrepancy of ledger.discrepancies) {
-      if (!discrepancy.refused || !isOpen(discrepancy)) continue;
+    const refused = ledger.discrepancies.filter((each) => each.refused && isOpen(each));
+    for (const discrepancy of refused) {
+      if (!isOpen(discrepancy)) continue;
       const identity = identityOf(discrepancy.movement);
       if (ledger.movements.some((each) => identityOf(each) === identity)) {
         discrepancy.resolvedAt = at;
-      } else if (brokenInvariant(ledger.movements, discrepancy.movement, rules) === undefined) {
+        continue;
+      }
+      if (brokenInvariant(ledger.movements, discrepancy.movement, rules) === undefined) {
         ledger.movements.push(discrepancy.movement);
         discrepancy.resolvedAt = at;
+        booked = true;
+        continue;
+      }
+      const partner = refused.find((each) => isOpen(each) && undoes(each.movement, discrepancy.movement));
+      if (partner && bookablePair(ledger, discrepancy.movement, partner.movement, rules)) {
+        ledger.movements.push(discrepancy.movement, partner.movement);
+        discrepancy.resolvedAt = at;
+        partner.resolvedAt = at;
         booked = true;
       }
     }
   }
 }
 
-/** The invariant a refund alone breaks that its return, booked with it, mends. */
+/** The invariant a refund or a withdrawal alone breaks that what undoes it, booked with it, mends. */
 const GIVES_BACK_TOO_MUCH = 'refunded ≤ captured per capture';
 
+/** The movement an undoing one gives back, by kind and reference: a refund's return, a dispute's reinstatement. */
+function undone(movement: Movement): { kind: Movement['kind']; reference: string } | undefined {
+  if (movement.kind === 'refund-returned' && movement.of) return { kind: 'refund', reference: movement.of };
+  if (movement.kind === 'dispute-reinstated')
+    return { kind: 'dispute-withdrawn', reference: movement.reference };
+  return undefined;
+}
+
+function undoes(undoing: Movement, movement: Movement): boolean {
+  const target = undone(undoing);
+  return target?.kind === movement.kind && target.reference === movement.reference;
+}
+
 /**
- * A refund the ledger refused for giving back more than its capture had left, and that then came back, moved no
- * money at the provider: deliveries arrive out of order, and a dispute booked first can take what the refund
- * would have given back. The refund is booked with its return, as one, when the two together keep the
- * invariants (the refund, alone, breaks only that one); the refund's discrepancy is resolved.
+ * A refund or a dispute's withdrawal the ledger refused for giving back more than its capture had left, and
+ * that was then undone (the refund came back, the dispute was won), moved no money at the provider: deliveries
+ * arrive out of order, and a dispute or a refund booked first can take what it would have given back. The two
+ * are booked as one when together they keep the invariants (the first, alone, breaks only that one), whichever
+ * came first; the refused one's discrepancy is resolved.
  */
-function bookWithRefusedRefund(ledger: Ledger, returned: Movement, rules: LedgerRules): boolean {
+function bookAsPair(ledger: Ledger, movement: Movement, rules: LedgerRules): boolean {
   const refused = ledger.discrepancies.find(
-    (each) => isOpen(each) && each.movement.kind === 'refund' && each.movement.reference === returned.of,
+    (each) =>
+      each.refused && isOpen(each) && (undoes(movement, each.movement) || undoes(each.movement, movement)),
   );
   if (!refused) return false;
-  const alone = brokenInvariant(ledger.movements, refused.movement, rules);
-  if (!alone?.startsWith(GIVES_BACK_TOO_MUCH)) return false;
-  if (brokenInvariant([...ledger.movements, refused.movement], returned, rules) !== undefined) return false;
-  ledger.movements.push(refused.movement, returned);
-  refused.resolvedAt = returned.at;
+  const [first, second] = undoes(movement, refused.movement)
+    ? [refused.movement, movement]
+    : [movement, refused.movement];
+  if (!bookablePair(ledger, first, second, rules)) return false;
+  ledger.movements.push(first, second);
+  refused.resolvedAt = movement.at;
   return true;
+}
+
+/** Whether `first`, which alone gives back too much, and `second`, which undoes it, keep the invariants as one. */
+function bookablePair(ledger: Ledger, first: Movement, second: Movement, rules: LedgerRules): boolean {
+  const alone = brokenInvariant(ledger.movements, first, rules);
+  if (!alone?.startsWith(GIVES_BACK_TOO_MUCH)) return false;
+  return brokenInvariant([...ledger.movements, first], second, rules) === undefined;
 }
 
 /**
