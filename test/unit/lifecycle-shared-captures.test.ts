@@ -283,6 +283,28 @@ describe('a refund or dispute of a charge with several captures', () => {
   });
 });
 
+describe('a refund of a shared charge that its captures cannot take yet', () => {
+  it('is applied once a refund of theirs comes back and makes room for it', () => {
+    const state = multicaptureState();
+    captured(state, '30.00');
+    captured(state, '70.00');
+    const refund = { eventType: 'capture.refunded' as const, status: 'COMPLETED' as const };
+    chargeEvent(state, { ...refund, refundId: 're_1', amount: usd('100.00') });
+    expect(state).toMatchObject({ status: 'REFUNDED', refundedAmount: '100.00' });
+    // re_1 fails at Stripe, which then refunds re_2 from the dashboard; re_2's event comes first.
+    expect(chargeEvent(state, { ...refund, refundId: 're_2', amount: usd('20.00') }).applied).toBe(false);
+    const failed = {
+      ...refund,
+      refundId: 're_1',
+      status: 'FAILED' as const,
+      movement: 'refund-returned' as const,
+    };
+    expect(chargeEvent(state, { ...failed, amount: usd('100.00') }).applied).toBe(true);
+    expect(state).toMatchObject({ status: 'PARTIALLY_REFUNDED', refundedAmount: '20.00' });
+    expect(state.refundsAwaitingCapture).toBeUndefined();
+  });
+});
+
 describe('a shared charge captured before the start', () => {
   function adoptedState(): LifecycleState {
     const state = initialState(

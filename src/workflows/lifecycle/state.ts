@@ -300,6 +300,7 @@ export function applyCapture(
     releaseRest(state, { ...movement, reason: 'final-capture' });
   }
   if (!known) applyRefundsAwaiting(state, record.id);
+  if (!known && record.chargeId) applyRefundsAwaitingCharge(state, record.chargeId);
 }
 
 /** The refund and reversal events that came before this capture's event, applied now. */
@@ -468,6 +469,7 @@ export function applyEvent(state: LifecycleState, event: PaymentEvent, receivedA
   if (state.seenEventIds.length > SEEN_EVENT_IDS) state.seenEventIds.shift();
 
   recorded.note = decide(state, event, 'event');
+  if (recorded.note === undefined) applyRefundsAwaitingCharges(state);
   recorded.applied = recorded.note === undefined;
   state.recentEvents.push(recorded);
   if (state.recentEvents.length > RECENT_EVENTS) state.recentEvents.shift();
@@ -479,7 +481,9 @@ export function applyEvent(state: LifecycleState, event: PaymentEvent, receivedA
  * 'read'; answers why nothing was booked (already booked, or not the lifecycle's), or undefined.
  */
 export function applyFinding(state: LifecycleState, finding: PaymentEvent): string | undefined {
-  return decide(state, finding, 'read');
+  const note = decide(state, finding, 'read');
+  if (note === undefined) applyRefundsAwaitingCharges(state);
+  return note;
 }
 
 function decide(state: LifecycleState, event: PaymentEvent, source: MovementSource): string | undefined {
@@ -624,7 +628,6 @@ function learnFromChargeTotal(
       { amount, finalCapture: final, chargeId, learnedFromTotal: true, source },
       authorizationId,
     );
-    applyRefundsAwaitingCharge(state, chargeId);
     return undefined;
   }
   const remaining = minorUnitsOrZero(state, state.remainingAmount);
@@ -641,6 +644,17 @@ function learnFromChargeTotal(
     return undefined;
   }
   return `charge ${chargeId} captured ${total.value} in all: booked already`;
+}
+
+/**
+ * Refund events parked on shared charges, applied now if the charges' captures can take them: what was just
+ * booked (a refund that came back, a dispute won, a capture) may make room for them.
+ */
+function applyRefundsAwaitingCharges(state: LifecycleState): void {
+  const charges = new Set(state.refundsAwaitingCapture?.map((event) => event.captureId));
+  for (const chargeId of charges) {
+    if (capturesOfCharge(state, chargeId).length > 0) applyRefundsAwaitingCharge(state, chargeId);
+  }
 }
 
 /** Refund events parked on the shared charge's own id, applied now if the charge's captures can take them. */
