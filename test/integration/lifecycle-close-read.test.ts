@@ -1,10 +1,8 @@
-import { defaultPayloadConverter } from '@temporalio/common';
 import { createProviderActivities } from '../../src/activities/payments';
 import type { ProviderHoldings } from '../../src/providers/holdings';
 import { lifecycleWorkflowId, type LifecycleState } from '../../src/workflows/lifecycle/definitions';
-import { eventually } from '../helpers/eventually';
+import { firstFailedTaskMessage } from '../helpers/failed-tasks';
 import { useLifecycleStack } from '../helpers/lifecycle-stack';
-import { testCodec } from '../helpers/temporal';
 
 // The read before a lifecycle closes, over the real API, the dev server and the sandbox: a provider that
 // cannot be read leaves the ledger as booked and the run closes; a read the booking cannot take is a defect
@@ -51,17 +49,8 @@ describe('the read before a lifecycle closes', () => {
     const authorizationId = await voidedLifecycle(malformed);
     const handle = stack.client.workflow.getHandle(lifecycleWorkflowId(authorizationId));
     try {
-      const failure = await eventually(
-        async () =>
-          (await handle.fetchHistory()).events?.find((event) => event.workflowTaskFailedEventAttributes)
-            ?.workflowTaskFailedEventAttributes?.failure,
-        Boolean,
-        { what: 'the workflow task that books the malformed read to fail' },
-      );
-      const [attributes] = await testCodec.decode([failure!.encodedAttributes!]);
-      expect(defaultPayloadConverter.fromPayload<{ message: string }>(attributes!).message).toMatch(
-        /findings is not iterable/,
-      );
+      const message = await firstFailedTaskMessage(handle, 'the task that books the malformed read to fail');
+      expect(message).toMatch(/findings is not iterable/);
       expect((await handle.describe()).status.name).toBe('RUNNING');
     } finally {
       await handle.terminate('test over');

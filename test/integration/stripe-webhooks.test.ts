@@ -2,7 +2,6 @@ import { defaultApiLimits } from '../../src/api/limits';
 import { randomBytes } from 'node:crypto';
 import type { AxiosInstance } from 'axios';
 import type { Client } from '@temporalio/client';
-import { defaultPayloadConverter } from '@temporalio/common';
 import Stripe from 'stripe';
 import { createActivities, createPaymentsWorkerActivities } from '../../src/activities';
 import { charactersClientFromConfig } from '../../src/characters/client';
@@ -20,9 +19,10 @@ import { VerificationStarter } from '../../src/webhooks/verification-starter';
 import { STRIPE_ENDPOINT_WEBHOOK_ID } from '../../src/providers/stripe/delivery-intake';
 import { webhookVerificationWorkflowId } from '../../src/workflows/webhooks/definitions';
 import { eventually } from '../helpers/eventually';
+import { firstFailedTaskMessage } from '../helpers/failed-tasks';
 import { startTestApi } from '../helpers/lifecycle-stack';
 import { startWebhookListener, type WebhookListener } from '../helpers/sandbox-fixtures';
-import { connectClient, runTestWorker, testCodec, uniqueTaskQueue } from '../helpers/temporal';
+import { connectClient, runTestWorker, uniqueTaskQueue } from '../helpers/temporal';
 import {
   bothWebhooks,
   paypalWebhooks,
@@ -381,16 +381,10 @@ describe('a worker without Stripe', () => {
     await stripeVerificationStarter(client, queue).start(eventId, delivery, new Date());
     const handle = client.workflow.getHandle(webhookVerificationWorkflowId(eventId));
     try {
-      const failure = await eventually(
-        async () =>
-          (await handle.fetchHistory()).events?.find((event) => event.workflowTaskFailedEventAttributes)
-            ?.workflowTaskFailedEventAttributes?.failure,
-        Boolean,
-        { what: 'the PayPal worker to refuse the workflow task' },
+      const failedTask = await firstFailedTaskMessage(
+        handle,
+        'the PayPal worker to refuse the workflow task',
       );
-      // The failure's message travels encrypted, as every payload does (encodeCommonAttributes).
-      const [attributes] = await testCodec.decode([failure!.encodedAttributes!]);
-      const failedTask = defaultPayloadConverter.fromPayload<{ message: string }>(attributes!).message;
       expect(failedTask).toMatch(/stripe\.verifyWebhookSignatureLocally.* not registered/);
       expect((await handle.describe()).status.name).toBe('RUNNING');
     } finally {
