@@ -377,7 +377,9 @@ async function main() {
       await open[i]?.executeUpdate(noopUpdate);
     });
     const noop = await sample((id) => client.workflow.getHandle(`open-${id}`).executeUpdate(noopUpdate));
+    // Closed before the captures' samples, not during them: their last tasks would load the server meanwhile.
     await Promise.all(open.map((handle) => handle.signal(closeSignal)));
+    await Promise.all(open.map((handle) => handle.result()));
     const viaApi = await sample((id) =>
       api.post(`/v1/lifecycles/${id}/capture`, {}, { headers: { 'idempotency-key': `floor-${id}` } }),
     );
