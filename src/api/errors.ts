@@ -6,6 +6,7 @@ import {
   LifecycleClosedError,
   LifecycleEndedError,
   LifecycleStartFailedError,
+  LifecycleStartPendingError,
 } from '../client/lifecycle-client';
 import { LifecycleRunEndedError, LifecycleTaskFailedError } from '../client/update-failures';
 import { LifecycleFailure } from '../workflows/lifecycle/definitions';
@@ -101,6 +102,7 @@ export function toApiError(error: unknown): ApiError {
     return new ApiError('IDEMPOTENCY_KEY_REUSED', error.message);
   if (error instanceof LifecycleTaskFailedError) return new ApiError('LIFECYCLE_TASK_FAILED', error.message);
   if (error instanceof LifecycleRunEndedError) return new ApiError('LIFECYCLE_RUN_ENDED', error.message);
+  if (error instanceof LifecycleStartPendingError) return new ApiError('ANSWER_PENDING', error.message);
   if (error instanceof AuthorizationAdoptedError) {
     return new ApiError('AUTHORIZATION_NOT_MANAGEABLE', error.message);
   }

@@ -69,6 +69,14 @@ export class LifecycleStartFailedError extends Error {
 }
 
 /**
+ * The lifecycle was started (or joined) but has not read its authorization within the start's wait (no worker
+ * ran its first task meanwhile): it goes on, and the same start again joins it.
+ */
+export class LifecycleStartPendingError extends Error {
+  override name = 'LifecycleStartPendingError';
+}
+
+/**
  * The lifecycle has ended (e.g. CAPTURED or VOIDED, or its run was terminated) and takes no more requests.
  */
 export class LifecycleEndedError extends Error {
@@ -249,8 +257,11 @@ export class LifecycleClient {
     const deadline = Date.now() + START_READ_WAIT_MS;
     for (;;) {
       const next = await history.nextTaskOrClose(deadline);
-      if (next === 'timed-out')
-        throw new Error(`the lifecycle ${workflowId} has not read its authorization yet`);
+      if (next === 'timed-out') {
+        throw new LifecycleStartPendingError(
+          `the lifecycle ${workflowId} has not read its authorization within ${START_READ_WAIT_MS} ms; it goes on: start it again to join it`,
+        );
+      }
       if (next === 'closed') {
         throw (
           (await this.startFailure(workflowId)) ??

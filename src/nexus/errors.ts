@@ -35,6 +35,7 @@ export function toNexusError(error: unknown): Error {
     case 'PROVIDER_UNAVAILABLE':
     case 'TEMPORAL_UNAVAILABLE':
     case 'LIFECYCLE_RUN_ENDED':
+    case 'ANSWER_PENDING':
       return new HandlerError('UNAVAILABLE', apiError.message, { retryableOverride: true });
     default:
       // As in the API: the caller (another team) learns nothing of our internals; our worker's log does.

@@ -267,6 +267,28 @@ describe('on PayPal', () => {
     expect(await stack.capturesAtProvider(state.currentAuthorizationId as string)).toHaveLength(1);
   });
 
+  it('answers 504 with Retry-After to a start no worker reads, and the same start joins it once one does', async () => {
+    const authorization = await stack.createAuthorization('25.00');
+    await stack.stopWorker();
+    try {
+      const pending = await stack.api.post('/v1/lifecycles', { authorizationId: authorization.id });
+      expect(pending.status).toBe(504);
+      expect(pending.headers['retry-after']).toBeDefined();
+      expect(pending.data.error).toMatchObject({
+        code: 'ANSWER_PENDING',
+        message: expect.stringContaining('start it again to join it'),
+      });
+    } finally {
+      await stack.startWorker();
+    }
+    const joined = await stack.api.post('/v1/lifecycles', { authorizationId: authorization.id });
+    expect(joined.status).toBe(200);
+    expect(joined.data).toMatchObject({
+      workflowId: lifecycleWorkflowId(authorization.id),
+      state: { status: 'AUTHORIZED', authorizedAmount: '25.00' },
+    });
+  });
+
   it('answers 422 with the provider issue when the provider refuses', async () => {
     const authorization = await stack.createAuthorization('10.00', { intent: 'CAPTURE' });
     expect((await stack.api.post('/v1/lifecycles', { authorizationId: authorization.id })).status).toBe(201);

@@ -6,6 +6,7 @@ import {
 import { ApplicationFailure } from '@temporalio/common';
 import { HandlerError } from 'nexus-rpc';
 import { toApiError } from '../../src/api/errors';
+import { LifecycleStartPendingError } from '../../src/client/lifecycle-client';
 import {
   betweenTasks,
   LifecycleRunEndedError,
@@ -131,11 +132,20 @@ describe('the API answers each Update failure with its own code', () => {
     );
     expect(answer(rejected)).toEqual({ status: 409, code: 'LIFECYCLE_STATE_FORBIDS', retryAfter: undefined });
   });
+
+  it('a start no worker has read yet: 504 ANSWER_PENDING with Retry-After', () => {
+    expect(answer(new LifecycleStartPendingError('not read yet'))).toEqual({
+      status: 504,
+      code: 'ANSWER_PENDING',
+      retryAfter: 1,
+    });
+  });
 });
 
 describe('Nexus tells the same failures as handler errors', () => {
   it.each([
     ['a run that ended under the Update', () => betweenTasks(runEnded())],
+    ['a start no worker has read yet', () => new LifecycleStartPendingError('not read yet')],
     [
       'an unreachable server',
       () => new ServiceError('Workflow Update failed', { cause: grpcError(grpcStatus.UNAVAILABLE, 'no') }),
