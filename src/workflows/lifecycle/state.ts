@@ -300,7 +300,6 @@ export function applyCapture(
     releaseRest(state, { ...movement, reason: 'final-capture' });
   }
   if (!known) applyRefundsAwaiting(state, record.id);
-  if (!known && record.chargeId) applyRefundsAwaitingCharge(state, record.chargeId);
 }
 
 /** The refund and reversal events that came before this capture's event, applied now. */
@@ -402,6 +401,7 @@ export function bookCapture(
     idempotencyKey: sent.idempotencyKey,
     ...(own.id !== answer.id && { chargeId: answer.id }),
   });
+  applyRefundsAwaitingCharges(state);
   return own;
 }
 
@@ -648,7 +648,8 @@ function learnFromChargeTotal(
 
 /**
  * Refund events parked on shared charges, applied now if the charges' captures can take them: what was just
- * booked (a refund that came back, a dispute won, a capture) may make room for them.
+ * booked (a refund that came back, a dispute won, a capture) may make room for them. Run after each booking
+ * from outside the ledger: an event, a read, the lifecycle's own capture.
  */
 function applyRefundsAwaitingCharges(state: LifecycleState): void {
   const charges = new Set(state.refundsAwaitingCapture?.map((event) => event.captureId));

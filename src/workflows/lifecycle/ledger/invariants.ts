@@ -114,8 +114,8 @@ export function appendMovement(ledger: Ledger, movement: Movement, rules: Ledger
 /**
  * Books the movements refused earlier that the ledger can hold now, in the order they came, and resolves their
  * discrepancies: a refund that came back, a capture or a dispute that was won can make room for a movement whose
- * event came first; two refused movements, one undoing the other, are booked as a pair (bookablePair). One
- * booked meanwhile by another source is resolved too.
+ * event came first; two refused movements, one undoing the other, are booked as a pair (bookPair). One booked
+ * meanwhile by another source is resolved too.
  */
 function bookRefused(ledger: Ledger, rules: LedgerRules, at: string): void {
   for (let booked = true; booked;) {
@@ -134,9 +134,10 @@ function bookRefused(ledger: Ledger, rules: LedgerRules, at: string): void {
         booked = true;
         continue;
       }
-      const partner = refused.find((each) => isOpen(each) && undoes(each.movement, discrepancy.movement));
-      if (partner && bookablePair(ledger, discrepancy.movement, partner.movement, rules)) {
-        ledger.movements.push(discrepancy.movement, partner.movement);
+      const partner = refused.find(
+        (each) => isOpen(each) && undoesEither(each.movement, discrepancy.movement),
+      );
+      if (partner && bookPair(ledger, discrepancy.movement, partner.movement, rules)) {
         discrepancy.resolvedAt = at;
         partner.resolvedAt = at;
         booked = true;
@@ -145,49 +146,50 @@ function bookRefused(ledger: Ledger, rules: LedgerRules, at: string): void {
   }
 }
 
+/**
+ * Books `movement` with a refused movement it undoes or that undoes it (bookPair), and resolves that one's
+ * discrepancy; answers whether it did.
+ */
+function bookAsPair(ledger: Ledger, movement: Movement, rules: LedgerRules): boolean {
+  const partner = ledger.discrepancies.find(
+    (each) => each.refused && isOpen(each) && undoesEither(each.movement, movement),
+  );
+  if (!partner || !bookPair(ledger, movement, partner.movement, rules)) return false;
+  partner.resolvedAt = movement.at;
+  return true;
+}
+
 /** The invariant a refund or a withdrawal alone breaks that what undoes it, booked with it, mends. */
 const GIVES_BACK_TOO_MUCH = 'refunded ≤ captured per capture';
 
-/** The movement an undoing one gives back, by kind and reference: a refund's return, a dispute's reinstatement. */
-function undone(movement: Movement): { kind: Movement['kind']; reference: string } | undefined {
-  if (movement.kind === 'refund-returned' && movement.of) return { kind: 'refund', reference: movement.of };
-  if (movement.kind === 'dispute-reinstated')
-    return { kind: 'dispute-withdrawn', reference: movement.reference };
-  return undefined;
+/** Whether `undoing` gives back what `movement` moved: a refund's return, a dispute's reinstatement. */
+function undoes(undoing: Movement, movement: Movement): boolean {
+  if (undoing.kind === 'refund-returned')
+    return movement.kind === 'refund' && movement.reference === undoing.of;
+  if (undoing.kind === 'dispute-reinstated')
+    return movement.kind === 'dispute-withdrawn' && movement.reference === undoing.reference;
+  return false;
 }
 
-function undoes(undoing: Movement, movement: Movement): boolean {
-  const target = undone(undoing);
-  return target?.kind === movement.kind && target.reference === movement.reference;
+function undoesEither(a: Movement, b: Movement): boolean {
+  return undoes(a, b) || undoes(b, a);
 }
 
 /**
  * A refund or a dispute's withdrawal the ledger refused for giving back more than its capture had left, and
  * that was then undone (the refund came back, the dispute was won), moved no money at the provider: deliveries
- * arrive out of order, and a dispute or a refund booked first can take what it would have given back. The two
- * are booked as one when together they keep the invariants (the first, alone, breaks only that one), whichever
- * came first; the refused one's discrepancy is resolved.
+ * arrive out of order, and a dispute or a refund booked first can take what it would have given back. When one
+ * of `a` and `b` undoes the other, and the undone one alone breaks only that invariant while the two together
+ * keep them all, both are booked, undone first, whichever came first; answers whether they were.
  */
-function bookAsPair(ledger: Ledger, movement: Movement, rules: LedgerRules): boolean {
-  const refused = ledger.discrepancies.find(
-    (each) =>
-      each.refused && isOpen(each) && (undoes(movement, each.movement) || undoes(each.movement, movement)),
-  );
-  if (!refused) return false;
-  const [first, second] = undoes(movement, refused.movement)
-    ? [refused.movement, movement]
-    : [movement, refused.movement];
-  if (!bookablePair(ledger, first, second, rules)) return false;
-  ledger.movements.push(first, second);
-  refused.resolvedAt = movement.at;
-  return true;
-}
-
-/** Whether `first`, which alone gives back too much, and `second`, which undoes it, keep the invariants as one. */
-function bookablePair(ledger: Ledger, first: Movement, second: Movement, rules: LedgerRules): boolean {
+function bookPair(ledger: Ledger, a: Movement, b: Movement, rules: LedgerRules): boolean {
+  const [first, second] = undoes(b, a) ? [a, b] : [b, a];
+  if (!undoes(second, first)) return false;
   const alone = brokenInvariant(ledger.movements, first, rules);
   if (!alone?.startsWith(GIVES_BACK_TOO_MUCH)) return false;
-  return brokenInvariant([...ledger.movements, first], second, rules) === undefined;
+  if (brokenInvariant([...ledger.movements, first], second, rules) !== undefined) return false;
+  ledger.movements.push(first, second);
+  return true;
 }
 
 /**
