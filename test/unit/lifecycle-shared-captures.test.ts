@@ -11,6 +11,7 @@ import {
   voidTarget,
 } from '../../src/workflows/lifecycle/state';
 import { beginAttempt } from '../../src/workflows/lifecycle/keyed-requests';
+import { refundAmount } from '../../src/workflows/lifecycle/validation';
 import { authorizedState, usd } from '../fixtures/lifecycle-state';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -302,6 +303,48 @@ describe('a refund of a shared charge that its captures cannot take yet', () => 
     expect(chargeEvent(state, { ...failed, amount: usd('100.00') }).applied).toBe(true);
     expect(state).toMatchObject({ status: 'PARTIALLY_REFUNDED', refundedAmount: '20.00' });
     expect(state.refundsAwaitingCapture).toBeUndefined();
+  });
+});
+
+describe('a refund of a capture whose shared charge is disputed', () => {
+  // Stripe refuses a refund of a charge whose dispute is open or lost (`charge_disputed`), whichever of the
+  // charge's captures the refund is meant for: the lifecycle refuses it before any call.
+  const dispute = { eventType: 'capture.reversed' as const, refundId: 'du_1' };
+  const refusal = /capture ch_1-2 shares charge ch_1, whose dispute du_1 withdrew funds/;
+
+  it('is refused while the dispute holds funds of another capture of the charge, and allowed once they are reinstated', () => {
+    const state = multicaptureState();
+    captured(state, '30.00');
+    captured(state, '40.00');
+    expect(chargeEvent(state, { ...dispute, amount: usd('20.00') }).applied).toBe(true);
+    expect(state.captures.map((capture) => capture.status)).toEqual(['REVERSED', 'COMPLETED']);
+    expect(() => refundAmount(state, { captureId: 'ch_1-2' })).toThrow(refusal);
+    const won = {
+      ...dispute,
+      amount: usd('20.00'),
+      status: 'CANCELLED',
+      movement: 'dispute-reinstated' as const,
+    };
+    expect(chargeEvent(state, won).applied).toBe(true);
+    expect(refundAmount(state, { captureId: 'ch_1-2' })).toBe('40.00');
+  });
+
+  it('is refused while the dispute waits for a capture still to be learnt', () => {
+    const state = multicaptureState();
+    captured(state, '30.00');
+    captured(state, '40.00');
+    expect(chargeEvent(state, { ...dispute, amount: usd('100.00') }).applied).toBe(false);
+    expect(state.captures.map((capture) => capture.status)).toEqual(['COMPLETED', 'COMPLETED']);
+    expect(() => refundAmount(state, { captureId: 'ch_1-2' })).toThrow(refusal);
+  });
+
+  it('is allowed while the charge has only an inquiry', () => {
+    const state = multicaptureState();
+    captured(state, '30.00');
+    captured(state, '40.00');
+    const inquiry = { ...dispute, amount: usd('100.00'), movement: 'dispute-inquiry' as const };
+    chargeEvent(state, inquiry);
+    expect(refundAmount(state, { captureId: 'ch_1-2' })).toBe('40.00');
   });
 });
 

@@ -1,5 +1,5 @@
 import { formatMinorUnits } from '../../currency-decimals';
-import type { CaptureRecord, LifecycleState, RefundRecord } from './definitions';
+import type { CaptureRecord, LifecycleState, RefundEvent, RefundRecord } from './definitions';
 import { minorUnitsOrZero } from './money';
 
 /** What a capture has not yet had refunded (its refundedAmount follows from the ledger). */
@@ -19,4 +19,9 @@ export function recordRefund(state: LifecycleState, refund: RefundRecord): void 
   if (known)
     Object.assign(known, { ...refund, idempotencyKey: refund.idempotencyKey ?? known.idempotencyKey });
   else refunds.push(refund);
+}
+
+/** What a refund or dispute event moves: its adapter's translation, or by its type (a reversal withdraws funds). */
+export function movementOfRefundEvent(event: RefundEvent): NonNullable<RefundEvent['movement']> {
+  return event.movement ?? (event.eventType === 'capture.reversed' ? 'dispute-withdrawn' : 'refund');
 }

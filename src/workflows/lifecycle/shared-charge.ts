@@ -2,6 +2,8 @@ import { formatMinorUnits } from '../../currency-decimals';
 import type { CaptureRecord, LifecycleState } from './definitions';
 import { holdsMoney, minorUnitsOrZero } from './money';
 import { appendMovement } from './ledger/invariants';
+import { figuresOf } from './ledger/figures';
+import { movementOfRefundEvent } from './refunds';
 
 // Captures into one charge that several share (Stripe's multicapture): the lifecycle gives each an id of its
 // own (`<charge>-<n>`). The charge's events name no capture, only what the charge captured in all; a total above
@@ -99,4 +101,25 @@ export function refundPortions(
     left -= taken;
   }
   return left === 0n && portions.length > 0 ? portions : undefined;
+}
+
+/**
+ * The dispute that keeps the charge from being refunded (Stripe refuses such a refund, `charge_disputed`):
+ * one whose funds were withdrawn from any of the charge's captures and not reinstated, booked or waiting for
+ * a capture the lifecycle is still to learn. Undefined while none is open or lost.
+ */
+export function disputeOfCharge(state: LifecycleState, chargeId: string): string | undefined {
+  const ofCharge = new Set(capturesOfCharge(state, chargeId).map((capture) => capture.id));
+  const reversed = figuresOf(state.ledger.movements).captures.find(
+    (capture) => ofCharge.has(capture.reference) && capture.reversed > 0n,
+  );
+  const booked = state.ledger.movements.find(
+    (movement) => movement.kind === 'dispute-withdrawn' && movement.of === reversed?.reference,
+  );
+  if (booked) return booked.reference.split('/')[0];
+  const latest = new Map<string, string | undefined>();
+  for (const event of state.refundsAwaitingCapture ?? []) {
+    if (event.captureId === chargeId) latest.set(event.refundId, movementOfRefundEvent(event));
+  }
+  return [...latest].find(([, movement]) => movement === 'dispute-withdrawn')?.[0];
 }

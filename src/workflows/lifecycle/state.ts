@@ -14,7 +14,7 @@ import {
   type RefundRecord,
 } from './definitions';
 import { amountOf, holdsMoney, minorUnitsOf, minorUnitsOrZero } from './money';
-import { recordRefund } from './refunds';
+import { movementOfRefundEvent, recordRefund } from './refunds';
 import {
   bookedIntoCharge,
   capturesOfCharge,
@@ -754,8 +754,7 @@ function decideRefund(
     return `refund of capture ${event.captureId}, which this lifecycle does not hold`;
   }
   const known = state.refunds?.find((refund) => refund.id === event.refundId);
-  const reversal = event.eventType === 'capture.reversed';
-  const movement = event.movement ?? (reversal ? 'dispute-withdrawn' : 'refund');
+  const movement = movementOfRefundEvent(event);
   const kind = movement.startsWith('dispute-') ? 'reversal' : 'refund';
   const status = statusOfMovement(movement, event.status);
   if (known && known.kind === kind && known.status === status)

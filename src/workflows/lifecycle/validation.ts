@@ -11,6 +11,7 @@ import {
   type RefundInput,
 } from './definitions';
 import { refundableAmount } from './refunds';
+import { disputeOfCharge } from './shared-charge';
 import { amountOf, minorUnitsOf } from './money';
 import { isTerminal } from './state';
 
@@ -125,6 +126,13 @@ export function refundAmount(state: LifecycleState, request: RefundInput): strin
   const refundableStatus = capture.status === 'COMPLETED' || capture.status === 'PARTIALLY_REFUNDED';
   if (!refundableStatus || left === 0n) {
     refuse(LifecycleFailure.stateForbids, `cannot refund: capture ${capture.id} is ${capture.status}`);
+  }
+  const dispute = capture.chargeId && disputeOfCharge(state, capture.chargeId);
+  if (dispute) {
+    refuse(
+      LifecycleFailure.stateForbids,
+      `cannot refund: capture ${capture.id} shares charge ${capture.chargeId}, whose dispute ${dispute} withdrew funds that are not reinstated`,
+    );
   }
   if (request.amount === undefined) return refundable;
   const wanted = positiveAmount(state, request.amount);
