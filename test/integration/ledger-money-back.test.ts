@@ -90,6 +90,59 @@ describe('a Stripe dispute the merchant wins', () => {
     expect(await stripeFixture.refunded(stack.sandbox, captureId)).toBe('40.00');
     expect(state.ledger.discrepancies).toEqual([]);
   });
+
+  it('keeps every capture of a disputed multicapture charge from refunds until the dispute is won', async () => {
+    const authorizationId = await stack.startLifecycle('100.00', {}, { severalCaptures: true });
+    const capture = async (amount: string) => {
+      const answer = await stack.api.post(
+        `/v1/lifecycles/${authorizationId}/capture`,
+        { amount },
+        freshKey(),
+      );
+      expect(answer.status).toBe(200);
+      return answer.data.id as string;
+    };
+    const refund = (captureId: string) =>
+      stack.api.post(`/v1/lifecycles/${authorizationId}/captures/${captureId}/refund`, {}, freshKey());
+    const [first, second] = [await capture('30.00'), await capture('40.00')];
+    const chargeId = second.slice(0, second.lastIndexOf('-'));
+    const refunded = await refund(second);
+    expect(refunded.status).toBe(200);
+    // The dispute is of what the charge has not had refunded (30.00): it falls on the first capture.
+    const disputeId = await stripeFixture.chargeback(stack.sandbox, chargeId);
+    const statusOf = (state: LifecycleState, captureId: string) =>
+      state.captures.find((each) => each.id === captureId)?.status;
+    await waitFor(
+      authorizationId,
+      (s) => statusOf(s, first) === 'REVERSED',
+      'the dispute to withdraw the funds',
+    );
+    await postJson(`${stack.sandbox.url}/sandbox/refunds/${refunded.data.id as string}/fail`, {});
+    const failed = await waitFor(
+      authorizationId,
+      (s) => statusOf(s, second) === 'COMPLETED',
+      'the failed refund to give the second capture its money back',
+    );
+    expect(failed.captures.map((each) => [each.id, each.status])).toEqual([
+      [first, 'REVERSED'],
+      [second, 'COMPLETED'],
+    ]);
+
+    // Stripe refuses any refund of the charge while its dispute is lost or open (charge_disputed).
+    const refused = await refund(second);
+    expect(refused).toMatchObject({ status: 409, data: { error: { code: 'LIFECYCLE_STATE_FORBIDS' } } });
+    expect(refused.data.error.message).toContain(`whose dispute ${disputeId} withdrew funds`);
+
+    await postJson(`${stack.sandbox.url}/sandbox/disputes/${disputeId}/close`, { outcome: 'won' });
+    await waitFor(
+      authorizationId,
+      (s) => statusOf(s, first) === 'COMPLETED',
+      'the won dispute to reinstate the funds',
+    );
+    expect((await refund(second)).status).toBe(200);
+    expect(await stripeFixture.refunded(stack.sandbox, chargeId)).toBe('40.00');
+    expect((await stack.state(authorizationId)).ledger.discrepancies).toEqual([]);
+  });
 });
 
 // A refund that fails at the provider (the payer's card or account closed) and, on PayPal, one canceled: the
