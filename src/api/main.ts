@@ -18,6 +18,7 @@ import { temporalTarget } from '../temporal-env';
 import { webhookListenerUrl } from '../webhooks/listener-url';
 import { verificationStarterFor } from '../webhooks/verification-starter';
 import { apiLimits } from './limits';
+import { recordHoldsEnding } from './holds-metric';
 import { serveMetrics } from './metrics';
 import { buildApi } from './server';
 import { apiConnectionOptions } from './temporal-connection';
@@ -75,6 +76,7 @@ async function main() {
     metrics,
     docs: config.API_DOCS ?? config.NODE_ENV !== 'production',
   });
+  recordHoldsEnding(metrics, client, config.PAYMENTS_PROVIDER, logger);
   const metricsServer = await serveMetrics(metrics, config.API_METRICS_PORT, config.API_METRICS_HOST);
   const close = async () => {
     await app.close();

@@ -48,6 +48,7 @@ export const cliSearchAttributeType: Record<string, string> = {
   INT: 'Int',
   DOUBLE: 'Double',
   BOOL: 'Bool',
+  DATETIME: 'Datetime',
 };
 
 function devServerArgs(options: DevServerOptions): string[] {

@@ -36,6 +36,14 @@ export const LedgerDiscrepanciesKey = defineSearchAttributeKey(
   SearchAttributeType.INT,
 );
 
+/**
+ * When the open lifecycle's current hold ends (the provider's expiration time; the expiry policy's time when
+ * the provider gives none), and what the lifecycle does before it: `reauthorize`, `void` or `expire` (let it
+ * end). Unset once the lifecycle has ended: operators list the holds ending soon with `HoldEndsAt < "<time>"`.
+ */
+export const HoldEndsAtKey = defineSearchAttributeKey('HoldEndsAt', SearchAttributeType.DATETIME);
+export const HoldEndActionKey = defineSearchAttributeKey('HoldEndAction', SearchAttributeType.KEYWORD);
+
 /** The provider a lifecycle runs on (paypal, stripe): set with the start, by the client, not by the workflow. */
 export const PaymentProviderKey = defineSearchAttributeKey('PaymentProvider', SearchAttributeType.KEYWORD);
 
@@ -49,6 +57,8 @@ export const customSearchAttributes = [
   ReauthorizationFailureKey,
   PaymentProviderKey,
   LedgerDiscrepanciesKey,
+  HoldEndsAtKey,
+  HoldEndActionKey,
 ];
 
 /**

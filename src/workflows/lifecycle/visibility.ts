@@ -3,13 +3,16 @@ import { upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import {
   AuthorizationIdKey,
   AuthorizationIdsKey,
+  HoldEndActionKey,
+  HoldEndsAtKey,
   LedgerDiscrepanciesKey,
   OrderIdKey,
   PaymentStatusKey,
   ReauthorizationFailureKey,
 } from '../search-attributes';
 import { isOpen } from './ledger/invariants';
-import type { LifecycleState } from './definitions';
+import type { ExpiryPolicy, LifecycleState } from './definitions';
+import { isTerminal } from './state';
 
 // What operators see of a lifecycle: the search attributes they filter on and the details they read.
 
@@ -22,6 +25,7 @@ export class LifecycleVisibility {
   private shown: string;
   private shownFailure?: string;
   private shownDiscrepancies: number;
+  private shownHold: string;
   private identityShown: boolean;
 
   constructor(private readonly state: LifecycleState) {
@@ -33,6 +37,8 @@ export class LifecycleVisibility {
       attributes.get(AuthorizationIdsKey) ?? [],
     );
     this.shownDiscrepancies = attributes.get(LedgerDiscrepanciesKey) ?? 0;
+    const endsAt = attributes.get(HoldEndsAtKey);
+    this.shownHold = endsAt ? `${endsAt.toISOString()} ${attributes.get(HoldEndActionKey)}` : '';
     this.identityShown =
       attributes.get(AuthorizationIdKey) === state.authorizationId &&
       attributes.get(OrderIdKey) === state.orderId;
@@ -44,7 +50,14 @@ export class LifecycleVisibility {
     const next = shownOf(this.state.status, failure, heldIds);
     const discrepancies = this.state.ledger.discrepancies.filter(isOpen).length;
     const discrepanciesChanged = discrepancies !== this.shownDiscrepancies;
-    if (next === this.shown && this.identityShown && !discrepanciesChanged) return;
+    const hold = holdEnd(this.state);
+    const holdShown = hold ? `${hold.endsAt.toISOString()} ${hold.action}` : '';
+    const holdChanged = holdShown !== this.shownHold;
+    // A hold reauthorized well before its end waits for the next upsert that happens anyway (the
+    // reauthorization's own, at the latest): an untouched lifecycle's start then writes no upsert.
+    const holdDue = holdChanged && (this.shownHold !== '' || hold?.reauthorizedInTime === false);
+    const othersChanged = next !== this.shown || !this.identityShown || discrepanciesChanged;
+    if (!othersChanged && !holdDue) return;
     const failureChanged = failure !== this.shownFailure;
     upsertSearchAttributes([
       ...(this.identityShown ? [] : this.identity()),
@@ -52,10 +65,17 @@ export class LifecycleVisibility {
       { key: AuthorizationIdsKey, value: heldIds },
       ...(failureChanged ? [{ key: ReauthorizationFailureKey, value: failure ?? null }] : []),
       ...(discrepanciesChanged ? [{ key: LedgerDiscrepanciesKey, value: discrepancies }] : []),
+      ...(holdChanged
+        ? [
+            { key: HoldEndsAtKey, value: hold?.endsAt ?? null },
+            { key: HoldEndActionKey, value: hold?.action ?? null },
+          ]
+        : []),
     ]);
     this.shown = next;
     this.shownFailure = failure;
     if (discrepanciesChanged) this.shownDiscrepancies = discrepancies;
+    this.shownHold = holdShown;
     this.identityShown = true;
   }
 
@@ -66,6 +86,30 @@ export class LifecycleVisibility {
       ...(this.state.orderId ? [{ key: OrderIdKey, value: this.state.orderId }] : []),
     ];
   }
+}
+
+export type HoldEndAction = 'reauthorize' | ExpiryPolicy;
+
+/** How long before its end a hold is at risk: the longest window operators and the holds metric look at. */
+export const HOLD_RISK_HORIZON_MS = 72 * 60 * 60 * 1000;
+
+/**
+ * When the open lifecycle's current hold ends (the provider's expiration time, or the expiry policy's time
+ * when the provider gives none) and what the lifecycle does before it: reauthorize when that timer comes
+ * first, else its expiry policy (`void`, or `expire`: let it end). Undefined once the lifecycle has ended.
+ */
+export function holdEnd(
+  state: LifecycleState,
+): { endsAt: Date; action: HoldEndAction; reauthorizedInTime: boolean } | undefined {
+  if (isTerminal(state)) return undefined;
+  const endsAt = new Date(state.expirationTime ?? state.expiryPolicyAt);
+  const reauthorizeAt = state.reauthorizeAt ? Date.parse(state.reauthorizeAt) : undefined;
+  const reauthorizes = reauthorizeAt !== undefined && reauthorizeAt < Date.parse(state.expiryPolicyAt);
+  return {
+    endsAt,
+    action: reauthorizes ? 'reauthorize' : state.expiryPolicy,
+    reauthorizedInTime: reauthorizes && reauthorizeAt <= endsAt.getTime() - HOLD_RISK_HORIZON_MS,
+  };
 }
 
 /** A start that fails clears the status its client set with it: the run manages no authorization. */
