@@ -7,6 +7,7 @@ export const nexusOperationNames = [
   'startLifecycle',
   'capture',
   'void',
+  'complete',
   'reauthorize',
   'state',
   'awaitOutcome',

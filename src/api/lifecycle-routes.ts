@@ -16,6 +16,7 @@ import {
   errorBody,
   idempotencyHeaders,
   lifecycleStateBody,
+  orderCompletionBody,
   reauthorizeBody,
   reconcileSummaryBody,
   refundBody,
@@ -170,6 +171,17 @@ export const lifecycleRoutes: FastifyPluginAsyncZod<LifecycleRoutesOptions> = as
     },
     async (request) =>
       answered(lifecyclesOf(request).void(request.params.authorizationId, keyedRequest(request))),
+  );
+
+  app.post(
+    '/v1/lifecycles/:authorizationId/complete',
+    {
+      onRequest: writes,
+      preValidation: absentBodyIsEmpty,
+      schema: commandSchema(voidBody, orderCompletionBody, voidHeaders),
+    },
+    async (request) =>
+      answered(lifecyclesOf(request).complete(request.params.authorizationId, keyedRequest(request))),
   );
 
   app.post(

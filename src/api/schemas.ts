@@ -75,6 +75,13 @@ export const errorBody = z.object({
 
 const amountOut = z.looseObject({ currency_code: z.string(), value: z.string() });
 
+/** What completing the order released, and the lifecycle's status after it. */
+export const orderCompletionBody = z.object({
+  authorizationId: z.string(),
+  released: amountOut,
+  status: z.string(),
+});
+
 /** A movement of the lifecycle's ledger (src/providers/movements.ts). */
 const ledgerMovement = z.looseObject({
   kind: z.string(),

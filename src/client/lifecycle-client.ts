@@ -16,6 +16,7 @@ import {
 } from '@temporalio/common';
 import {
   captureUpdate,
+  completeUpdate,
   keyedAnswerQuery,
   LifecycleFailure,
   lifecycleWorkflowId,
@@ -30,10 +31,12 @@ import {
   terminalStatuses,
   voidUpdate,
   type CaptureInput,
+  type CompleteInput,
   type LifecycleInput,
   type LifecycleStart,
   type LifecycleOperation,
   type LifecycleState,
+  type OrderCompletion,
   type ReauthorizeInput,
   type RefundInput,
   type VoidInput,
@@ -321,6 +324,14 @@ export class LifecycleClient {
 
   void(authorizationId: string, request: VoidInput = {}): Promise<Authorization | null> {
     return this.update(authorizationId, 'void', voidUpdate, request);
+  }
+
+  /**
+   * Completes the order: captures nothing more and releases what remains held (the provider voids the
+   * authorization); the captures stand, and can still be refunded.
+   */
+  complete(authorizationId: string, request: CompleteInput = {}): Promise<OrderCompletion> {
+    return this.update(authorizationId, 'complete', completeUpdate, request);
   }
 
   reauthorize(authorizationId: string, request: ReauthorizeInput): Promise<Authorization> {

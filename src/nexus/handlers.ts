@@ -141,6 +141,9 @@ export function paymentsServiceHandler(options: PaymentsHandlerOptions) {
     void: syncOperation(callers, 'void', voidInput, ({ authorizationId, ...request }, ctx, caller) =>
       lifecycles(caller).void(authorizationId, withKey(request, ctx)),
     ),
+    complete: syncOperation(callers, 'complete', voidInput, ({ authorizationId, ...request }, ctx, caller) =>
+      lifecycles(caller).complete(authorizationId, withKey(request, ctx)),
+    ),
     reauthorize: syncOperation(
       callers,
       'reauthorize',

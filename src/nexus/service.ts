@@ -1,6 +1,7 @@
 import * as nexus from 'nexus-rpc';
 import type { z } from 'zod';
 import type { Authorization, PaymentCapture } from '../providers/resources';
+import type { OrderCompletion } from '../workflows/lifecycle/definitions';
 import type { OutcomeFailure, PaymentState } from '../workflows/payment-outcome/definitions';
 import type {
   captureInput,
@@ -13,7 +14,7 @@ import type {
 // The payments Nexus service: the contract order workflows in other namespaces call. At run time it needs only
 // `nexus-rpc`; everything else here is types, so a caller's workflow bundle imports nothing of ours.
 
-export type { Authorization, PaymentCapture, PaymentState };
+export type { Authorization, OrderCompletion, PaymentCapture, PaymentState };
 
 /** Durations are Temporal durations, e.g. '3 days'; omitted ones are the service's defaults, as in the API. */
 export type StartLifecycleInput = z.input<typeof startLifecycleInput>;
@@ -33,6 +34,8 @@ export const paymentsService = nexus.service('payments', {
   capture: nexus.operation<CaptureOperationInput, PaymentCapture>(),
   /** The provider's voided authorization; null when it answered without a body. */
   void: nexus.operation<VoidOperationInput, Authorization | null>(),
+  /** Completes the order: nothing more is captured, what remains held is released; answers what it released. */
+  complete: nexus.operation<VoidOperationInput, OrderCompletion>(),
   reauthorize: nexus.operation<ReauthorizeOperationInput, Authorization>(),
   /** The lifecycle's state; null when there is none for the authorization. */
   state: nexus.operation<LifecycleRef, PaymentState | null>(),

@@ -31,7 +31,8 @@ export type MovementKind =
 /** Where the lifecycle learned of a movement: its own call's answer, a provider event, a read of the provider. */
 export type MovementSource = 'answer' | 'event' | 'read';
 
-export type ReleaseReason = 'void' | 'expiry' | 'denial' | 'final-capture' | 'replaced' | 'not-capturable';
+export type ReleaseReason =
+  'void' | 'expiry' | 'denial' | 'final-capture' | 'order-complete' | 'replaced' | 'not-capturable';
 
 export type Movement = {
   kind: MovementKind;

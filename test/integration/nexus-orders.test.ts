@@ -1,5 +1,10 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { PaymentsFailure, paymentsFailure, type PaymentState } from '../../src/nexus/service';
+import {
+  PaymentsFailure,
+  paymentsFailure,
+  type OrderCompletion,
+  type PaymentState,
+} from '../../src/nexus/service';
 import { lifecycleWorkflowId } from '../../src/workflows/lifecycle/definitions';
 import type { PaymentCapture } from '../../src/providers/resources';
 import type { OrderPaymentResult } from '../../examples/orders/workflows';
@@ -107,6 +112,28 @@ describe.each(providerFixtures)('a $name lifecycle over Nexus', (fixture) => {
       { authorizationId, amount: 'ten' },
     ]);
     expect(causeMessages(bad.failure)).toMatch(/BAD_REQUEST.*amount: a positive decimal amount/s);
+  });
+
+  it('completes an order: PayPal releases the rest by a void; a Stripe intent released it with its one capture', async () => {
+    const authorizationId = await startedLifecycle('80.00');
+    const call = (operation: 'capture' | 'complete', input: Record<string, unknown> = {}) =>
+      stack.orders.run<OrderCompletion>('callPayments', [
+        stack.orders.endpoint,
+        operation,
+        { authorizationId, ...input },
+      ]);
+    expect((await call('capture', { amount: '20.00' })).failure).toBeUndefined();
+    const completed = await call('complete', { idempotencyKey: 'order-3003.complete' });
+    if (fixture.name === 'paypal') {
+      expect(completed.result).toEqual({
+        authorizationId,
+        released: { currency_code: 'USD', value: '60.00' },
+        status: 'CAPTURED',
+      });
+    } else {
+      expect(failureOf(completed)?.type).toBe(PaymentsFailure.stateForbids);
+    }
+    expect(await stack.state(authorizationId)).toMatchObject({ status: 'CAPTURED', remainingAmount: '0.00' });
   });
 
   it('completes the awaited outcome when the lifecycle is voided through the HTTP API', async () => {

@@ -13,11 +13,13 @@ import { bookHoldings, holdingsRequestOf } from './reconcile';
 import {
   LifecycleFailure,
   type CaptureInput,
+  type CompleteInput,
   type KeyedAnswerLookup,
   type KeyedAnswerQuestion,
   type LifecycleInput,
   type LifecycleOperation,
   type LifecycleState,
+  type OrderCompletion,
   type PaymentEvent,
   type PendingAttempt,
   type ReauthorizeInput,
@@ -40,10 +42,10 @@ import {
   resentAttempt,
   voidIdempotencyKey,
 } from './keyed-requests';
-import { applyEvent, bookCapture, bookRefund, markEnded, voidTarget } from './state';
+import { applyEvent, bookCapture, bookRefund, markCompleted, markEnded, voidTarget } from './state';
 import { shouldContinueAsNew } from './run-length';
 import { fireTimer, providerTimerCalls, reauthorize, type TimerKind } from './timers';
-import { assertOpen, inLifecycleCurrency, reauthorizeAmount, refuse } from './validation';
+import { assertOpen, completeAmount, inLifecycleCurrency, reauthorizeAmount, refuse } from './validation';
 import { lifecycleDetails, type LifecycleVisibility } from './visibility';
 
 /** The request with its key: a capture or refund without one is refused by its validator (KeyedRequests). */
@@ -151,6 +153,25 @@ export class LifecycleCommands {
       markEnded(this.state, 'VOIDED');
       this.stateChanged();
       return voided;
+    });
+  }
+
+  validateComplete(request: CompleteInput): void {
+    if (!this.keyed.isKnown('complete', request.idempotencyKey, {})) completeAmount(this.state);
+  }
+
+  /** Captures nothing more and releases what remains held: the provider voids the authorization. */
+  complete(request: CompleteInput): Promise<OrderCompletion> {
+    return this.once('complete', request.idempotencyKey, {}, async () => {
+      const released = { currency_code: this.state.currency, value: completeAmount(this.state) };
+      const authorizationId = voidTarget(this.state);
+      await this.keyedCalls.voidAuthorization({
+        authorizationId,
+        idempotencyKey: voidIdempotencyKey(this.state),
+      });
+      markCompleted(this.state);
+      this.stateChanged();
+      return { authorizationId: this.state.currentAuthorizationId, released, status: this.state.status };
     });
   }
 

@@ -258,7 +258,7 @@ export type PendingRefund = KeyedAttempt & {
   captureId: string;
 };
 
-export type LifecycleOperation = 'capture' | 'void' | 'reauthorize' | 'refund';
+export type LifecycleOperation = 'capture' | 'void' | 'complete' | 'reauthorize' | 'refund';
 
 /** What a keyed request asked for, normalized (amounts with the currency's decimals); compared on a retry. */
 export type RequestFingerprint = Record<string, string | boolean>;
@@ -297,6 +297,12 @@ export type VoidInput = {
   idempotencyKey?: string;
 };
 
+/** Completes the order: nothing more is captured, and what remains held is released (a void at the provider). */
+export type CompleteInput = VoidInput;
+
+/** What completing the order released, and the lifecycle's status after it. */
+export type OrderCompletion = { authorizationId: string; released: Money; status: LifecycleStatus };
+
 export type RefundInput = {
   /** One of the lifecycle's captures. */
   captureId: string;
@@ -319,6 +325,8 @@ export function lifecycleSummary(authorizationId: string, orderId?: string): str
 export const captureUpdate = defineUpdate<PaymentCapture, [CaptureInput]>('capture');
 /** Answers the provider's voided authorization (null when it answered 204 with no body). */
 export const voidUpdate = defineUpdate<Authorization | null, [VoidInput]>('void');
+/** Answers what the completion released; the lifecycle's captures stand and it waits only for late events. */
+export const completeUpdate = defineUpdate<OrderCompletion, [CompleteInput]>('complete');
 /** Answers the new authorization, which becomes current. */
 export const reauthorizeUpdate = defineUpdate<Authorization, [ReauthorizeInput]>('reauthorize');
 /** Answers the provider's refund; a lifecycle that has closed is reopened for it (see LifecycleClient.refund). */
@@ -363,7 +371,7 @@ export const startedQuery = defineQuery<StartedState | null>('started');
 export type KeyedAnswerQuestion = {
   operation: LifecycleOperation;
   idempotencyKey: string;
-  request: CaptureInput | VoidInput | ReauthorizeInput | RefundInput;
+  request: CaptureInput | VoidInput | CompleteInput | ReauthorizeInput | RefundInput;
   /** The caller's clock (milliseconds since the epoch): retention is judged at it. */
   at: number;
 };

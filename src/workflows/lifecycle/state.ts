@@ -445,6 +445,21 @@ export function markEnded(
   releaseRest(state, { reason: endings[status], reference: hold, of: hold, source, at: timeOf(at) });
 }
 
+/**
+ * The order is complete: what remains of the current hold is released (the provider voided it), and the
+ * captures stand, so the lifecycle's status follows from them.
+ */
+export function markCompleted(state: LifecycleState): void {
+  const hold = state.currentAuthorizationId;
+  releaseRest(state, {
+    reason: 'order-complete',
+    reference: hold,
+    of: hold,
+    source: 'answer',
+    at: timeOf(undefined),
+  });
+}
+
 /** Releases what remains of the current hold: it ended, was replaced, or a final capture took its last. */
 function releaseRest(state: LifecycleState, release: Omit<Movement, 'kind' | 'minorUnits'>): void {
   const rest = figuresOf(state.ledger.movements).remaining;

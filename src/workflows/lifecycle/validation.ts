@@ -112,6 +112,35 @@ export function reauthorizeAmount(state: LifecycleState, request: ReauthorizeInp
   return amountOf(state, wanted).value;
 }
 
+/**
+ * What completing the order releases: all that remains of the current hold, once something was captured and
+ * every capture sent has its answer. A hold with nothing captured is voided instead; a Stripe multicapture
+ * PaymentIntent partly captured cannot be canceled, so its rest is released only by its final capture.
+ */
+export function completeAmount(state: LifecycleState): string {
+  assertOpen(state, 'complete the order');
+  if ((minorUnitsOf(state, state.capturedAmount) ?? 0n) === 0n) {
+    refuse(
+      LifecycleFailure.stateForbids,
+      'cannot complete the order: nothing was captured; void the authorization to release the whole hold',
+    );
+  }
+  const unanswered = state.pendingAttempts.find((attempt) => attempt.operation === 'capture');
+  if (unanswered) {
+    refuse(
+      LifecycleFailure.stateForbids,
+      `cannot complete the order: the capture under key ${unanswered.idempotencyKey} has no answer yet; retry it first`,
+    );
+  }
+  if (state.sharedCaptureIds) {
+    refuse(
+      LifecycleFailure.stateForbids,
+      `cannot complete the order: Stripe releases the rest of a partly captured PaymentIntent only with its final capture (capture with finalCapture: true) or at the hold's end${state.expirationTime ? ` (${state.expirationTime})` : ''}`,
+    );
+  }
+  return state.remainingAmount;
+}
+
 /** The amount to refund, in the lifecycle's currency, checked against what the capture has not had refunded. */
 export function refundAmount(state: LifecycleState, request: RefundInput): string {
   const capture = state.captures.find((candidate) => candidate.id === request.captureId);

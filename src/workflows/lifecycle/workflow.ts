@@ -10,6 +10,7 @@ import {
 import { LifecycleCommands } from './commands';
 import {
   captureUpdate,
+  completeUpdate,
   keyedAnswerQuery,
   paymentEventSignal,
   reauthorizeUpdate,
@@ -19,6 +20,7 @@ import {
   stateQuery,
   voidUpdate,
   type CaptureInput,
+  type CompleteInput,
   type LifecycleInput,
   type LifecycleState,
   type ReauthorizeInput,
@@ -58,6 +60,9 @@ export async function authorizationLifecycle(input: LifecycleInput): Promise<Lif
   });
   setHandler(voidUpdate, (request) => lifecycle.void(request), {
     validator: (request: VoidInput) => lifecycle.validateVoid(request),
+  });
+  setHandler(completeUpdate, (request) => lifecycle.complete(request), {
+    validator: (request: CompleteInput) => lifecycle.validateComplete(request),
   });
   setHandler(reauthorizeUpdate, (request) => lifecycle.reauthorize(request), {
     validator: (request: ReauthorizeInput) => lifecycle.validateReauthorize(request),
