@@ -371,7 +371,7 @@ export const startedQuery = defineQuery<StartedState | null>('started');
 export type KeyedAnswerQuestion = {
   operation: LifecycleOperation;
   idempotencyKey: string;
-  request: CaptureInput | VoidInput | CompleteInput | ReauthorizeInput | RefundInput;
+  request: CaptureInput | VoidInput | ReauthorizeInput | RefundInput;
   /** The caller's clock (milliseconds since the epoch): retention is judged at it. */
   at: number;
 };
