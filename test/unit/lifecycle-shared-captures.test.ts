@@ -284,6 +284,21 @@ describe('a refund or dispute of a charge with several captures', () => {
   });
 });
 
+describe('a dispute of a shared charge larger than the one capture the lifecycle knows of it', () => {
+  it('waits for the capture still to be learnt, then falls on both (Stripe model seed 20261204)', () => {
+    const state = multicaptureState();
+    captured(state, '20.00');
+    // A dashboard capture of 30.00 into the charge, its event dropped; the payer's bank disputes all 50.00.
+    const dispute = { eventType: 'capture.reversed' as const, refundId: 'du_1', amount: usd('50.00') };
+    expect(chargeEvent(state, dispute).applied).toBe(false);
+    expect(state.ledger.discrepancies).toEqual([]);
+    chargeEvent(state, { eventType: 'capture.completed', authorizationId: 'pi_1', amount: usd('50.00') });
+    expect(state).toMatchObject({ capturedAmount: '50.00', refundedAmount: '50.00' });
+    expect(state.captures.map((capture) => capture.status)).toEqual(['REVERSED', 'REVERSED']);
+    expect(state.ledger.discrepancies).toEqual([]);
+  });
+});
+
 describe('a refund of a shared charge that its captures cannot take yet', () => {
   it('is applied once a refund of theirs comes back and makes room for it', () => {
     const state = multicaptureState();

@@ -14,7 +14,7 @@ import {
   type RefundRecord,
 } from './definitions';
 import { amountOf, holdsMoney, minorUnitsOf, minorUnitsOrZero } from './money';
-import { movementOfRefundEvent, recordRefund } from './refunds';
+import { movementOfRefundEvent, recordRefund, refundableAmount } from './refunds';
 import {
   bookedIntoCharge,
   capturesOfCharge,
@@ -721,7 +721,8 @@ function spreadOverCharge(
 /**
  * The lifecycle's capture a refund event of a shared capture id concerns: the one its refund was sent for
  * (answered, or sent and not answered yet: a refund of the charge of that amount), or the charge's only
- * capture; otherwise the shared id, which the lifecycle does not hold.
+ * capture, unless the event gives back more than that capture can (the charge has another capture the
+ * lifecycle is still to learn); otherwise the shared id, which the lifecycle does not hold.
  */
 function captureOfSharedId(state: LifecycleState, event: RefundEvent): string {
   const { refundId, captureId: chargeId } = event;
@@ -735,8 +736,12 @@ function captureOfSharedId(state: LifecycleState, event: RefundEvent): string {
       minorUnitsOrZero(state, attempt.sent.amount.value) === minorUnitsOrZero(state, event.amount.value),
   );
   if (sent?.operation === 'refund') return sent.captureId;
-  const ofCharge = state.captures.filter((capture) => capture.chargeId === chargeId);
-  return ofCharge.length === 1 && ofCharge[0] ? ofCharge[0].id : chargeId;
+  const ofCharge = capturesOfCharge(state, chargeId);
+  const only = ofCharge.length === 1 ? ofCharge[0] : undefined;
+  if (!only) return chargeId;
+  const givesBack = ['refund', 'dispute-withdrawn'].includes(movementOfRefundEvent(event));
+  const asked = event.amount ? minorUnitsOrZero(state, event.amount.value) : 0n;
+  return givesBack && asked > minorUnitsOrZero(state, refundableAmount(state, only)) ? chargeId : only.id;
 }
 
 /** Whether the lifecycle held this authorization before a reauthorization replaced it. */
