@@ -38,7 +38,9 @@ async function ledgerOf(real: MoneyReal): Promise<ProviderLedger> {
 async function send(real: MoneyReal, request: KeyedRequest, lose: boolean): Promise<Answer> {
   const { provider, api } = real.stack;
   if (lose) {
-    const fault = { operation: request.operation, mode: 'commit-then-drop', count: 1 };
+    // Completing an order is a void at the provider.
+    const operation = request.operation === 'complete' ? 'void' : request.operation;
+    const fault = { operation, mode: 'commit-then-drop', count: 1 };
     const armed = await provider.post('/sandbox/faults', fault);
     if (armed.status !== 201) throw new Error(`fault not armed: ${JSON.stringify(armed.data)}`);
   }
@@ -181,6 +183,18 @@ export class Void implements MoneyCommand {
     await keyed(model, real, { operation: 'void', path, key: nextName(model, 'k'), body: {} }, this.lose);
   }
   toString = () => `Void(${lostText(this.lose).slice(2)})`;
+}
+
+/** The order system completes the order: nothing more is captured, what remains held is released. */
+export class CompleteOrder implements MoneyCommand {
+  constructor(readonly lose: boolean) {}
+  check = () => true;
+  async run(model: MoneyModel, real: MoneyReal) {
+    const path = `/v1/lifecycles/${real.authorizationId}/complete`;
+    const request = { operation: 'complete' as const, path, key: nextName(model, 'k'), body: {} };
+    await keyed(model, real, request, this.lose);
+  }
+  toString = () => `CompleteOrder(${lostText(this.lose).slice(2)})`;
 }
 
 export class Reauthorize implements MoneyCommand {

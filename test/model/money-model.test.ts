@@ -4,6 +4,7 @@ import {
   CaptureWhileWorkerDown,
   Chargeback,
   Checked,
+  CompleteOrder,
   stepsRun,
   DashboardCapture,
   DashboardRefund,
@@ -50,6 +51,7 @@ const allCommands: Record<string, fc.Arbitrary<MoneyCommand>> = {
   capture: fc.tuple(captureAmount, fc.boolean(), lose).map(([a, f, l]) => new Capture(a, f, l)),
   refund: fc.tuple(index, refundAmount, lose).map(([i, a, l]) => new Refund(i, a, l)),
   void: lose.map((l) => new Void(l)),
+  complete: lose.map((l) => new CompleteOrder(l)),
   // 150.00 is more than the 100.00 the payer authorized: refused before the provider, on every door.
   reauthorize: fc
     .tuple(fc.constantFrom(undefined, '40.00', '150.00'), lose)

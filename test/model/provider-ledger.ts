@@ -212,13 +212,21 @@ export function holdViolations(ledger: ProviderLedger): string[] {
 
 /**
  * The lifecycle status the provider's books call for, by the lifecycle's own rules (docs/lifecycle.md): voided,
- * open (nothing or part captured), or captured and then refunded or reversed.
+ * open (nothing or part captured), or captured and then refunded or reversed. An order the lifecycle completed
+ * is voided at the provider too: its status is its captures'.
  */
-export function expectedStatus(ledger: ProviderLedger, reversals: ReadonlySet<string>): string {
+export function expectedStatus(
+  ledger: ProviderLedger,
+  reversals: ReadonlySet<string>,
+  orderCompleted = false,
+): string {
   const current = ledger.chain.at(-1)?.status;
-  if (ledger.chain.some((authorization) => authorization.status === 'VOIDED')) return 'VOIDED';
+  const voided = ledger.chain.some((authorization) => authorization.status === 'VOIDED');
+  if (voided && !orderCompleted) return 'VOIDED';
   const captures = ledger.captures.filter(holdsMoney);
-  if (current !== 'CAPTURED') return captures.length > 0 ? 'PARTIALLY_CAPTURED' : 'AUTHORIZED';
+  if (current !== 'CAPTURED' && !orderCompleted) {
+    return captures.length > 0 ? 'PARTIALLY_CAPTURED' : 'AUTHORIZED';
+  }
   if (captures.some((capture) => capture.refunds.some((refund) => reversals.has(refund.id))))
     return 'REVERSED';
   if (captures.every((capture) => refundedMinor(capture) === capture.minor)) return 'REFUNDED';

