@@ -28,6 +28,8 @@ export const startLifecycleBody = z.strictObject({
   idempotencyKeyRetention: durationSchema('idempotencyKeyRetention').optional(),
   timerCallTimeout: durationSchema('timerCallTimeout').optional(),
   eventGracePeriod: durationSchema('eventGracePeriod').optional(),
+  /** A capture may exceed what remains by the provider's allowance (PayPal's 115 % of the authorization). */
+  overcapture: z.boolean().optional(),
 });
 
 export const authorizationParams = z.object({ authorizationId: identifier });
@@ -124,6 +126,8 @@ export const lifecycleStateBody = z.object({
   reauthorizeAt: z.string().optional(),
   expiryPolicyAt: z.string(),
   expiryPolicy: z.enum(['void', 'expire']),
+  /** Set when the start allowed overcapture (a capture may exceed what remains by the provider's allowance). */
+  overcapture: z.boolean().optional(),
   nextTimer: z.object({ kind: z.string(), at: z.string() }).optional(),
   /** Movements the lifecycle made whose provider event has not come: read after `readAfter` (the `reconcile` timer). */
   awaitedEvents: z

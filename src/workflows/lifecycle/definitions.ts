@@ -44,6 +44,11 @@ export type LifecycleInput = {
    * confirms it; then the lifecycle reads its provider (reconciles, reason 'event-overdue'). Default: 1 hour.
    */
   eventGracePeriod?: Duration;
+  /**
+   * Lets a capture exceed what remains of the hold by the provider's documented allowance (PayPal: captures up to
+   * 115 % of the authorization); such a capture is the last. Without it, every capture is capped at what remains.
+   */
+  overcapture?: boolean;
   /** Set by continue-as-new: the state carried over from the previous run. */
   carriedState?: LifecycleState;
   /** The caller that started the lifecycle (an API caller id, a Nexus caller namespace); see LifecycleClient. */
@@ -215,6 +220,8 @@ export type LifecycleState = {
   capturesEndAtMax?: true;
   /** What the provider lets captures take beyond a hold, in percent of it (PayPal's 15): the ledger allows it. */
   overCapturePercent?: number;
+  /** Set when the start allowed overcapture: a capture may take what remains plus overCapturePercent of the hold. */
+  overcapture?: true;
   /**
    * How long the provider keeps an idempotency key (Stripe 24 hours, PayPal 45 days): a pending attempt
    * retried later is looked for at the provider before it is sent again.

@@ -239,7 +239,7 @@ export function capturePlan(
     sent: {
       authorizationId: state.currentAuthorizationId,
       amount: { currency_code: state.currency, value: amount },
-      finalCapture: request.finalCapture ?? (amount === state.remainingAmount || lastCapture(state)),
+      finalCapture: request.finalCapture ?? (!withinRemaining(state, amount) || lastCapture(state)),
       idempotencyKey: providerKey(state.authorizationId, 'capture', request.idempotencyKey),
       ...(request.invoiceId && { invoiceId: request.invoiceId }),
       ...(request.noteToPayer && { noteToPayer: request.noteToPayer }),
@@ -275,6 +275,11 @@ export function refundPlan(
       ...(request.noteToPayer && { noteToPayer: request.noteToPayer }),
     },
   };
+}
+
+/** Whether a capture of `amount` leaves some of the hold: one of all that remains, or beyond it, is final. */
+function withinRemaining(state: LifecycleState, amount: string): boolean {
+  return minorUnitsOrZero(state, amount) < minorUnitsOrZero(state, state.remainingAmount);
 }
 
 /**

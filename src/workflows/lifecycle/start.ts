@@ -70,6 +70,7 @@ export async function startState(workflowId: string, input: LifecycleInput): Pro
       ...(authorization.capture_id !== undefined && { sharedChargeId: authorization.capture_id }),
       ...(authorization.capturesEndAtMax && { capturesEndAtMax: authorization.capturesEndAtMax }),
       ...(authorization.overCapturePercent && { overCapturePercent: authorization.overCapturePercent }),
+      ...(input.overcapture && { overcapture: true }),
       keyRetentionMs: authorization.keyRetentionMs,
     },
     {

@@ -142,6 +142,7 @@ export function initialState(
     sharedChargeId?: string;
     capturesEndAtMax?: LifecycleState['capturesEndAtMax'];
     overCapturePercent?: LifecycleState['overCapturePercent'];
+    overcapture?: LifecycleState['overcapture'];
     keyRetentionMs: LifecycleState['keyRetentionMs'];
   },
   times: { createTime: string; reauthorizeAt: string; expiryPolicyAt: string; readAt?: string },
@@ -174,6 +175,7 @@ export function initialState(
     maxCaptures: options.maxCaptures,
     ...(options.capturesEndAtMax && { capturesEndAtMax: true }),
     ...(options.overCapturePercent && { overCapturePercent: options.overCapturePercent }),
+    ...(options.overcapture && { overcapture: true }),
     keyRetentionMs: options.keyRetentionMs,
     pendingAttempts: [],
     ledger: { movements: [], discrepancies: [] },

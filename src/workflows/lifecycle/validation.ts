@@ -10,6 +10,7 @@ import {
   type ReauthorizeInput,
   type RefundInput,
 } from './definitions';
+import { figuresOf } from './ledger/figures';
 import { refundableAmount } from './refunds';
 import { disputeOfCharge } from './shared-charge';
 import { amountOf, minorUnitsOf } from './money';
@@ -84,13 +85,32 @@ export function captureAmount(state: LifecycleState, request: CaptureInput): str
   if (remaining === 0n) refuse(LifecycleFailure.stateForbids, 'cannot capture: nothing remains to capture');
   if (request.amount === undefined) return state.remainingAmount;
   const wanted = positiveAmount(state, request.amount);
-  if (wanted > remaining) {
+  const allowance = overcaptureAllowance(state);
+  if (wanted > remaining + allowance) {
+    const beyond = state.overcapture
+      ? ` and the ${amountOf(state, allowance).value} its provider lets a capture exceed the hold by`
+      : '';
     refuse(
       LifecycleFailure.stateForbids,
-      `amount: ${request.amount} ${state.currency} is more than the ${state.remainingAmount} that remains`,
+      `amount: ${request.amount} ${state.currency} is more than the ${state.remainingAmount} that remains${beyond}`,
+    );
+  }
+  if (wanted > remaining && request.finalCapture === false) {
+    refuse(
+      LifecycleFailure.invalidRequest,
+      `finalCapture: a capture beyond the ${state.remainingAmount} that remains is the last; leave finalCapture out or set it true`,
     );
   }
   return amountOf(state, wanted).value;
+}
+
+/**
+ * How much a capture may exceed what remains: in a lifecycle started with overcapture, the provider's allowance
+ * (overCapturePercent of the current hold; 0 where the provider gives none); otherwise nothing.
+ */
+function overcaptureAllowance(state: LifecycleState): bigint {
+  if (!state.overcapture) return 0n;
+  return (figuresOf(state.ledger.movements).authorized * BigInt(state.overCapturePercent ?? 0)) / 100n;
 }
 
 /**
