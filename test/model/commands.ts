@@ -85,6 +85,8 @@ async function keyed(
   if (lose) model.informed = false;
   if (!model.keyed.includes(request)) model.keyed.push(request);
   const answer = await send(real, request, lose);
+  const seen = `${request.operation} ${answer.status}`;
+  answersSeen.set(seen, (answersSeen.get(seen) ?? 0) + 1);
   judge(real, model, request, answer);
   // "Retry later": the request may still act, and the lifecycle hear of it only by webhook.
   if (answer.status >= 500) model.informed = false;
@@ -558,6 +560,9 @@ const byService = (capture: ProviderCapture) => capture.invoiceId?.startsWith('i
 
 /** How many steps the suite ran, shrinking included: the figure it prints. */
 export const stepsRun = { count: 0 };
+
+/** How the service answered the keyed requests, by operation and status (`capture 200`): what the search reached. */
+export const answersSeen = new Map<string, number>();
 
 /** A command followed by the check of the provider's books: every step keeps the money invariants. */
 export class Checked implements MoneyCommand {

@@ -6,6 +6,7 @@ import {
   Checked,
   CompleteOrder,
   stepsRun,
+  answersSeen,
   DashboardCapture,
   DashboardRefund,
   DeliverWebhooks,
@@ -208,8 +209,11 @@ describe('money moves once (model-based)', () => {
           markInterruptAsFailure: true,
         },
       );
+      const answers = [...answersSeen]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([seen, n]) => `${seen} ×${n}`);
       console.log(
-        `money model on ${settings.provider}: ${settings.runs} runs, ${stepsRun.count} steps, no violation (MODEL_SEED=${seed})`,
+        `money model on ${settings.provider}: ${settings.runs} runs, ${stepsRun.count} steps, no violation (MODEL_SEED=${seed}); answers: ${answers.join(', ')}`,
       );
     },
     settings.timeLimitMs + 60_000,
