@@ -578,8 +578,10 @@ export class Checked implements MoneyCommand {
     // the authorized amount whenever it knew of every capture before asking for one.
     const made = ledger.captures.filter((capture) => !model.captureIds.has(capture.id));
     model.captureIds = new Set(ledger.captures.map((capture) => capture.id));
-    if (informed && made.some(byService) && capturedMinor(ledger) > ledger.authorizedMinor) {
-      violations.push(`the service captured past the authorized ${ledger.authorizedMinor} minor units`);
+    // A lifecycle started with overcapture may take PayPal's 115 %, never more.
+    const allowed = model.overcapture ? (ledger.authorizedMinor * 115n) / 100n : ledger.authorizedMinor;
+    if (informed && made.some(byService) && capturedMinor(ledger) > allowed) {
+      violations.push(`the service captured past the ${allowed} minor units it may`);
     }
     if (violations.length > 0) violation(`after ${this.command.toString()}: ${violations.join('; ')}`);
   }

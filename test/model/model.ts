@@ -56,6 +56,8 @@ export interface MoneyModel {
   sequence: number;
   /** The provider's captures as of the last step, to tell which capture a step made. */
   captureIds: Set<string>;
+  /** Whether the lifecycle was started with overcapture: its captures may take its provider's allowance too. */
+  overcapture: boolean;
 }
 
 export interface MoneyReal {
