@@ -4,6 +4,7 @@ import { applyCapture, applyEvent, applyRefund, markEnded } from '../../src/work
 import {
   assertDurationsWithinBounds,
   assertOpen,
+  completeAmount,
   reauthorizeAmount,
 } from '../../src/workflows/lifecycle/validation';
 import {
@@ -236,6 +237,73 @@ describe('the capture plan', () => {
       { amount: usd('100.00'), finalCapture: true, idempotencyKey: 'A1-k0' },
     );
     expect(() => capturePlanOf(state, { idempotencyKey: 'k1' })).toThrow(/cannot capture/);
+  });
+});
+
+describe('a capture in a lifecycle started with overcapture', () => {
+  /** 30.00 of a 100.00 PayPal authorization captured; captures may total 115 % of it. */
+  function overcapturing(): LifecycleState {
+    const state = capturedState('100.00', { C1: '30.00' });
+    return { ...state, overcapture: true, overCapturePercent: 15 };
+  }
+
+  it("takes what remains and the provider's allowance, as the last capture", () => {
+    expect(capturePlanOf(overcapturing(), { amount: '85.00' })).toMatchObject({
+      amount: '85.00',
+      finalCapture: true,
+    });
+    expect(capturePlanOf(overcapturing(), { amount: '70.00' })).toMatchObject({ finalCapture: true });
+    expect(capturePlanOf(overcapturing(), { amount: '69.99' })).toMatchObject({ finalCapture: false });
+  });
+
+  it('refuses more, and a capture beyond what remains that is not the last', () => {
+    expect(refusal(() => capturePlanOf(overcapturing(), { amount: '85.01' }))).toEqual({
+      type: LifecycleFailure.stateForbids,
+      message:
+        'amount: 85.01 USD is more than the 70.00 that remains and the 15.00 its provider lets a capture exceed the hold by',
+    });
+    expect(refusal(() => capturePlanOf(overcapturing(), { amount: '71.00', finalCapture: false }))).toEqual({
+      type: LifecycleFailure.invalidRequest,
+      message:
+        'finalCapture: a capture beyond the 70.00 that remains is the last; leave finalCapture out or set it true',
+    });
+  });
+
+  it('is capped at what remains where the start did not allow it, whatever the provider grants', () => {
+    const state = { ...capturedState('100.00', { C1: '30.00' }), overCapturePercent: 15 };
+    expect(refusal(() => capturePlanOf(state, { amount: '70.01' })).message).toBe(
+      'amount: 70.01 USD is more than the 70.00 that remains',
+    );
+  });
+});
+
+describe('completing an order', () => {
+  it('releases what remains once something was captured', () => {
+    expect(completeAmount(capturedState('100.00', { C1: '30.00' }))).toBe('70.00');
+  });
+
+  it('is refused while nothing was captured, while a capture has no answer, on a shared charge, and once ended', () => {
+    expect(refusal(() => completeAmount(authorizedState('100.00'))).message).toBe(
+      'cannot complete the order: nothing was captured; void the authorization to release the whole hold',
+    );
+    const unanswered = capturedState('100.00', { C1: '30.00' });
+    beginAttempt(
+      unanswered,
+      attemptOf('capture', { idempotencyKey: 'k9' }, { sentUnder: 'A1/capture/k9', amount: '10.00' }),
+    );
+    expect(refusal(() => completeAmount(unanswered)).message).toBe(
+      'cannot complete the order: the capture under key k9 has no answer yet; retry it first',
+    );
+    const shared = { ...capturedState('100.00', { C1: '30.00' }), sharedCaptureIds: true as const };
+    expect(refusal(() => completeAmount(shared)).message).toMatch(
+      /^cannot complete the order: Stripe releases the rest of a partly captured PaymentIntent only with its final capture/,
+    );
+    const voided = capturedState('100.00', { C1: '30.00' });
+    markEnded(voided, 'VOIDED');
+    expect(refusal(() => completeAmount(voided))).toEqual({
+      type: LifecycleFailure.stateForbids,
+      message: 'cannot complete the order: the lifecycle is VOIDED',
+    });
   });
 });
 
