@@ -1,13 +1,14 @@
 import type { Client } from '@temporalio/client';
 import { Gauge, type Registry } from 'prom-client';
 import type { FastifyBaseLogger } from 'fastify';
+import { expiryPolicies } from '../expiry-policies';
 import type { ProviderName } from '../provider-names';
 import { lifecycleWorkflowType } from '../workflows/lifecycle/definitions';
 import type { HoldEndAction } from '../workflows/lifecycle/visibility';
 
 const HOUR_MS = 60 * 60 * 1000;
 const windows = { '24h': 24 * HOUR_MS, '72h': 72 * HOUR_MS } as const;
-const actions: HoldEndAction[] = ['reauthorize', 'void', 'expire'];
+const actions: HoldEndAction[] = ['reauthorize', ...expiryPolicies];
 
 /** The visibility query of open lifecycles on `provider` whose hold ends before `before`, doing `action` first. */
 export function holdsEndingQuery(provider: ProviderName, action: HoldEndAction, before: Date): string {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { durationSchema } from '../duration';
+import { expiryPolicies } from '../expiry-policies';
 import { providerNames } from '../provider-names';
 
 // A provider resource id as one path segment: PayPal's ids are upper-case letters and digits, Stripe's
@@ -22,7 +23,7 @@ export const startLifecycleBody = z.strictObject({
   provider: z.enum(providerNames).optional(),
   orderId: z.string().min(1).max(127).optional(),
   reauthorizeAfter: durationSchema('reauthorizeAfter').optional(),
-  expiryPolicy: z.enum(['void', 'expire']).optional(),
+  expiryPolicy: z.enum(expiryPolicies).optional(),
   expiryPolicyAfter: durationSchema('expiryPolicyAfter').optional(),
   lateEventWindow: durationSchema('lateEventWindow').optional(),
   idempotencyKeyRetention: durationSchema('idempotencyKeyRetention').optional(),
@@ -125,7 +126,7 @@ export const lifecycleStateBody = z.object({
   expirationTime: z.string().optional(),
   reauthorizeAt: z.string().optional(),
   expiryPolicyAt: z.string(),
-  expiryPolicy: z.enum(['void', 'expire']),
+  expiryPolicy: z.enum(expiryPolicies),
   /** Set when the start allowed overcapture (a capture may exceed what remains by the provider's allowance). */
   overcapture: z.boolean().optional(),
   nextTimer: z.object({ kind: z.string(), at: z.string() }).optional(),

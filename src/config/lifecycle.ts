@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { durationDefault, durationSchema } from '../duration';
+import { expiryPolicies } from '../expiry-policies';
 import { settingsPiece, type SettingsOf } from './piece';
 
 /** What a lifecycle start leaves out: the API and the Nexus handlers fill it in from these. */
@@ -7,7 +8,7 @@ export const lifecycleSettings = settingsPiece(
   'Lifecycle defaults',
   {
     REAUTHORIZE_AFTER: durationSchema('reauthorizeAfter').default(durationDefault('reauthorizeAfter')),
-    EXPIRY_POLICY: z.enum(['void', 'expire']).default('void'),
+    EXPIRY_POLICY: z.enum(expiryPolicies).default('void'),
     LATE_EVENT_WINDOW: durationSchema('lateEventWindow').default(durationDefault('lateEventWindow')),
     IDEMPOTENCY_KEY_RETENTION: durationSchema('idempotencyKeyRetention').default(
       durationDefault('idempotencyKeyRetention'),
@@ -17,7 +18,7 @@ export const lifecycleSettings = settingsPiece(
   },
   {
     REAUTHORIZE_AFTER: { meaning: 'default reauthorization timer; at most 365 days' },
-    EXPIRY_POLICY: { meaning: 'what happens before expiry: `void` or `expire`' },
+    EXPIRY_POLICY: { meaning: 'what happens before expiry: `void`, `expire` or `capture` (what remains)' },
     LATE_EVENT_WINDOW: {
       meaning:
         'how long an ended lifecycle stays open to record late provider events; `0 seconds`: it completes at once',

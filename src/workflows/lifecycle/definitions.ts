@@ -2,6 +2,7 @@ import type { Duration } from '@temporalio/common';
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { PaymentEvent, PaymentEventKind } from '../../providers/events';
 import type { ProviderName } from '../../provider-names';
+import type { ExpiryPolicy } from '../../expiry-policies';
 import type { CaptureRequest, RefundRequest } from '../../providers/port';
 import type { Authorization, CaptureStatus, Money, PaymentCapture, Refund } from '../../providers/resources';
 import type { Discrepancy, Ledger, Movement } from '../../providers/movements';
@@ -19,7 +20,7 @@ export function lifecycleWorkflowId(authorizationId: string): string {
   return `authorization-${authorizationId}`;
 }
 
-export type ExpiryPolicy = 'void' | 'expire';
+export type { ExpiryPolicy };
 
 export type LifecycleInput = {
   authorizationId: string;

@@ -214,6 +214,11 @@ export function voidIdempotencyKey(state: LifecycleState): string {
   return `${state.workflowId}-void`;
 }
 
+/** The provider key of the expiry policy's capture of what remains of the current hold. */
+export function expiryCaptureKey(state: LifecycleState): string {
+  return `${state.currentAuthorizationId}/capture/expiry-policy`;
+}
+
 /**
  * The capture a keyed request sends: the pending attempt of the same key and request, sent again under its
  * key (its answer was lost), or a new one of what the request asks, under the key derived from the caller's.

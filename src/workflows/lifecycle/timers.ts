@@ -2,11 +2,11 @@ import { CancellationScope, isCancellation, log, sleep } from '@temporalio/workf
 import type { Authorization } from '../../providers/resources';
 import { ofProvider, timerCalls, type PaymentsCalls } from './activity-options';
 import type { LifecycleInput, LifecycleState } from './definitions';
-import { reauthorizeIdempotencyKey, voidIdempotencyKey } from './keyed-requests';
+import { expiryCaptureKey, reauthorizeIdempotencyKey, voidIdempotencyKey } from './keyed-requests';
 import { millisecondsOf } from './start';
 import { overdueAt } from './awaited-events';
 import { amountOf, minorUnitsOf } from './money';
-import { applyReauthorization, isTerminal, markEnded, voidTarget } from './state';
+import { applyReauthorization, bookCapture, isTerminal, markEnded, voidTarget } from './state';
 import { inLifecycleCurrency } from './validation';
 
 export type TimerKind = 'reauthorize' | 'expiryPolicy' | 'reconcile' | 'close';
@@ -144,6 +144,14 @@ export async function fireTimer(
     }
     return;
   }
+  if (state.expiryPolicy === 'capture') {
+    try {
+      await captureRest(state, calls);
+      return;
+    } catch (error) {
+      log.warn('capture before expiry failed; marking the lifecycle expired', { error: String(error) });
+    }
+  }
   if (state.expiryPolicy === 'void') {
     try {
       const authorizationId = voidTarget(state);
@@ -155,6 +163,24 @@ export async function fireTimer(
     }
   }
   markEnded(state, 'EXPIRED');
+}
+
+/**
+ * The expiry policy `capture`: what remains of the current hold, as its last capture, under the lifecycle's own
+ * key. Not while a capture sent earlier has no answer: what remains at the provider is then unknown, and
+ * capturing it could take more than the payer gave.
+ */
+async function captureRest(state: LifecycleState, calls: PaymentsCalls): Promise<void> {
+  const unanswered = state.pendingAttempts.find((attempt) => attempt.operation === 'capture');
+  if (unanswered) throw new Error(`the capture under key ${unanswered.idempotencyKey} has no answer`);
+  const sent = {
+    authorizationId: state.currentAuthorizationId,
+    amount: { currency_code: state.currency, value: state.remainingAmount },
+    finalCapture: true,
+    idempotencyKey: expiryCaptureKey(state),
+  };
+  const answer = await calls.captureAuthorization(sent);
+  bookCapture(state, sent, inLifecycleCurrency(state, answer, 'capture'));
 }
 
 /** The provider's issue, or how the call failed (e.g. it timed out after retrying). */
