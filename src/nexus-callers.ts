@@ -8,6 +8,7 @@ export const nexusOperationNames = [
   'capture',
   'void',
   'complete',
+  'increment',
   'reauthorize',
   'state',
   'awaitOutcome',

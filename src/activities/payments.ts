@@ -2,6 +2,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import {
   ProviderError,
   type CaptureRequest,
+  type IncrementRequest,
   type KeyedActionFinding,
   type PaymentsProvider,
   type ReauthorizeRequest,
@@ -26,6 +27,8 @@ export type StartingAuthorization = Authorization & {
   capturesEndAtMax?: true;
   /** Set only for a provider that captures beyond the authorized amount, by this percent of it (PayPal's). */
   overCapturePercent?: number;
+  /** Set only when the hold can be raised in place (Stripe's incremental authorization on this card). */
+  incrementable?: true;
   /** How long the provider keeps an idempotency key (its idempotencyKeyRetentionMs). */
   keyRetentionMs: number;
 };
@@ -35,6 +38,7 @@ export type WebhookEventTypeChoice = { offered: string[]; needed: string[] };
 
 export const MISSING_IDEMPOTENCY_KEY = 'MISSING_IDEMPOTENCY_KEY';
 export const WEBHOOK_SUBSCRIPTIONS_UNSUPPORTED = 'WEBHOOK_SUBSCRIPTIONS_UNSUPPORTED';
+export const INCREMENT_UNSUPPORTED = 'INCREMENT_UNSUPPORTED';
 
 /** Capture and refund take an idempotency key without fail: it makes every retry of the activity act at most once. */
 function requireIdempotencyKey(activity: string, idempotencyKey: string): void {
@@ -70,6 +74,7 @@ export function createPaymentsActivities(provider: PaymentsProvider) {
         ...(capabilities.sharedCaptureIds && { sharedCaptureIds: true as const }),
         ...(capabilities.capturesEndAtMax && { capturesEndAtMax: true as const }),
         ...(capabilities.overCapturePercent && { overCapturePercent: capabilities.overCapturePercent }),
+        ...(capabilities.incrementalAuthorization && { incrementable: true as const }),
         keyRetentionMs: capabilities.idempotencyKeyRetentionMs,
       };
     },
@@ -101,6 +106,17 @@ export function createPaymentsActivities(provider: PaymentsProvider) {
     /** Under its key, every retry voids at most once. */
     voidAuthorization: (input: VoidRequest): Promise<Authorization> =>
       callProvider(() => provider.voidAuthorization(input), 'void', 'voids'),
+
+    /** Under its key, every retry raises the hold at most once. */
+    incrementAuthorization: (input: IncrementRequest): Promise<Authorization> =>
+      callProvider(() => {
+        if (provider.incrementAuthorization) return provider.incrementAuthorization(input);
+        throw ApplicationFailure.create({
+          type: INCREMENT_UNSUPPORTED,
+          message: `${provider.name} has no incremental authorization`,
+          nonRetryable: true,
+        });
+      }, 'increment'),
 
     /** Under its key, every retry holds at most once. */
     reauthorizeAuthorization: (input: ReauthorizeRequest): Promise<Authorization> =>

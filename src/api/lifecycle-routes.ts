@@ -15,6 +15,7 @@ import {
   captureParams,
   errorBody,
   idempotencyHeaders,
+  incrementBody,
   lifecycleStateBody,
   orderCompletionBody,
   reauthorizeBody,
@@ -182,6 +183,13 @@ export const lifecycleRoutes: FastifyPluginAsyncZod<LifecycleRoutesOptions> = as
     },
     async (request) =>
       answered(lifecyclesOf(request).complete(request.params.authorizationId, keyedRequest(request))),
+  );
+
+  app.post(
+    '/v1/lifecycles/:authorizationId/increment',
+    { onRequest: writes, schema: commandSchema(incrementBody, authorizationSchema, idempotencyHeaders) },
+    async (request) =>
+      answered(lifecyclesOf(request).increment(request.params.authorizationId, keyedRequest(request))),
   );
 
   app.post(

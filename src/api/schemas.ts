@@ -62,6 +62,9 @@ export const captureBody = z.strictObject({
 
 export const reauthorizeBody = z.strictObject({ amount: amount.optional() });
 
+/** By how much to raise the hold: the increase, not the new total. */
+export const incrementBody = z.strictObject({ amount });
+
 export const refundBody = z.strictObject({
   amount: amount.optional(),
   invoiceId: z.string().min(1).max(127).optional(),

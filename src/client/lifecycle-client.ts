@@ -17,6 +17,7 @@ import {
 import {
   captureUpdate,
   completeUpdate,
+  incrementUpdate,
   keyedAnswerQuery,
   LifecycleFailure,
   lifecycleWorkflowId,
@@ -32,6 +33,7 @@ import {
   voidUpdate,
   type CaptureInput,
   type CompleteInput,
+  type IncrementInput,
   type LifecycleInput,
   type LifecycleStart,
   type LifecycleOperation,
@@ -332,6 +334,11 @@ export class LifecycleClient {
    */
   complete(authorizationId: string, request: CompleteInput = {}): Promise<OrderCompletion> {
     return this.update(authorizationId, 'complete', completeUpdate, request);
+  }
+
+  /** Raises the current hold by `request.amount` in place (Stripe's incremental authorization), once per key. */
+  increment(authorizationId: string, request: IncrementInput): Promise<Authorization> {
+    return this.update(authorizationId, 'increment', incrementUpdate, request);
   }
 
   reauthorize(authorizationId: string, request: ReauthorizeInput): Promise<Authorization> {

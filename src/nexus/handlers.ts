@@ -17,6 +17,7 @@ import {
   reauthorizeInput,
   startLifecycleInput,
   voidInput,
+  incrementInput,
 } from './inputs';
 import { boundOutcomeWaits, outcomeWorkflowId } from './outcome-waits';
 import { paymentsService, type PaymentState } from './service';
@@ -143,6 +144,13 @@ export function paymentsServiceHandler(options: PaymentsHandlerOptions) {
     ),
     complete: syncOperation(callers, 'complete', voidInput, ({ authorizationId, ...request }, ctx, caller) =>
       lifecycles(caller).complete(authorizationId, withKey(request, ctx)),
+    ),
+    increment: syncOperation(
+      callers,
+      'increment',
+      incrementInput,
+      ({ authorizationId, ...request }, ctx, caller) =>
+        lifecycles(caller).increment(authorizationId, withKey(request, ctx)),
     ),
     reauthorize: syncOperation(
       callers,

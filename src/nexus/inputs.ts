@@ -4,6 +4,7 @@ import {
   authorizationParams,
   captureBody,
   idempotencyKey,
+  incrementBody,
   reauthorizeBody,
   startLifecycleBody,
 } from '../api/schemas';
@@ -18,6 +19,7 @@ export const lifecycleRefInput = z.strictObject(authorizationParams.shape);
 export const captureInput = captureBody.extend(lifecycleRefInput.shape).extend(keyed.shape);
 export const reauthorizeInput = reauthorizeBody.extend(lifecycleRefInput.shape).extend(keyed.shape);
 export const voidInput = lifecycleRefInput.extend(keyed.shape);
+export const incrementInput = incrementBody.extend(lifecycleRefInput.shape).extend(keyed.shape);
 
 /** The input, or a BAD_REQUEST handler error (not retried) naming the field. */
 export function parseInput<Schema extends z.ZodType>(schema: Schema, input: unknown): z.output<Schema> {

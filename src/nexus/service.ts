@@ -5,6 +5,7 @@ import type { OrderCompletion } from '../workflows/lifecycle/definitions';
 import type { OutcomeFailure, PaymentState } from '../workflows/payment-outcome/definitions';
 import type {
   captureInput,
+  incrementInput,
   lifecycleRefInput,
   reauthorizeInput,
   startLifecycleInput,
@@ -26,6 +27,7 @@ export type StartedLifecycle = { workflowId: string; runId: string; state: Payme
 export type CaptureOperationInput = z.input<typeof captureInput>;
 export type ReauthorizeOperationInput = z.input<typeof reauthorizeInput>;
 export type VoidOperationInput = z.input<typeof voidInput>;
+export type IncrementOperationInput = z.input<typeof incrementInput>;
 export type LifecycleRef = z.input<typeof lifecycleRefInput>;
 
 export const paymentsService = nexus.service('payments', {
@@ -36,6 +38,8 @@ export const paymentsService = nexus.service('payments', {
   void: nexus.operation<VoidOperationInput, Authorization | null>(),
   /** Completes the order: nothing more is captured, what remains held is released; answers what it released. */
   complete: nexus.operation<VoidOperationInput, OrderCompletion>(),
+  /** Raises the hold by `amount` in place (Stripe's incremental authorization); answers it with its new amount. */
+  increment: nexus.operation<IncrementOperationInput, Authorization>(),
   reauthorize: nexus.operation<ReauthorizeOperationInput, Authorization>(),
   /** The lifecycle's state; null when there is none for the authorization. */
   state: nexus.operation<LifecycleRef, PaymentState | null>(),

@@ -5,6 +5,7 @@
 
 /**
  * - `hold`: an authorization (or a reauthorization's new one) holds money on the payer's card.
+ * - `hold-increment`: a hold raised in place (an incremental authorization): more of it held, same authorization.
  * - `release`: held money is no longer held (void, expiry, denial, the rest of a final capture, a replaced hold,
  *   what the provider says can no longer be captured).
  * - `capture`: money taken from a hold; `pending` while the provider has not completed it.
@@ -18,6 +19,7 @@
  */
 export type MovementKind =
   | 'hold'
+  | 'hold-increment'
   | 'release'
   | 'capture'
   | 'capture-completed'

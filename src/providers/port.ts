@@ -19,6 +19,9 @@ export type CaptureRequest = {
 
 export type VoidRequest = { authorizationId: string; idempotencyKey: string };
 
+/** Raise the hold to `amount`, its new total, without a new authorization (Stripe's incremental authorization). */
+export type IncrementRequest = { authorizationId: string; amount: Money; idempotencyKey: string };
+
 /** Hold `amount` again, on the provider's own terms (see ProviderCapabilities.reauthorization). */
 export type ReauthorizeRequest = { authorizationId: string; amount: Money; idempotencyKey: string };
 
@@ -61,6 +64,8 @@ export type ProviderCapabilities = {
    * the lifecycle then gives each capture an id of its own and refunds the shared one.
    */
   sharedCaptureIds?: boolean;
+  /** Whether the authorization's hold can be raised in place (Stripe's incremental authorization, per card). */
+  incrementalAuthorization?: boolean;
 };
 
 /** The delivery headers the webhook intake requires; two of them it reads itself. */
@@ -138,6 +143,11 @@ export interface PaymentsProvider {
   voidAuthorization(request: VoidRequest): Promise<Authorization>;
   /** Answers the authorization that now holds the money (a new id). */
   reauthorizeAuthorization(request: ReauthorizeRequest): Promise<Authorization>;
+  /**
+   * Answers the authorization with its raised amount; a provider without incremental authorizations has none
+   * (the lifecycle refuses an increment of its holds before any call).
+   */
+  incrementAuthorization?(request: IncrementRequest): Promise<Authorization>;
   /** A repeat under the same idempotency key answers the first refund. */
   refundCapture(request: RefundRequest): Promise<Refund>;
   /** The capture `request` made under its key, read from the provider once the key may be forgotten. */

@@ -6,6 +6,7 @@ const faultOperations = [
   'capture',
   'void',
   'reauthorize',
+  'increment',
   'refund',
   'get',
   'webhooks',

@@ -6,6 +6,7 @@
 
 export type StripeOperation =
   | 'capture'
+  | 'increment'
   | 'cancel'
   | 'refund'
   | 'reauthorize-create'

@@ -129,8 +129,10 @@ export function stripeProvider(options: StripeProviderOptions): PaymentsProvider
     lifecycleEventTypes: stripeLifecycleEventTypes,
 
     // An account that asks for multicapture gets it only on cards that allow it: the intent's charge says.
-    capabilitiesOf: (authorization) =>
-      stripeCapabilities(multicapture && multicaptureOf(authorization) === 'available', retention),
+    capabilitiesOf: (authorization) => ({
+      ...stripeCapabilities(multicapture && multicaptureOf(authorization) === 'available', retention),
+      incrementalAuthorization: cardCapability(authorization, 'incremental_authorization') === 'available',
+    }),
 
     getAuthorization: (authorizationId) =>
       classified(async () =>
@@ -159,6 +161,17 @@ export function stripeProvider(options: StripeProviderOptions): PaymentsProvider
       classified(async () =>
         authorizationOf(await cancel(request.authorizationId, request.idempotencyKey, 'cancel')),
       ),
+
+    incrementAuthorization: (request) =>
+      classified(async () => {
+        const { amount } = stripeAmount(request.amount);
+        const intent = await stripe.paymentIntents.incrementAuthorization(
+          request.authorizationId,
+          { amount, expand: expandCharge },
+          keyed('increment', request.idempotencyKey),
+        );
+        return authorizationOf(intent);
+      }),
 
     reauthorizeAuthorization: (request) =>
       classified(async () => {
@@ -297,8 +310,16 @@ export function reauthorizationParams(
 
 /** The multicapture status the intent's charge reports (see authorizationOf's card_capabilities). */
 function multicaptureOf(authorization: Authorization): unknown {
-  const capabilities = authorization.card_capabilities as { multicapture?: unknown } | undefined;
-  return capabilities?.multicapture;
+  return cardCapability(authorization, 'multicapture');
+}
+
+/** A status the intent's charge reports of what the card allows (authorizationOf's card_capabilities). */
+function cardCapability(
+  authorization: Authorization,
+  name: 'multicapture' | 'incremental_authorization',
+): unknown {
+  const capabilities = authorization.card_capabilities as Record<string, unknown> | undefined;
+  return capabilities?.[name];
 }
 
 function idOf(value: string | { id: string } | null | undefined): string | undefined {

@@ -11,6 +11,8 @@ import {
 
 /** Stripe's limit on the captures of one multicapture PaymentIntent. */
 export const MAX_MULTICAPTURES = 50;
+/** Stripe's limit on the incremental authorizations of one PaymentIntent, declines included. */
+const MAX_INCREMENT_ATTEMPTS = 10;
 const DAY_SECONDS = 86_400;
 
 export function stripeId(prefix: string): string {
@@ -21,6 +23,8 @@ export interface NewIntent {
   amount: number;
   currency: string;
   multicapture?: boolean;
+  /** Whether the card allows incremental authorizations (requested at the intent's creation). */
+  incremental?: boolean;
   /** Days the hold lasts: 7 for most cards, up to 30 with extended authorization. */
   holdDays?: number;
   customer?: string;
@@ -58,6 +62,7 @@ export class StripeBooks {
       canceledAt: null,
       multicapture: input.multicapture ?? false,
       captureCount: 0,
+      incrementAttempts: 0,
       customer: input.customer ?? stripeId('cus'),
       paymentMethod: input.paymentMethod ?? stripeId('pm'),
       chargeId: stripeId('ch'),
@@ -75,6 +80,7 @@ export class StripeBooks {
       currency: input.currency,
       captureBefore: created + (input.holdDays ?? 7) * DAY_SECONDS,
       multicapture: intent.multicapture,
+      incremental: input.incremental ?? false,
       metadata: {},
       created,
     };
@@ -187,6 +193,40 @@ export class StripeBooks {
     if (intent.amountCapturable === 0) intent.status = 'succeeded';
     this.options.onEvent({ type: 'charge.captured', charge });
     if (intent.status === 'succeeded') this.options.onEvent({ type: 'payment_intent.succeeded', intent });
+    return intent;
+  }
+
+  /**
+   * Raises the hold to `amount`, the new total: only on an intent not yet captured whose card allows
+   * incremental authorizations, to more than it holds, 10 attempts at most.
+   */
+  incrementAuthorization(id: string, amount: number): IntentRecord {
+    const intent = this.intent(id);
+    const charge = this.charge(intent.chargeId);
+    if (intent.status !== 'requires_capture' || intent.amountReceived > 0) {
+      throw invalidRequest(
+        `This PaymentIntent's authorization cannot be incremented because it has a status of ${intent.status}${intent.amountReceived > 0 ? ' and was captured' : ''}.`,
+        'payment_intent_unexpected_state',
+      );
+    }
+    if (!charge.incremental || intent.incrementAttempts >= MAX_INCREMENT_ATTEMPTS) {
+      throw invalidRequest(
+        `This PaymentIntent is not eligible for incremental authorization${charge.incremental ? `: it had ${MAX_INCREMENT_ATTEMPTS} attempts` : ''}.`,
+        'payment_intent_unexpected_state',
+      );
+    }
+    if (amount <= intent.amount) {
+      throw invalidRequest(
+        `amount (${amount}) must be greater than the currently authorized amount (${intent.amount}).`,
+        'parameter_invalid_integer',
+        'amount',
+      );
+    }
+    intent.incrementAttempts += 1;
+    intent.amountCapturable += amount - intent.amount;
+    intent.amount = amount;
+    charge.amount = amount;
+    this.options.onEvent({ type: 'payment_intent.amount_capturable_updated', intent });
     return intent;
   }
 

@@ -16,6 +16,8 @@ export interface IntentRecord {
   canceledAt: number | null;
   multicapture: boolean;
   captureCount: number;
+  /** Incremental authorizations tried (Stripe allows 10 per intent, declines included). */
+  incrementAttempts: number;
   customer: string;
   paymentMethod: string;
   chargeId: string;
@@ -35,6 +37,8 @@ export interface ChargeRecord {
   /** Unix seconds: the hold ends then if not captured. */
   captureBefore: number;
   multicapture: boolean;
+  /** Whether the card allows incremental authorizations (the charge's `incremental_authorization.status`). */
+  incremental: boolean;
   metadata: Record<string, string>;
   created: number;
 }

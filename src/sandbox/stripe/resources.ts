@@ -36,7 +36,7 @@ export function chargeResource(charge: ChargeRecord): Record<string, unknown> {
         exp_year: 2030,
         last4: '4242',
         extended_authorization: { status: 'disabled' },
-        incremental_authorization: { status: 'unavailable' },
+        incremental_authorization: { status: charge.incremental ? 'available' : 'unavailable' },
         multicapture: { status: charge.multicapture ? 'available' : 'unavailable' },
         overcapture: { maximum_amount_capturable: charge.amount, status: 'unavailable' },
       },

@@ -9,6 +9,8 @@ const newIntentSchema = z.object({
   amount: z.number().int().positive(),
   currency: z.string().regex(/^[a-z]{3}$/),
   multicapture: z.boolean().default(false),
+  /** Whether the card allows incremental authorizations (Stripe's request_incremental_authorization_support). */
+  incremental: z.boolean().default(false),
   /** 7 for most cards; up to 30 with extended authorization. */
   hold_days: z.number().int().min(1).max(30).default(7),
   metadata: z.record(z.string(), z.string()).optional(),
@@ -31,6 +33,7 @@ export function registerStripeControlRoutes(app: FastifyInstance, books: StripeB
       amount: body.amount,
       currency: body.currency,
       multicapture: body.multicapture,
+      incremental: body.incremental,
       holdDays: body.hold_days,
       metadata: body.metadata,
     });

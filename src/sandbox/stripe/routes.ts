@@ -189,6 +189,22 @@ export async function registerStripeRoutes(app: FastifyInstance, context: Stripe
       );
     });
 
+    scope.post('/v1/payment_intents/:id/increment_authorization', async (request, reply) => {
+      const { id } = request.params as { id: string };
+      const params = paramsOf(request);
+      return answer(reply, faults, 'increment', () =>
+        keyed(request, () => {
+          allowOnly(params, ['amount', 'metadata', 'expand']);
+          const amount = integer(params, 'amount');
+          if (amount === undefined)
+            throw invalidRequest('Missing required param: amount.', 'parameter_missing', 'amount');
+          const intent = books.incrementAuthorization(id, amount);
+          Object.assign(intent.metadata, metadata(params));
+          return { statusCode: 200, body: intentJson(id, params) };
+        }),
+      );
+    });
+
     scope.post('/v1/payment_intents/:id/cancel', async (request, reply) => {
       const { id } = request.params as { id: string };
       const params = paramsOf(request);

@@ -14,6 +14,7 @@ import {
   LifecycleFailure,
   type CaptureInput,
   type CompleteInput,
+  type IncrementInput,
   type KeyedAnswerLookup,
   type KeyedAnswerQuestion,
   type LifecycleInput,
@@ -33,6 +34,7 @@ import {
   beginAttempt,
   capturePlan,
   endAttempt,
+  incrementIdempotencyKey,
   isDefiniteFailure,
   keyMayBeForgotten,
   KeyedRequests,
@@ -42,10 +44,25 @@ import {
   resentAttempt,
   voidIdempotencyKey,
 } from './keyed-requests';
-import { applyEvent, bookCapture, bookRefund, markCompleted, markEnded, voidTarget } from './state';
+import {
+  applyEvent,
+  bookCapture,
+  bookIncrement,
+  bookRefund,
+  markCompleted,
+  markEnded,
+  voidTarget,
+} from './state';
 import { shouldContinueAsNew } from './run-length';
 import { fireTimer, providerTimerCalls, reauthorize, type TimerKind } from './timers';
-import { assertOpen, completeAmount, inLifecycleCurrency, reauthorizeAmount, refuse } from './validation';
+import {
+  assertOpen,
+  completeAmount,
+  incrementTotal,
+  inLifecycleCurrency,
+  reauthorizeAmount,
+  refuse,
+} from './validation';
 import { lifecycleDetails, type LifecycleVisibility } from './visibility';
 
 /** The request with its key: a capture or refund without one is refused by its validator (KeyedRequests). */
@@ -190,6 +207,28 @@ export class LifecycleCommands {
         'request',
         request.idempotencyKey,
       );
+      this.stateChanged();
+      return authorization;
+    });
+  }
+
+  validateIncrement(request: IncrementInput): void {
+    if (!this.keyed.isKnown('increment', request.idempotencyKey, this.fingerprint(request)))
+      incrementTotal(this.state, request);
+  }
+
+  /** Raises the current hold in place (an incremental authorization); answers it with its new amount. */
+  increment(request: IncrementInput): Promise<Authorization> {
+    return this.once('increment', request.idempotencyKey, this.fingerprint(request), async () => {
+      // The validator refused a request without a key.
+      const key = request.idempotencyKey ?? '';
+      const total = incrementTotal(this.state, request);
+      const authorization = await this.calls.incrementAuthorization({
+        authorizationId: this.state.currentAuthorizationId,
+        amount: { currency_code: this.state.currency, value: total },
+        idempotencyKey: incrementIdempotencyKey(this.state, key),
+      });
+      bookIncrement(this.state, inLifecycleCurrency(this.state, authorization, 'authorization'), key);
       this.stateChanged();
       return authorization;
     });

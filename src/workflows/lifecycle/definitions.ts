@@ -223,6 +223,8 @@ export type LifecycleState = {
   overCapturePercent?: number;
   /** Set when the start allowed overcapture: a capture may take what remains plus overCapturePercent of the hold. */
   overcapture?: true;
+  /** Set while the current hold can be raised in place (Stripe's incremental authorization on the payer's card). */
+  incrementable?: true;
   /**
    * How long the provider keeps an idempotency key (Stripe 24 hours, PayPal 45 days): a pending attempt
    * retried later is looked for at the provider before it is sent again.
@@ -266,7 +268,7 @@ export type PendingRefund = KeyedAttempt & {
   captureId: string;
 };
 
-export type LifecycleOperation = 'capture' | 'void' | 'complete' | 'reauthorize' | 'refund';
+export type LifecycleOperation = 'capture' | 'void' | 'complete' | 'reauthorize' | 'increment' | 'refund';
 
 /** What a keyed request asked for, normalized (amounts with the currency's decimals); compared on a retry. */
 export type RequestFingerprint = Record<string, string | boolean>;
@@ -305,6 +307,13 @@ export type VoidInput = {
   idempotencyKey?: string;
 };
 
+/** Raises the current hold by `amount` (the increase), without a new authorization. */
+export type IncrementInput = {
+  amount: string;
+  /** The caller's Idempotency-Key: required, the increment moves money. */
+  idempotencyKey?: string;
+};
+
 /** Completes the order: nothing more is captured, and what remains held is released (a void at the provider). */
 export type CompleteInput = VoidInput;
 
@@ -333,6 +342,8 @@ export function lifecycleSummary(authorizationId: string, orderId?: string): str
 export const captureUpdate = defineUpdate<PaymentCapture, [CaptureInput]>('capture');
 /** Answers the provider's voided authorization (null when it answered 204 with no body). */
 export const voidUpdate = defineUpdate<Authorization | null, [VoidInput]>('void');
+/** Answers the authorization with its raised amount. */
+export const incrementUpdate = defineUpdate<Authorization, [IncrementInput]>('increment');
 /** Answers what the completion released; the lifecycle's captures stand and it waits only for late events. */
 export const completeUpdate = defineUpdate<OrderCompletion, [CompleteInput]>('complete');
 /** Answers the new authorization, which becomes current. */

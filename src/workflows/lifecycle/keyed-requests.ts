@@ -34,8 +34,8 @@ const KEYED_ANSWERS = 500;
 // Bounds the attempts a lifecycle remembers; each is a request whose caller has not had its answer yet.
 const PENDING_ATTEMPTS = 100;
 
-// Capture, refund and reauthorize move money: a keyless retry would move it again.
-const keyRequired: readonly LifecycleOperation[] = ['capture', 'refund', 'reauthorize'];
+// Capture, refund, reauthorize and increment move money: a keyless retry would move it again.
+const keyRequired: readonly LifecycleOperation[] = ['capture', 'refund', 'reauthorize', 'increment'];
 
 /** The request as a retry must repeat it: the fields given, amounts with the currency's decimals. */
 export function requestFingerprint(
@@ -207,6 +207,11 @@ export function reauthorizeIdempotencyKey(
 ): string {
   if (idempotencyKey) return providerKey(state.authorizationId, 'reauthorize', idempotencyKey);
   return `${state.workflowId}-reauthorize-${reason}-${state.reauthorizations.length + 1}`;
+}
+
+/** An incremental authorization's key: the original authorization and the caller's key. */
+export function incrementIdempotencyKey(state: LifecycleState, idempotencyKey: string): string {
+  return providerKey(state.authorizationId, 'increment', idempotencyKey);
 }
 
 /** One per authorization: a void can only happen once, and a refused void stays refused. */

@@ -71,6 +71,7 @@ export async function startState(workflowId: string, input: LifecycleInput): Pro
       ...(authorization.capturesEndAtMax && { capturesEndAtMax: authorization.capturesEndAtMax }),
       ...(authorization.overCapturePercent && { overCapturePercent: authorization.overCapturePercent }),
       ...(input.overcapture && { overcapture: true }),
+      ...(authorization.incrementable && { incrementable: true }),
       keyRetentionMs: authorization.keyRetentionMs,
     },
     {

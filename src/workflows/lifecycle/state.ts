@@ -143,6 +143,7 @@ export function initialState(
     capturesEndAtMax?: LifecycleState['capturesEndAtMax'];
     overCapturePercent?: LifecycleState['overCapturePercent'];
     overcapture?: LifecycleState['overcapture'];
+    incrementable?: LifecycleState['incrementable'];
     keyRetentionMs: LifecycleState['keyRetentionMs'];
   },
   times: { createTime: string; reauthorizeAt: string; expiryPolicyAt: string; readAt?: string },
@@ -176,6 +177,7 @@ export function initialState(
     ...(options.capturesEndAtMax && { capturesEndAtMax: true }),
     ...(options.overCapturePercent && { overCapturePercent: options.overCapturePercent }),
     ...(options.overcapture && { overcapture: true }),
+    ...(options.incrementable && { incrementable: true }),
     keyRetentionMs: options.keyRetentionMs,
     pendingAttempts: [],
     ledger: { movements: [], discrepancies: [] },
@@ -319,6 +321,8 @@ export function applyReauthorization(
   reason: 'timer' | 'request',
   at: string,
 ): void {
+  // A new hold (Stripe's new intent) is not raised in place: it asks for no incremental authorization.
+  if (state.reauthorization === 'new-authorization') delete state.incrementable;
   state.reauthorizations.push({
     fromAuthorizationId: state.currentAuthorizationId,
     toAuthorizationId: authorization.id,
@@ -445,6 +449,32 @@ export function markEnded(
 ): void {
   const hold = state.currentAuthorizationId;
   releaseRest(state, { reason: endings[status], reference: hold, of: hold, source, at: timeOf(at) });
+}
+
+/**
+ * Books the provider's answer to an incremental authorization: the hold raised in place to the answered amount,
+ * a `hold-increment` of what it added, under the caller's key.
+ */
+export function bookIncrement(
+  state: LifecycleState,
+  authorization: Authorization,
+  idempotencyKey: string,
+): void {
+  const hold = state.currentAuthorizationId;
+  const raisedTo = minorUnitsOf(state, authorization.amount.value) ?? 0n;
+  const held = figuresOf(state.ledger.movements).authorized;
+  if (raisedTo > held) {
+    book(state, {
+      kind: 'hold-increment',
+      reference: `${hold}/increment/${idempotencyKey}`,
+      of: hold,
+      minorUnits: String(raisedTo - held),
+      source: 'answer',
+      key: idempotencyKey,
+      at: timeOf(authorization.update_time),
+    });
+  }
+  state.authorizedAmount = amountOf(state, raisedTo).value;
 }
 
 /**

@@ -5,6 +5,7 @@ import { durationBounds, durationRule, isWithinBounds, type DurationField } from
 import {
   LifecycleFailure,
   type CaptureInput,
+  type IncrementInput,
   type LifecycleStart,
   type LifecycleState,
   type ReauthorizeInput,
@@ -130,6 +131,28 @@ export function reauthorizeAmount(state: LifecycleState, request: ReauthorizeInp
     );
   }
   return amountOf(state, wanted).value;
+}
+
+/**
+ * The total an incremental authorization raises the current hold to: what it holds and `amount` more. Only a
+ * hold the payer's card lets raise in place (Stripe's incremental authorization), and only before anything of
+ * it was captured, as Stripe requires.
+ */
+export function incrementTotal(state: LifecycleState, request: IncrementInput): string {
+  assertOpen(state, 'increment the authorization');
+  const hold = state.currentAuthorizationId;
+  if (!state.incrementable) {
+    refuse(
+      LifecycleFailure.stateForbids,
+      `cannot increment: authorization ${hold} cannot be raised in place (${state.provider} does not offer incremental authorization on it); reauthorize or authorize anew`,
+    );
+  }
+  const figures = figuresOf(state.ledger.movements);
+  if (figures.captures.some((capture) => capture.hold === hold && capture.captured > 0n)) {
+    refuse(LifecycleFailure.stateForbids, `cannot increment: authorization ${hold} was captured`);
+  }
+  const increase = positiveAmount(state, request.amount);
+  return amountOf(state, figures.authorized + increase).value;
 }
 
 /**

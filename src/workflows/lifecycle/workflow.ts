@@ -11,6 +11,7 @@ import { LifecycleCommands } from './commands';
 import {
   captureUpdate,
   completeUpdate,
+  incrementUpdate,
   keyedAnswerQuery,
   paymentEventSignal,
   reauthorizeUpdate,
@@ -21,6 +22,7 @@ import {
   voidUpdate,
   type CaptureInput,
   type CompleteInput,
+  type IncrementInput,
   type LifecycleInput,
   type LifecycleState,
   type ReauthorizeInput,
@@ -63,6 +65,9 @@ export async function authorizationLifecycle(input: LifecycleInput): Promise<Lif
   });
   setHandler(completeUpdate, (request) => lifecycle.complete(request), {
     validator: (request: CompleteInput) => lifecycle.validateComplete(request),
+  });
+  setHandler(incrementUpdate, (request) => lifecycle.increment(request), {
+    validator: (request: IncrementInput) => lifecycle.validateIncrement(request),
   });
   setHandler(reauthorizeUpdate, (request) => lifecycle.reauthorize(request), {
     validator: (request: ReauthorizeInput) => lifecycle.validateReauthorize(request),

@@ -47,6 +47,14 @@ export function identityOf(movement: Pick<Movement, 'kind' | 'reference'>): stri
   return `${movement.kind}:${movement.reference}`;
 }
 
+/** What a hold holds: its amount and the increments it was raised by. */
+export function heldBy(movements: Movement[], hold: Movement): bigint {
+  const increments = movements.filter(
+    (movement) => movement.kind === 'hold-increment' && movement.of === hold.reference,
+  );
+  return minorUnitsOfMovement(hold) + sumOf(increments);
+}
+
 const endedByReason = { void: 'VOIDED', expiry: 'EXPIRED', denial: 'DENIED' } as const;
 
 function sumOf(movements: Movement[]): bigint {
@@ -103,7 +111,7 @@ export function figuresOf(movements: Movement[]): LedgerFigures {
       release.reason !== 'final-capture' ||
       !captures.some((capture) => capture.reference === release.reference && capture.status === 'DECLINED'),
   );
-  const authorized = current ? minorUnitsOfMovement(current) : 0n;
+  const authorized = current ? heldBy(movements, current) : 0n;
   const left = authorized - sumOf(standing) - ofCurrent.reduce((sum, each) => sum + each.captured, 0n);
   const endingRelease = standing.find((release) => release.reason && release.reason in endedByReason);
   const reason = endingRelease?.reason as keyof typeof endedByReason | undefined;

@@ -1,5 +1,5 @@
 import type { Discrepancy, Ledger, Movement } from '../../../providers/movements';
-import { figuresOf, identityOf, minorUnitsOfMovement } from './figures';
+import { figuresOf, heldBy, identityOf, minorUnitsOfMovement } from './figures';
 
 // Appending to a ledger: a movement is booked once per provider reference, whichever source came first,
 // and only when the ledger with it still keeps the invariants; otherwise it is recorded as a discrepancy.
@@ -30,6 +30,7 @@ export function emptyLedger(): Ledger {
 const needs: Partial<Record<Movement['kind'], [Movement['kind'], 'of' | 'reference']>> = {
   capture: ['hold', 'of'],
   release: ['hold', 'of'],
+  'hold-increment': ['hold', 'of'],
   'capture-completed': ['capture', 'reference'],
   'capture-declined': ['capture', 'reference'],
   refund: ['capture', 'of'],
@@ -71,11 +72,9 @@ export function brokenInvariant(
       return `${GIVES_BACK_TOO_MUCH}: capture ${capture.reference} would give back ${capture.refunded + capture.reversed} of ${capture.captured}`;
     }
   }
+  const withIt = movements.concat(movement);
   const holds = new Map(
-    movements
-      .concat(movement)
-      .filter((each) => each.kind === 'hold')
-      .map((hold) => [hold.reference, minorUnitsOfMovement(hold)]),
+    withIt.filter((each) => each.kind === 'hold').map((hold) => [hold.reference, heldBy(withIt, hold)]),
   );
   for (const [hold, held] of holds) {
     const captured = after.captures
