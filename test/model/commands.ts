@@ -199,6 +199,26 @@ export class CompleteOrder implements MoneyCommand {
   toString = () => `CompleteOrder(${lostText(this.lose).slice(2)})`;
 }
 
+/** The order system raises the hold in place (Stripe's incremental authorization; PayPal has none). */
+export class Increment implements MoneyCommand {
+  constructor(
+    readonly amount: string,
+    readonly lose: boolean,
+  ) {}
+  check = () => true;
+  async run(model: MoneyModel, real: MoneyReal) {
+    const path = `/v1/lifecycles/${real.authorizationId}/increment`;
+    const request = {
+      operation: 'increment' as const,
+      path,
+      key: nextName(model, 'k'),
+      body: { amount: this.amount },
+    };
+    await keyed(model, real, request, this.lose);
+  }
+  toString = () => `Increment(${this.amount}${lostText(this.lose)})`;
+}
+
 export class Reauthorize implements MoneyCommand {
   constructor(
     readonly amount: string | undefined,

@@ -3,7 +3,7 @@ import type { ModelStack, Released } from './model-stack';
 
 // What the model knows of one run, what the real side is, and how a violation is reported.
 
-export type Operation = 'capture' | 'refund' | 'void' | 'complete' | 'reauthorize';
+export type Operation = 'capture' | 'refund' | 'void' | 'complete' | 'reauthorize' | 'increment';
 
 export interface Answer {
   status: number;

@@ -64,6 +64,8 @@ export const stripeModel: ModelProvider = {
       amount: 10000,
       currency: 'usd',
       multicapture,
+      // Cards that let a hold be raised in place, so that Increment reaches Stripe.
+      incremental: true,
     });
     if (intent.status !== 201) throw new Error(`no intent: ${JSON.stringify(intent.data)}`);
     return intent.data.id;
