@@ -96,11 +96,19 @@ const allCommands: Record<string, fc.Arbitrary<MoneyCommand>> = {
 const weights: Record<string, number> = { terminateRun: 1 };
 const WEIGHT = 4;
 
-/** A dashboard capture made before the lifecycle starts, so that it adopts a partly captured authorization. */
+/**
+ * A dashboard capture made before the lifecycle starts, so that it adopts a partly captured authorization. The
+ * service refuses to adopt a PayPal one (PayPal does not say how much was captured), and such a run has no
+ * lifecycle to command: one PayPal run in eight tries it, so that the others command a lifecycle.
+ */
 const ADOPTION = 'adoption';
 const chosen = settings.commands ?? [ADOPTION, ...Object.keys(allCommands)];
+const adoptions = settings.provider === 'paypal' ? 1 : 4;
 const capturedBeforeStart = chosen.includes(ADOPTION)
-  ? fc.constantFrom(undefined, '30.00')
+  ? fc.oneof(
+      { arbitrary: fc.constant(undefined), weight: 8 - adoptions },
+      { arbitrary: fc.constant('30.00'), weight: adoptions },
+    )
   : fc.constant(undefined);
 const commandArbitraries = chosen
   .filter((name) => name !== ADOPTION)
