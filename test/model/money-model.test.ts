@@ -92,8 +92,11 @@ const allCommands: Record<string, fc.Arbitrary<MoneyCommand>> = {
   terminateRun: fc.constant(new TerminateRun()),
 };
 
-/** How often a command is drawn against the others' 4: a terminated run takes no further command, so rarely. */
-const weights: Record<string, number> = { terminateRun: 1 };
+/**
+ * How often a command is drawn against the others' 4: a terminated run takes no further command, and a voided
+ * lifecycle or a completed order none that moves money, so rarely: the run's other steps meet a live lifecycle.
+ */
+const weights: Record<string, number> = { terminateRun: 1, void: 1, complete: 1 };
 const WEIGHT = 4;
 
 /**
