@@ -177,12 +177,22 @@ export class Refund implements MoneyCommand {
   toString = () => `Refund(capture #${this.captureIndex}, ${amountText(this.amount)}${lostText(this.lose)})`;
 }
 
+/** A command on the lifecycle (`POST /v1/lifecycles/:id/<operation>`) under a new key. */
+function lifecycleRequest(
+  model: MoneyModel,
+  real: MoneyReal,
+  operation: 'void' | 'complete' | 'increment' | 'reauthorize',
+  body: Record<string, unknown> = {},
+): KeyedRequest {
+  const path = `/v1/lifecycles/${real.authorizationId}/${operation}`;
+  return { operation, path, key: nextName(model, 'k'), body };
+}
+
 export class Void implements MoneyCommand {
   constructor(readonly lose: boolean) {}
   check = () => true;
   async run(model: MoneyModel, real: MoneyReal) {
-    const path = `/v1/lifecycles/${real.authorizationId}/void`;
-    await keyed(model, real, { operation: 'void', path, key: nextName(model, 'k'), body: {} }, this.lose);
+    await keyed(model, real, lifecycleRequest(model, real, 'void'), this.lose);
   }
   toString = () => `Void(${lostText(this.lose).slice(2)})`;
 }
@@ -192,9 +202,7 @@ export class CompleteOrder implements MoneyCommand {
   constructor(readonly lose: boolean) {}
   check = () => true;
   async run(model: MoneyModel, real: MoneyReal) {
-    const path = `/v1/lifecycles/${real.authorizationId}/complete`;
-    const request = { operation: 'complete' as const, path, key: nextName(model, 'k'), body: {} };
-    await keyed(model, real, request, this.lose);
+    await keyed(model, real, lifecycleRequest(model, real, 'complete'), this.lose);
   }
   toString = () => `CompleteOrder(${lostText(this.lose).slice(2)})`;
 }
@@ -207,13 +215,7 @@ export class Increment implements MoneyCommand {
   ) {}
   check = () => true;
   async run(model: MoneyModel, real: MoneyReal) {
-    const path = `/v1/lifecycles/${real.authorizationId}/increment`;
-    const request = {
-      operation: 'increment' as const,
-      path,
-      key: nextName(model, 'k'),
-      body: { amount: this.amount },
-    };
+    const request = lifecycleRequest(model, real, 'increment', { amount: this.amount });
     await keyed(model, real, request, this.lose);
   }
   toString = () => `Increment(${this.amount}${lostText(this.lose)})`;
@@ -226,9 +228,8 @@ export class Reauthorize implements MoneyCommand {
   ) {}
   check = () => true;
   async run(model: MoneyModel, real: MoneyReal) {
-    const path = `/v1/lifecycles/${real.authorizationId}/reauthorize`;
     const body = this.amount ? { amount: this.amount } : {};
-    await keyed(model, real, { operation: 'reauthorize', path, key: nextName(model, 'k'), body }, this.lose);
+    await keyed(model, real, lifecycleRequest(model, real, 'reauthorize', body), this.lose);
   }
   toString = () => `Reauthorize(${amountText(this.amount)}${lostText(this.lose)})`;
 }

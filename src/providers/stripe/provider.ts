@@ -130,7 +130,10 @@ export function stripeProvider(options: StripeProviderOptions): PaymentsProvider
 
     // An account that asks for multicapture gets it only on cards that allow it: the intent's charge says.
     capabilitiesOf: (authorization) => ({
-      ...stripeCapabilities(multicapture && multicaptureOf(authorization) === 'available', retention),
+      ...stripeCapabilities(
+        multicapture && cardCapability(authorization, 'multicapture') === 'available',
+        retention,
+      ),
       incrementalAuthorization: cardCapability(authorization, 'incremental_authorization') === 'available',
     }),
 
@@ -191,7 +194,8 @@ export function stripeProvider(options: StripeProviderOptions): PaymentsProvider
         if (choice.action === 'refuse') throw choice.error;
         // The new hold takes captures as the one it replaces did: the lifecycle keeps the capture rules it
         // started with (one capture, or several into a shared charge) across its reauthorizations.
-        const keepsMulticapture = multicapture && multicaptureOf(authorizationOf(previous)) === 'available';
+        const keepsMulticapture =
+          multicapture && cardCapability(authorizationOf(previous), 'multicapture') === 'available';
         const renewed =
           choice.action === 'adopt'
             ? choice.intent
@@ -306,11 +310,6 @@ export function reauthorizationParams(
     metadata: { ...previous.metadata, [REAUTHORIZES_METADATA]: previous.id },
     expand: expandCharge,
   };
-}
-
-/** The multicapture status the intent's charge reports (see authorizationOf's card_capabilities). */
-function multicaptureOf(authorization: Authorization): unknown {
-  return cardCapability(authorization, 'multicapture');
 }
 
 /** A status the intent's charge reports of what the card allows (authorizationOf's card_capabilities). */

@@ -24,6 +24,14 @@ export function integer(params: Params, name: string): number | undefined {
   return Number(value);
 }
 
+/** A parameter Stripe requires: missing, it is `parameter_missing`, naming it. */
+export function requiredInteger(params: Params, name: string): number {
+  const value = integer(params, name);
+  if (value === undefined)
+    throw invalidRequest(`Missing required param: ${name}.`, 'parameter_missing', name);
+  return value;
+}
+
 export function boolean(params: Params, name: string): boolean | undefined {
   const value = params[name];
   if (value === undefined) return undefined;

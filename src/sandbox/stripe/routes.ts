@@ -13,6 +13,7 @@ import {
   expandsCharge,
   idempotencyKey,
   integer,
+  requiredInteger,
   metadata,
   paramsOf,
   type Params,
@@ -195,9 +196,7 @@ export async function registerStripeRoutes(app: FastifyInstance, context: Stripe
       return answer(reply, faults, 'increment', () =>
         keyed(request, () => {
           allowOnly(params, ['amount', 'metadata', 'expand']);
-          const amount = integer(params, 'amount');
-          if (amount === undefined)
-            throw invalidRequest('Missing required param: amount.', 'parameter_missing', 'amount');
+          const amount = requiredInteger(params, 'amount');
           const intent = books.incrementAuthorization(id, amount);
           Object.assign(intent.metadata, metadata(params));
           return { statusCode: 200, body: intentJson(id, params) };
@@ -235,9 +234,7 @@ export async function registerStripeRoutes(app: FastifyInstance, context: Stripe
             'metadata',
             'expand',
           ]);
-          const amount = integer(params, 'amount');
-          if (amount === undefined)
-            throw invalidRequest('Missing required param: amount.', 'parameter_missing', 'amount');
+          const amount = requiredInteger(params, 'amount');
           if (typeof params.currency !== 'string') {
             throw invalidRequest('Missing required param: currency.', 'parameter_missing', 'currency');
           }

@@ -42,17 +42,9 @@ import {
   refundPlan,
   requestFingerprint,
   resentAttempt,
-  voidIdempotencyKey,
+  voidRequest,
 } from './keyed-requests';
-import {
-  applyEvent,
-  bookCapture,
-  bookIncrement,
-  bookRefund,
-  markCompleted,
-  markEnded,
-  voidTarget,
-} from './state';
+import { applyEvent, bookCapture, bookIncrement, bookRefund, markCompleted, markEnded } from './state';
 import { shouldContinueAsNew } from './run-length';
 import { fireTimer, providerTimerCalls, reauthorize, type TimerKind } from './timers';
 import {
@@ -161,12 +153,7 @@ export class LifecycleCommands {
   void(request: VoidInput): Promise<Authorization | null> {
     return this.once('void', request.idempotencyKey, {}, async () => {
       assertOpen(this.state, 'void');
-      // As at PayPal, a reauthorization cannot be voided itself: voiding the original voids both.
-      const authorizationId = voidTarget(this.state);
-      const voided = await this.keyedCalls.voidAuthorization({
-        authorizationId,
-        idempotencyKey: voidIdempotencyKey(this.state),
-      });
+      const voided = await this.keyedCalls.voidAuthorization(voidRequest(this.state));
       markEnded(this.state, 'VOIDED');
       this.stateChanged();
       return voided;
@@ -181,11 +168,7 @@ export class LifecycleCommands {
   complete(request: CompleteInput): Promise<OrderCompletion> {
     return this.once('complete', request.idempotencyKey, {}, async () => {
       const released = { currency_code: this.state.currency, value: completeAmount(this.state) };
-      const authorizationId = voidTarget(this.state);
-      await this.keyedCalls.voidAuthorization({
-        authorizationId,
-        idempotencyKey: voidIdempotencyKey(this.state),
-      });
+      await this.keyedCalls.voidAuthorization(voidRequest(this.state));
       markCompleted(this.state);
       this.stateChanged();
       return { authorizationId: this.state.currentAuthorizationId, released, status: this.state.status };

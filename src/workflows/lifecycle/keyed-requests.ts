@@ -1,6 +1,7 @@
 import { ActivityFailure, ApplicationFailure } from '@temporalio/workflow';
 import { formatMinorUnits, toMinorUnits } from '../../currency-decimals';
 import { providerRequestIdRetention } from '../../duration-bounds';
+import type { VoidRequest } from '../../providers/port';
 import type { Money } from '../../providers/resources';
 import {
   LifecycleFailure,
@@ -19,7 +20,7 @@ import {
   type VoidInput,
 } from './definitions';
 import { holdsMoney, minorUnitsOrZero } from './money';
-import { providerCaptureId } from './state';
+import { providerCaptureId, voidTarget } from './state';
 import { captureAmount, refundAmount, refuse } from './validation';
 
 // A keyed request from the caller's Idempotency-Key to the provider's, in the order a command meets them:
@@ -217,6 +218,11 @@ export function incrementIdempotencyKey(state: LifecycleState, idempotencyKey: s
 /** One per authorization: a void can only happen once, and a refused void stays refused. */
 export function voidIdempotencyKey(state: LifecycleState): string {
   return `${state.workflowId}-void`;
+}
+
+/** The lifecycle's void (of voidTarget): a void, a completed order and the expiry policy send the same one. */
+export function voidRequest(state: LifecycleState): VoidRequest {
+  return { authorizationId: voidTarget(state), idempotencyKey: voidIdempotencyKey(state) };
 }
 
 /** The provider key of the expiry policy's capture of what remains of the current hold. */

@@ -24,7 +24,7 @@ import {
 } from './shared-charge';
 import { figuresOf, statusOf } from './ledger/figures';
 import { appendMovement, type AppendOutcome } from './ledger/invariants';
-import type { Movement, MovementSource } from '../../providers/movements';
+import type { Movement, MovementSource, ReleaseReason } from '../../providers/movements';
 
 // Pure transitions of a lifecycle's state. The workflow calls them; they never do I/O. Money moves only by
 // movements booked into the lifecycle's ledger; the state's money figures follow from it (settle). A
@@ -53,11 +53,15 @@ export function movementOf(
   return { ...(defined as Omit<Movement, 'minorUnits'>), minorUnits: String(minorUnitsOrZero(state, value)) };
 }
 
+/** What the provider lets captures take beyond a hold of `held` (overCapturePercent of it), in minor units. */
+export function captureAllowance(state: LifecycleState, held: bigint): bigint {
+  return (held * BigInt(state.overCapturePercent ?? 0)) / 100n;
+}
+
 /** Books a movement into the lifecycle's ledger (once per reference, invariants kept) and settles the state. */
 export function book(state: LifecycleState, movement: Movement): AppendOutcome {
-  const percent = BigInt(state.overCapturePercent ?? 0);
   const outcome = appendMovement(state.ledger, movement, {
-    captureAllowance: (held) => (held * percent) / 100n,
+    captureAllowance: (held) => captureAllowance(state, held),
   });
   settle(state);
   return outcome;
@@ -447,8 +451,7 @@ export function markEnded(
   source: MovementSource = 'answer',
   at?: string,
 ): void {
-  const hold = state.currentAuthorizationId;
-  releaseRest(state, { reason: endings[status], reference: hold, of: hold, source, at: timeOf(at) });
+  releaseHold(state, endings[status], source, at);
 }
 
 /**
@@ -482,14 +485,18 @@ export function bookIncrement(
  * captures stand, so the lifecycle's status follows from them.
  */
 export function markCompleted(state: LifecycleState): void {
+  releaseHold(state, 'order-complete', 'answer');
+}
+
+/** Releases what remains of the current hold, booked under the hold's own id. */
+function releaseHold(
+  state: LifecycleState,
+  reason: ReleaseReason,
+  source: MovementSource,
+  at?: string,
+): void {
   const hold = state.currentAuthorizationId;
-  releaseRest(state, {
-    reason: 'order-complete',
-    reference: hold,
-    of: hold,
-    source: 'answer',
-    at: timeOf(undefined),
-  });
+  releaseRest(state, { reason, reference: hold, of: hold, source, at: timeOf(at) });
 }
 
 /** Releases what remains of the current hold: it ended, was replaced, or a final capture took its last. */

@@ -2,12 +2,12 @@ import { CancellationScope, isCancellation, log, sleep } from '@temporalio/workf
 import type { Authorization } from '../../providers/resources';
 import { ofProvider, timerCalls, type PaymentsCalls } from './activity-options';
 import type { LifecycleInput, LifecycleState } from './definitions';
-import { expiryCaptureKey, reauthorizeIdempotencyKey, voidIdempotencyKey } from './keyed-requests';
+import { expiryCaptureKey, reauthorizeIdempotencyKey, voidRequest } from './keyed-requests';
 import { millisecondsOf } from './start';
 import { overdueAt } from './awaited-events';
 import { amountOf, minorUnitsOf } from './money';
-import { applyReauthorization, bookCapture, isTerminal, markEnded, voidTarget } from './state';
-import { inLifecycleCurrency } from './validation';
+import { applyReauthorization, bookCapture, isTerminal, markEnded } from './state';
+import { inLifecycleCurrency, unansweredCapture } from './validation';
 
 export type TimerKind = 'reauthorize' | 'expiryPolicy' | 'reconcile' | 'close';
 export type Deadline = { kind: TimerKind; at: number };
@@ -17,13 +17,16 @@ export type Deadline = { kind: TimerKind; at: number };
  * movement it made has waited for its event longer than its grace period before either (awaited-events.ts).
  */
 export function nextDeadline(state: LifecycleState): Deadline {
+  return earlierReconcile(state, holdDeadline(state));
+}
+
+/** What the open lifecycle does before its hold ends: the reauthorization, unless the expiry policy comes first. */
+export function holdDeadline(state: LifecycleState): Deadline {
   const expiry = Date.parse(state.expiryPolicyAt);
   const reauthorize = state.reauthorizeAt ? Date.parse(state.reauthorizeAt) : undefined;
-  const holdDeadline: Deadline =
-    reauthorize !== undefined && reauthorize < expiry
-      ? { kind: 'reauthorize', at: reauthorize }
-      : { kind: 'expiryPolicy', at: expiry };
-  return earlierReconcile(state, holdDeadline);
+  return reauthorize !== undefined && reauthorize < expiry
+    ? { kind: 'reauthorize', at: reauthorize }
+    : { kind: 'expiryPolicy', at: expiry };
 }
 
 /** The ended lifecycle's next deadline in its late-event window: its close, or a read for an overdue event. */
@@ -154,8 +157,7 @@ export async function fireTimer(
   }
   if (state.expiryPolicy === 'void') {
     try {
-      const authorizationId = voidTarget(state);
-      await calls.voidAuthorization({ authorizationId, idempotencyKey: voidIdempotencyKey(state) });
+      await calls.voidAuthorization(voidRequest(state));
       markEnded(state, 'VOIDED');
       return;
     } catch (error) {
@@ -171,7 +173,7 @@ export async function fireTimer(
  * capturing it could take more than the payer gave.
  */
 async function captureRest(state: LifecycleState, calls: PaymentsCalls): Promise<void> {
-  const unanswered = state.pendingAttempts.find((attempt) => attempt.operation === 'capture');
+  const unanswered = unansweredCapture(state);
   if (unanswered) throw new Error(`the capture under key ${unanswered.idempotencyKey} has no answer`);
   const sent = {
     authorizationId: state.currentAuthorizationId,

@@ -8,6 +8,7 @@ import {
   type IncrementInput,
   type LifecycleStart,
   type LifecycleState,
+  type PendingAttempt,
   type ReauthorizeInput,
   type RefundInput,
 } from './definitions';
@@ -15,7 +16,7 @@ import { figuresOf } from './ledger/figures';
 import { refundableAmount } from './refunds';
 import { disputeOfCharge } from './shared-charge';
 import { amountOf, minorUnitsOf } from './money';
-import { isTerminal } from './state';
+import { captureAllowance, isTerminal } from './state';
 
 // Checks a request against the state before anything enters history; each refusal names what was wrong.
 
@@ -110,8 +111,7 @@ export function captureAmount(state: LifecycleState, request: CaptureInput): str
  * (overCapturePercent of the current hold; 0 where the provider gives none); otherwise nothing.
  */
 function overcaptureAllowance(state: LifecycleState): bigint {
-  if (!state.overcapture) return 0n;
-  return (figuresOf(state.ledger.movements).authorized * BigInt(state.overCapturePercent ?? 0)) / 100n;
+  return state.overcapture ? captureAllowance(state, figuresOf(state.ledger.movements).authorized) : 0n;
 }
 
 /**
@@ -156,6 +156,13 @@ export function incrementTotal(state: LifecycleState, request: IncrementInput): 
 }
 
 /**
+ * A capture sent and not answered yet (its answer lost): while one is, what remains at the provider is unknown.
+ */
+export function unansweredCapture(state: LifecycleState): PendingAttempt | undefined {
+  return state.pendingAttempts.find((attempt) => attempt.operation === 'capture');
+}
+
+/**
  * What completing the order releases: all that remains of the current hold, once something was captured and
  * every capture sent has its answer. A hold with nothing captured is voided instead; a Stripe multicapture
  * PaymentIntent partly captured cannot be canceled, so its rest is released only by its final capture.
@@ -168,7 +175,7 @@ export function completeAmount(state: LifecycleState): string {
       'cannot complete the order: nothing was captured; void the authorization to release the whole hold',
     );
   }
-  const unanswered = state.pendingAttempts.find((attempt) => attempt.operation === 'capture');
+  const unanswered = unansweredCapture(state);
   if (unanswered) {
     refuse(
       LifecycleFailure.stateForbids,

@@ -13,6 +13,7 @@ import {
 import { isOpen } from './ledger/invariants';
 import type { ExpiryPolicy, LifecycleState } from './definitions';
 import { isTerminal } from './state';
+import { holdDeadline } from './timers';
 
 // What operators see of a lifecycle: the search attributes they filter on and the details they read.
 
@@ -103,12 +104,12 @@ export function holdEnd(
 ): { endsAt: Date; action: HoldEndAction; reauthorizedInTime: boolean } | undefined {
   if (isTerminal(state)) return undefined;
   const endsAt = new Date(state.expirationTime ?? state.expiryPolicyAt);
-  const reauthorizeAt = state.reauthorizeAt ? Date.parse(state.reauthorizeAt) : undefined;
-  const reauthorizes = reauthorizeAt !== undefined && reauthorizeAt < Date.parse(state.expiryPolicyAt);
+  const first = holdDeadline(state);
+  const reauthorizes = first.kind === 'reauthorize';
   return {
     endsAt,
     action: reauthorizes ? 'reauthorize' : state.expiryPolicy,
-    reauthorizedInTime: reauthorizes && reauthorizeAt <= endsAt.getTime() - HOLD_RISK_HORIZON_MS,
+    reauthorizedInTime: reauthorizes && first.at <= endsAt.getTime() - HOLD_RISK_HORIZON_MS,
   };
 }
 
