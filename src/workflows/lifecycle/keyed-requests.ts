@@ -225,9 +225,12 @@ export function voidRequest(state: LifecycleState): VoidRequest {
   return { authorizationId: voidTarget(state), idempotencyKey: voidIdempotencyKey(state) };
 }
 
-/** The provider key of the expiry policy's capture of what remains of the current hold. */
+/**
+ * The provider key of the expiry policy's capture of what remains: like a void's, of the workflow, never of the
+ * form `<authorization>/capture/<key>` a caller's Idempotency-Key (`expiry-policy` is one) would give.
+ */
 export function expiryCaptureKey(state: LifecycleState): string {
-  return `${state.currentAuthorizationId}/capture/expiry-policy`;
+  return `${state.workflowId}-expiry-capture`;
 }
 
 /**
