@@ -31,6 +31,8 @@ export type StartingAuthorization = Authorization & {
   incrementable?: true;
   /** How long the provider keeps an idempotency key (its idempotencyKeyRetentionMs). */
   keyRetentionMs: number;
+  /** Set only for a provider that honors a hold's funds for less than the hold lasts (PayPal's 3 days). */
+  honorPeriodMs?: number;
 };
 
 /** What a webhook subscription chooses from: the provider's event types on offer, and those it needs. */
@@ -76,6 +78,7 @@ export function createPaymentsActivities(provider: PaymentsProvider) {
         ...(capabilities.overCapturePercent && { overCapturePercent: capabilities.overCapturePercent }),
         ...(capabilities.incrementalAuthorization && { incrementable: true as const }),
         keyRetentionMs: capabilities.idempotencyKeyRetentionMs,
+        ...(capabilities.honorPeriodMs !== undefined && { honorPeriodMs: capabilities.honorPeriodMs }),
       };
     },
 

@@ -33,8 +33,11 @@ export interface LifecycleRoutesOptions {
   /** The providers this deployment runs lifecycles on (PAYMENTS_PROVIDER); unset: any. */
   providers?: readonly ProviderName[];
   /** What a start request leaves out. */
-  defaults: Required<Pick<LifecycleInput, 'reauthorizeAfter' | 'expiryPolicy' | 'lateEventWindow'>> &
-    Pick<LifecycleInput, 'idempotencyKeyRetention' | 'timerCallTimeout' | 'eventGracePeriod'>;
+  defaults: Required<Pick<LifecycleInput, 'expiryPolicy' | 'lateEventWindow'>> &
+    Pick<
+      LifecycleInput,
+      'reauthorizeAfter' | 'idempotencyKeyRetention' | 'timerCallTimeout' | 'eventGracePeriod'
+    >;
   /** A command's answer within this, else 504 (see answerWithin). */
   answerWaitMs: number;
 }

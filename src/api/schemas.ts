@@ -132,7 +132,8 @@ export const lifecycleStateBody = z.object({
   expiryPolicy: z.enum(expiryPolicies),
   /** Set when the start allowed overcapture (a capture may exceed what remains by the provider's allowance). */
   overcapture: z.boolean().optional(),
-  nextTimer: z.object({ kind: z.string(), at: z.string() }).optional(),
+  /** What the lifecycle's timer does next, when, and (for the hold's timers) why then. */
+  nextTimer: z.object({ kind: z.string(), at: z.string(), why: z.string().optional() }).optional(),
   /** Movements the lifecycle made whose provider event has not come: read after `readAfter` (the `reconcile` timer). */
   awaitedEvents: z
     .array(z.object({ kind: z.string(), reference: z.string(), madeAt: z.string(), readAfter: z.string() }))
@@ -150,6 +151,19 @@ export const lifecycleStateBody = z.object({
   ledger: z.object({
     movements: z.array(ledgerMovement),
     discrepancies: z.array(discrepancy),
+    /** Each run of the hold's timers: when, why then, and what it did. */
+    timerRuns: z
+      .array(
+        z.object({
+          timer: z.string(),
+          at: z.string(),
+          why: z.string(),
+          outcome: z.string(),
+          reference: z.string().optional(),
+          failure: z.string().optional(),
+        }),
+      )
+      .optional(),
   }),
   /** The last reconciliation with the provider: when, why, how many movements it booked and discrepancies it recorded. */
   lastReconciliation: z

@@ -7,7 +7,7 @@ import { settingsPiece, type SettingsOf } from './piece';
 export const lifecycleSettings = settingsPiece(
   'Lifecycle defaults',
   {
-    REAUTHORIZE_AFTER: durationSchema('reauthorizeAfter').default(durationDefault('reauthorizeAfter')),
+    REAUTHORIZE_AFTER: durationSchema('reauthorizeAfter').optional(),
     EXPIRY_POLICY: z.enum(expiryPolicies).default('void'),
     LATE_EVENT_WINDOW: durationSchema('lateEventWindow').default(durationDefault('lateEventWindow')),
     IDEMPOTENCY_KEY_RETENTION: durationSchema('idempotencyKeyRetention').default(
@@ -17,7 +17,10 @@ export const lifecycleSettings = settingsPiece(
     EVENT_GRACE_PERIOD: durationSchema('eventGracePeriod').default(durationDefault('eventGracePeriod')),
   },
   {
-    REAUTHORIZE_AFTER: { meaning: 'default reauthorization timer; at most 365 days' },
+    REAUTHORIZE_AFTER: {
+      meaning:
+        "reauthorization timer, measured from the authorization, for every lifecycle whose start gives none; at most 365 days. Unset: each provider's own (PayPal: when its 3-day honor period ends; Stripe: a day before the hold's capture_before)",
+    },
     EXPIRY_POLICY: { meaning: 'what happens before expiry: `void`, `expire` or `capture` (what remains)' },
     LATE_EVENT_WINDOW: {
       meaning:
@@ -40,7 +43,7 @@ export const lifecycleSettings = settingsPiece(
 /** What a lifecycle start leaves out, from the configuration. */
 export function lifecycleStartDefaults(config: SettingsOf<typeof lifecycleSettings>) {
   return {
-    reauthorizeAfter: config.REAUTHORIZE_AFTER,
+    ...(config.REAUTHORIZE_AFTER !== undefined && { reauthorizeAfter: config.REAUTHORIZE_AFTER }),
     expiryPolicy: config.EXPIRY_POLICY,
     lateEventWindow: config.LATE_EVENT_WINDOW,
     idempotencyKeyRetention: config.IDEMPOTENCY_KEY_RETENTION,

@@ -81,4 +81,18 @@ export type Discrepancy = {
   resolvedAt?: string;
 };
 
-export type Ledger = { movements: Movement[]; discrepancies: Discrepancy[] };
+/**
+ * A run of one of the hold's timers: what it did, and why it ran then (the hold's end, the provider's honor
+ * period, the start's durations). `reference` names the movement it made, `failure` why it could not.
+ */
+export type TimerRun = {
+  timer: 'reauthorize' | 'expiryPolicy';
+  at: string;
+  why: string;
+  outcome: 'reauthorized' | 'captured' | 'voided' | 'expired' | 'failed';
+  reference?: string;
+  failure?: string;
+};
+
+/** The lifecycle's money, what it could not book, and its timers' runs (absent until one runs). */
+export type Ledger = { movements: Movement[]; discrepancies: Discrepancy[]; timerRuns?: TimerRun[] };

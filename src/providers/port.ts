@@ -66,6 +66,11 @@ export type ProviderCapabilities = {
   sharedCaptureIds?: boolean;
   /** Whether the authorization's hold can be raised in place (Stripe's incremental authorization, per card). */
   incrementalAuthorization?: boolean;
+  /**
+   * How long the provider honors a hold's funds after it is made (PayPal's 3 days; a reauthorization after it
+   * renews them). Absent: the funds are held until the hold ends (Stripe's capture_before).
+   */
+  honorPeriodMs?: number;
 };
 
 /** The delivery headers the webhook intake requires; two of them it reads itself. */

@@ -98,7 +98,7 @@ export async function startTestApi(
     limits: openApiLimits,
     callers: [clearKeyCaller([API_KEY])],
     ...options,
-    defaults: { reauthorizeAfter: '3 days', expiryPolicy: 'void', lateEventWindow: '3 days' },
+    defaults: { expiryPolicy: 'void', lateEventWindow: '3 days' },
     logger: false,
   });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });

@@ -12,7 +12,8 @@ import { ordersCallEverything, startOrdersSide, type OrdersSide } from './nexus-
 import type { ProviderFixture } from './provider-fixtures';
 import { connectClient, runTestWorker, uniqueTaskQueue } from './temporal';
 
-const defaults = { reauthorizeAfter: '3 days', expiryPolicy: 'void', lateEventWindow: '3 days' } as const;
+// The deployment's defaults: no REAUTHORIZE_AFTER, so each provider's hold keeps its own reauthorization.
+const defaults = { expiryPolicy: 'void', lateEventWindow: '3 days' } as const;
 
 /**
  * The lifecycle's real parts on one provider (a fixture): its sandbox, a worker hosting the provider's

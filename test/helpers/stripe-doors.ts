@@ -12,8 +12,8 @@ import { startTestApi } from './lifecycle-stack';
 import { ordersCallEverything, startOrdersSide, type OrdersSide } from './nexus-stack';
 import { connectClient, runTestWorker, uniqueTaskQueue } from './temporal';
 
+/** The deployment's defaults: no REAUTHORIZE_AFTER, so a Stripe hold is reauthorized a day before its end. */
 export const lifecycleDefaults = {
-  reauthorizeAfter: '3 days',
   expiryPolicy: 'void',
   lateEventWindow: '3 days',
 } as const;

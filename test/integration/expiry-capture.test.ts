@@ -37,6 +37,15 @@ describe.each(providerFixtures)('a lifecycle whose expiry policy captures ($name
     expect(captured).toMatchObject({ capturedAmount: '100.00', remainingAmount: '0.00' });
     expect(captured.captures.map((capture) => capture.amount.value)).toEqual(['30.00', '70.00']);
     expect(captured.captures[1]).toMatchObject({ finalCapture: true });
+    expect(captured.ledger.timerRuns).toEqual([
+      {
+        timer: 'expiryPolicy',
+        at: expect.any(String),
+        why: 'expiryPolicyAfter: 10 seconds after the authorization',
+        outcome: 'captured',
+        reference: expect.any(String),
+      },
+    ]);
     expect((await fixture.captured(stack.sandbox, authorizationId)).total).toBe('100.00');
     await stack.sandbox.deliveriesSettled();
     expect((await stack.state(authorizationId)).ledger.discrepancies).toEqual([]);

@@ -18,7 +18,7 @@ describe('a Stripe hold that ends before any reauthorization', () => {
   const stack = useProviderStack(stripeFixture);
 
   it('is shown from the start with what runs before its end, counted by the metric, and cleared once voided', async () => {
-    // A hold of one day: its end comes before the reauthorization at 3 days, so the expiry policy runs first.
+    // A hold of one day reauthorized after 3 days: its end comes first, so the expiry policy runs first.
     const intent = await postJson<{ id: string }>(`${stack.sandbox.url}/sandbox/payment_intents`, {
       amount: 5000,
       currency: 'usd',
@@ -27,6 +27,7 @@ describe('a Stripe hold that ends before any reauthorization', () => {
     const started = await stack.api.post('/v1/lifecycles', {
       authorizationId: intent.id,
       expiryPolicy: 'expire',
+      reauthorizeAfter: '3 days',
     });
     expect(started.status).toBe(201);
     const endsAt = new Date(started.data.state.expirationTime as string);
@@ -59,7 +60,13 @@ describe.each(providerFixtures)('a hold reauthorized well before its end ($name)
   const stack = useProviderStack(fixture);
 
   it('is not shown at the start (no upsert of its own), then with the first change the lifecycle shows', async () => {
-    const authorizationId = await stack.startLifecycle('100.00', {}, { severalCaptures: true });
+    // PayPal's reauthorization comes when its honor period ends, 26 days before the hold's; Stripe's a day
+    // before the hold ends, unless the start says when.
+    const authorizationId = await stack.startLifecycle(
+      '100.00',
+      { reauthorizeAfter: '3 days' },
+      { severalCaptures: true },
+    );
     const handle = stack.client.workflow.getHandle(lifecycleWorkflowId(authorizationId));
     const upserts = async () =>
       (await handle.fetchHistory()).events?.filter(
@@ -79,5 +86,20 @@ describe.each(providerFixtures)('a hold reauthorized well before its end ($name)
     expect(shown.get(HoldEndsAtKey)).toEqual(new Date(state.expirationTime as string));
     expect(shown.get(HoldEndActionKey)).toBe('reauthorize');
     expect(await upserts()).toBe(1);
+  });
+});
+
+describe('a Stripe hold reauthorized a day before its end (the default)', () => {
+  const stack = useProviderStack(stripeFixture);
+
+  it('is shown from the start, with the reauthorization as what runs before its end', async () => {
+    const authorizationId = await stack.startLifecycle('100.00');
+    const state = await stack.state(authorizationId);
+    const endsAt = Date.parse(state.expirationTime as string);
+    expect(Date.parse(state.reauthorizeAt as string)).toBe(endsAt - 24 * HOUR_MS);
+    const shown = (await stack.client.workflow.getHandle(lifecycleWorkflowId(authorizationId)).describe())
+      .typedSearchAttributes;
+    expect(shown.get(HoldEndsAtKey)).toEqual(new Date(endsAt));
+    expect(shown.get(HoldEndActionKey)).toBe('reauthorize');
   });
 });

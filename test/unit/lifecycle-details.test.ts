@@ -17,7 +17,7 @@ describe('what the Web UI shows of a lifecycle', () => {
       'authorization-A1',
       { id: 'A1', status: 'CREATED', amount: usd('100.00') },
       { expiryPolicy: 'void', maxCaptures: 100, provider: 'paypal', keyRetentionMs: DAY_MS },
-      { createTime: 't0', reauthorizeAt: 't1', expiryPolicyAt: 't2' },
+      { createTime: 't0', reauthorizeAt: 't1', expiryPolicyAt: 't2', reasons: { expiryPolicy: 'r2' } },
     );
     applyCapture(
       state,

@@ -31,7 +31,7 @@ function multicaptureState(): LifecycleState {
       sharedCaptureIds: true,
       keyRetentionMs: DAY_MS,
     },
-    { createTime: 't0', reauthorizeAt: 't1', expiryPolicyAt: 't2' },
+    { createTime: 't0', reauthorizeAt: 't1', expiryPolicyAt: 't2', reasons: { expiryPolicy: 'r2' } },
   );
 }
 
@@ -381,7 +381,13 @@ describe('a shared charge captured before the start', () => {
         sharedCaptureIds: true,
         sharedChargeId: 'ch_1',
       },
-      { createTime: 't0', reauthorizeAt: 't1', expiryPolicyAt: 't2', readAt: '2026-11-25T12:00:00Z' },
+      {
+        createTime: 't0',
+        reauthorizeAt: 't1',
+        expiryPolicyAt: 't2',
+        reasons: { expiryPolicy: 'r2' },
+        readAt: '2026-11-25T12:00:00Z',
+      },
     );
     return state;
   }

@@ -241,6 +241,7 @@ describe('a lifecycle started on a partly captured authorization', () => {
         createTime: '2026-11-25T10:00:00Z',
         reauthorizeAt: 't1',
         expiryPolicyAt: 't2',
+        reasons: { expiryPolicy: 'r2' },
         readAt: '2026-11-25T12:00:00Z',
       },
     );

@@ -102,3 +102,48 @@ describe('a deadline firing', () => {
     expect(state).toMatchObject({ status: 'EXPIRED', remainingAmount: '0.00', capturedAmount: '30.00' });
   });
 });
+
+describe("a timer's run in the ledger", () => {
+  it('records the reauthorization it made, and why it ran then', async () => {
+    const state = capturedState('100.00', { C1: '30.00' });
+    state.deadlineReasons = { reauthorize: 'why now', expiryPolicy: 'why then' };
+    const reauthorizeAuthorization = jest.fn(async () => ({
+      id: 'A2',
+      status: 'CREATED' as const,
+      amount: usd('70.00'),
+    }));
+    await fireTimer(state, 'reauthorize', { authorizationId: 'A1', provider: 'paypal' }, {
+      reauthorizeAuthorization,
+    } as unknown as PaymentsCalls);
+    expect(state.ledger.timerRuns).toEqual([
+      {
+        timer: 'reauthorize',
+        at: expect.any(String),
+        why: 'why now',
+        outcome: 'reauthorized',
+        reference: 'A2',
+      },
+    ]);
+  });
+
+  it('records a failed void as the expiry that followed, with what failed', async () => {
+    const state = authorizedState();
+    state.deadlineReasons = { expiryPolicy: 'an hour before the hold ends' };
+    const voidAuthorization = jest.fn(async () => {
+      throw Object.assign(new Error('refused'), { type: 'AUTHORIZATION_ALREADY_CAPTURED' });
+    });
+    await fireTimer(state, 'expiryPolicy', { authorizationId: 'A1', provider: 'paypal' }, {
+      voidAuthorization,
+    } as unknown as PaymentsCalls);
+    expect(state.status).toBe('EXPIRED');
+    expect(state.ledger.timerRuns).toEqual([
+      {
+        timer: 'expiryPolicy',
+        at: expect.any(String),
+        why: 'an hour before the hold ends',
+        outcome: 'expired',
+        failure: 'void: AUTHORIZATION_ALREADY_CAPTURED',
+      },
+    ]);
+  });
+});

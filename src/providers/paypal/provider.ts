@@ -19,6 +19,8 @@ export const paypalCapabilities: ProviderCapabilities = {
   // PayPal's limit is set per account and not published (MAX_CAPTURE_COUNT_EXCEEDED past it); 100 is the
   // lifecycle's own bound, which keeps its captures (carried over continue-as-new) a bounded list.
   maxCaptures: 100,
+  // PayPal honors an authorization's funds for 3 days of its 29: a reauthorization after them renews them.
+  honorPeriodMs: 3 * DAY_MS,
 };
 
 export interface PaypalProviderOptions {

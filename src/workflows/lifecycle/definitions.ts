@@ -148,6 +148,9 @@ export type RecordedEvent = {
   note?: string;
 };
 
+/** Why each hold timer runs when it does, in words: shown in the next timer and in each run of the ledger. */
+export type DeadlineReasons = { reauthorize?: string; expiryPolicy: string };
+
 export type LifecycleState = {
   workflowId: string;
   authorizationId: string;
@@ -169,12 +172,14 @@ export type LifecycleState = {
   expirationTime?: string;
   reauthorizeAt?: string;
   expiryPolicyAt: string;
+  /** Why the reauthorization and the expiry policy run when they do (the hold's end, the provider's honor period, the start's durations). */
+  deadlineReasons: DeadlineReasons;
   expiryPolicy: ExpiryPolicy;
   /**
    * The next thing the lifecycle's timer does; `reconcile` reads the provider for a movement whose event is
    * overdue (awaitedEvents); `close` ends the run after its late-event window.
    */
-  nextTimer?: { kind: 'reauthorize' | 'expiryPolicy' | 'reconcile' | 'close'; at: string };
+  nextTimer?: { kind: 'reauthorize' | 'expiryPolicy' | 'reconcile' | 'close'; at: string; why?: string };
   /** When the late-event window ends and the run closes; set as the window begins. */
   closesAt?: string;
   /**

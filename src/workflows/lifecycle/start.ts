@@ -10,7 +10,8 @@ import {
   type LifecycleState,
 } from './definitions';
 import { minorUnitsOrZero } from './money';
-import { canManage, HOLD_END_MARGIN_MS, initialState } from './state';
+import { holdDeadlines } from './hold-deadlines';
+import { canManage, initialState } from './state';
 import { refuse } from './validation';
 
 /** A lifecycle duration in milliseconds: the input's, or the default. */
@@ -51,11 +52,21 @@ export async function startState(workflowId: string, input: LifecycleInput): Pro
     );
   }
   const made = authorization.create_time ? Date.parse(authorization.create_time) : Date.now();
-  const reauthorizeAfter = millisecondsOf(input, 'reauthorizeAfter');
-  const expiryAfter = millisecondsOf(input, 'expiryPolicyAfter');
-  // A hold that ends sooner than the policy (Stripe's: about 7 days) brings the policy forward to an hour
-  // before its end.
-  const holdEnds = Number.isFinite(expires) ? expires - HOLD_END_MARGIN_MS : Infinity;
+  const deadlines = holdDeadlines(
+    {
+      madeAt: made,
+      endsAt: Number.isFinite(expires) ? expires : undefined,
+      ...(authorization.honorPeriodMs !== undefined && { honorPeriodMs: authorization.honorPeriodMs }),
+    },
+    {
+      ...(input.reauthorizeAfter !== undefined && {
+        reauthorizeAfter: millisecondsOf(input, 'reauthorizeAfter'),
+      }),
+      ...(input.expiryPolicyAfter !== undefined && {
+        expiryPolicyAfter: millisecondsOf(input, 'expiryPolicyAfter'),
+      }),
+    },
+  );
   const state = initialState(
     workflowId,
     authorization,
@@ -76,8 +87,7 @@ export async function startState(workflowId: string, input: LifecycleInput): Pro
     },
     {
       createTime: new Date(made).toISOString(),
-      reauthorizeAt: new Date(made + reauthorizeAfter).toISOString(),
-      expiryPolicyAt: new Date(Math.min(made + expiryAfter, holdEnds)).toISOString(),
+      ...deadlines,
       readAt,
     },
   );

@@ -5,6 +5,7 @@ import {
   captureStatusByEvent,
   terminalStatuses,
   type CaptureRecordStatus,
+  type DeadlineReasons,
   type CaptureRecord,
   type LifecycleState,
   type PaymentEvent,
@@ -23,6 +24,7 @@ import {
   takeBackLearned,
 } from './shared-charge';
 import { figuresOf, statusOf } from './ledger/figures';
+import { beforeHoldEnds } from './hold-deadlines';
 import { appendMovement, type AppendOutcome } from './ledger/invariants';
 import type { Movement, MovementSource, ReleaseReason } from '../../providers/movements';
 
@@ -150,7 +152,13 @@ export function initialState(
     incrementable?: LifecycleState['incrementable'];
     keyRetentionMs: LifecycleState['keyRetentionMs'];
   },
-  times: { createTime: string; reauthorizeAt: string; expiryPolicyAt: string; readAt?: string },
+  times: {
+    createTime: string;
+    reauthorizeAt: string;
+    expiryPolicyAt: string;
+    reasons: DeadlineReasons;
+    readAt?: string;
+  },
 ): LifecycleState {
   const { currency_code: currency, value: authorized } = authorization.amount;
   const state: LifecycleState = {
@@ -171,6 +179,7 @@ export function initialState(
     expirationTime: authorization.expiration_time,
     reauthorizeAt: times.reauthorizeAt,
     expiryPolicyAt: times.expiryPolicyAt,
+    deadlineReasons: times.reasons,
     expiryPolicy: options.expiryPolicy,
     captures: [],
     reauthorizations: [],
@@ -351,10 +360,13 @@ export function applyReauthorization(
   releaseUncapturable(state, authorization, { source: 'answer', at });
   state.expirationTime = authorization.expiration_time ?? state.expirationTime;
   state.reauthorizeAt = undefined;
+  state.deadlineReasons = { expiryPolicy: state.deadlineReasons.expiryPolicy };
   // A new authorization is a new hold (Stripe): the expiry policy follows its end, an hour before it.
-  if (state.reauthorization === 'new-authorization' && authorization.expiration_time) {
-    const policyAt = Date.parse(authorization.expiration_time) - HOLD_END_MARGIN_MS;
-    if (Number.isFinite(policyAt)) state.expiryPolicyAt = new Date(policyAt).toISOString();
+  const newEnd = authorization.expiration_time ? Date.parse(authorization.expiration_time) : NaN;
+  if (state.reauthorization === 'new-authorization' && Number.isFinite(newEnd)) {
+    const policy = beforeHoldEnds(newEnd);
+    state.expiryPolicyAt = new Date(policy.at).toISOString();
+    state.deadlineReasons = { expiryPolicy: policy.why };
   }
 }
 
@@ -368,9 +380,6 @@ function capturable(authorization: Authorization, uncaptured: bigint): bigint {
   const minor = toMinorUnits(stated.value, stated.currency_code);
   return minor !== undefined && minor < uncaptured ? minor : uncaptured;
 }
-
-/** How long before a hold's end the expiry policy runs when the hold ends before the policy's own time. */
-export const HOLD_END_MARGIN_MS = 60 * 60 * 1000;
 
 /**
  * The authorization a void releases: the original (PayPal voids its reauthorizations with it), or the current

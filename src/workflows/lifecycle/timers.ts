@@ -6,6 +6,7 @@ import { expiryCaptureKey, reauthorizeIdempotencyKey, voidRequest } from './keye
 import { millisecondsOf } from './start';
 import { overdueAt } from './awaited-events';
 import { amountOf, minorUnitsOf } from './money';
+import type { TimerRun } from '../../providers/movements';
 import { applyReauthorization, bookCapture, isTerminal, markEnded } from './state';
 import { inLifecycleCurrency, unansweredCapture } from './validation';
 
@@ -32,6 +33,19 @@ export function holdDeadline(state: LifecycleState): Deadline {
 /** The ended lifecycle's next deadline in its late-event window: its close, or a read for an overdue event. */
 export function windowDeadline(state: LifecycleState, closeAt: number): Deadline {
   return earlierReconcile(state, { kind: 'close', at: closeAt });
+}
+
+/** The deadline as the state shows it; a hold's timer says why it runs then. */
+export function nextTimerOf(
+  state: LifecycleState,
+  deadline: Deadline,
+): NonNullable<LifecycleState['nextTimer']> {
+  const at = new Date(deadline.at).toISOString();
+  const why =
+    deadline.kind === 'reauthorize' || deadline.kind === 'expiryPolicy'
+      ? state.deadlineReasons[deadline.kind]
+      : undefined;
+  return { kind: deadline.kind, at, ...(why && { why }) };
 }
 
 export function sameDeadline(a: Deadline, b: Deadline): boolean {
@@ -125,56 +139,74 @@ export function providerTimerCalls(input: LifecycleInput, state: LifecycleState)
   return ofProvider(timerCalls(millisecondsOf(input, 'timerCallTimeout')), state.provider);
 }
 
-/** What a hold's deadline does: reauthorize what remains, or apply the expiry policy. */
+/**
+ * What a hold's deadline does: reauthorize what remains, or apply the expiry policy. Each run is in the ledger
+ * (`timerRuns`), with why it ran then and what it did.
+ */
 export async function fireTimer(
   state: LifecycleState,
   kind: 'reauthorize' | 'expiryPolicy',
   input: LifecycleInput,
+  calls: PaymentsCalls = providerTimerCalls(input, state),
 ): Promise<void> {
   if (isTerminal(state)) return;
-  const calls = providerTimerCalls(input, state);
-  if (kind === 'reauthorize') {
-    const remaining = amountOf(state, minorUnitsOf(state, state.remainingAmount) ?? 0n).value;
-    try {
-      await reauthorize(state, calls, remaining, 'timer');
-      state.reauthorizationFailure = undefined;
-    } catch (error) {
-      // A refused or timed-out reauthorization leaves the current authorization in place until the expiry
-      // policy; operators find it by the ReauthorizationFailure search attribute.
-      log.warn('scheduled reauthorization failed', { error: String(error) });
-      state.reauthorizeAt = undefined;
-      state.reauthorizationFailure = { at: new Date().toISOString(), reason: failureReason(error) };
-    }
-    return;
+  const at = new Date().toISOString();
+  const why = state.deadlineReasons[kind] ?? '';
+  const run =
+    kind === 'reauthorize' ? await runReauthorization(state, calls) : await runExpiryPolicy(state, calls);
+  (state.ledger.timerRuns ??= []).push({ timer: kind, at, why, ...run });
+}
+
+type RunOutcome = Pick<TimerRun, 'outcome' | 'reference' | 'failure'>;
+
+async function runReauthorization(state: LifecycleState, calls: PaymentsCalls): Promise<RunOutcome> {
+  const remaining = amountOf(state, minorUnitsOf(state, state.remainingAmount) ?? 0n).value;
+  try {
+    const authorization = await reauthorize(state, calls, remaining, 'timer');
+    state.reauthorizationFailure = undefined;
+    return { outcome: 'reauthorized', reference: authorization.id };
+  } catch (error) {
+    // A refused or timed-out reauthorization leaves the current authorization in place until the expiry
+    // policy; operators find it by the ReauthorizationFailure search attribute.
+    log.warn('scheduled reauthorization failed', { error: String(error) });
+    state.reauthorizeAt = undefined;
+    state.reauthorizationFailure = { at: new Date().toISOString(), reason: failureReason(error) };
+    return { outcome: 'failed', failure: state.reauthorizationFailure.reason };
   }
+}
+
+/** The policy's capture or void; when it fails, the hold is let expire, and the ledger says why. */
+async function runExpiryPolicy(state: LifecycleState, calls: PaymentsCalls): Promise<RunOutcome> {
+  let failure: string | undefined;
   if (state.expiryPolicy === 'capture') {
-    try {
-      await captureRest(state, calls);
-      return;
-    } catch (error) {
-      log.warn('capture before expiry failed; marking the lifecycle expired', { error: String(error) });
+    // Not while a capture sent earlier has no answer: what remains at the provider is then unknown, and
+    // capturing it could take more than the payer gave.
+    const unanswered = unansweredCapture(state);
+    if (unanswered) failure = `capture: the capture under key ${unanswered.idempotencyKey} has no answer`;
+    else {
+      try {
+        return { outcome: 'captured', reference: await captureRest(state, calls) };
+      } catch (error) {
+        failure = `capture: ${failureReason(error)}`;
+      }
     }
   }
   if (state.expiryPolicy === 'void') {
     try {
-      await calls.voidAuthorization(voidRequest(state));
+      const request = voidRequest(state);
+      await calls.voidAuthorization(request);
       markEnded(state, 'VOIDED');
-      return;
+      return { outcome: 'voided', reference: request.authorizationId };
     } catch (error) {
-      log.warn('void before expiry failed; marking the lifecycle expired', { error: String(error) });
+      failure = `void: ${failureReason(error)}`;
     }
   }
   markEnded(state, 'EXPIRED');
+  return { outcome: 'expired', ...(failure && { failure }) };
 }
 
-/**
- * The expiry policy `capture`: what remains of the current hold, as its last capture, under the lifecycle's own
- * key. Not while a capture sent earlier has no answer: what remains at the provider is then unknown, and
- * capturing it could take more than the payer gave.
- */
-async function captureRest(state: LifecycleState, calls: PaymentsCalls): Promise<void> {
-  const unanswered = unansweredCapture(state);
-  if (unanswered) throw new Error(`the capture under key ${unanswered.idempotencyKey} has no answer`);
+/** The expiry policy `capture`: what remains of the current hold, as its last capture, under the lifecycle's own key. */
+async function captureRest(state: LifecycleState, calls: PaymentsCalls): Promise<string> {
   const sent = {
     authorizationId: state.currentAuthorizationId,
     amount: { currency_code: state.currency, value: state.remainingAmount },
@@ -183,6 +215,7 @@ async function captureRest(state: LifecycleState, calls: PaymentsCalls): Promise
   };
   const answer = await calls.captureAuthorization(sent);
   bookCapture(state, sent, inLifecycleCurrency(state, answer, 'capture'));
+  return answer.id;
 }
 
 /** The provider's issue, or how the call failed (e.g. it timed out after retrying). */

@@ -32,7 +32,7 @@ import {
 import { shouldContinueAsNew } from './run-length';
 import { millisecondsOf, startState } from './start';
 import { isTerminal } from './state';
-import { DeadlineTimer, nextDeadline, sameDeadline, windowDeadline } from './timers';
+import { DeadlineTimer, nextDeadline, nextTimerOf, sameDeadline, windowDeadline } from './timers';
 import { assertDurationsWithinBounds } from './validation';
 import { clearStartingStatus, LifecycleVisibility, lifecycleDetails } from './visibility';
 
@@ -82,7 +82,7 @@ export async function authorizationLifecycle(input: LifecycleInput): Promise<Lif
   const timer = new DeadlineTimer();
   while (!isTerminal(state)) {
     const deadline = nextDeadline(state);
-    state.nextTimer = { kind: deadline.kind, at: new Date(deadline.at).toISOString() };
+    state.nextTimer = nextTimerOf(state, deadline);
     setCurrentDetails(lifecycleDetails(state));
     const seen = lifecycle.changes;
     timer.arm(deadline);
@@ -125,7 +125,7 @@ async function lateEventWindow(
   }
   for (;;) {
     const deadline = windowDeadline(state, closeAt);
-    state.nextTimer = { kind: deadline.kind, at: new Date(deadline.at).toISOString() };
+    state.nextTimer = nextTimerOf(state, deadline);
     setCurrentDetails(lifecycleDetails(state));
     timer.arm(deadline);
     await condition(
