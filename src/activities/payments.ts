@@ -11,7 +11,7 @@ import {
   type WebhookSubscriptionChange,
   type WebhookSubscriptions,
 } from '../providers/port';
-import type { Authorization, PaymentCapture, Refund, Webhook } from '../providers/resources';
+import type { Authorization, Money, PaymentCapture, Refund, Webhook } from '../providers/resources';
 import type { HoldingsRequest, ProviderHoldings } from '../providers/holdings';
 import { underProviderNames, type ProviderName } from '../provider-names';
 import { count, type BusinessCounter, type CallOutcome } from './business-metrics';
@@ -27,6 +27,10 @@ export type StartingAuthorization = Authorization & {
   capturesEndAtMax?: true;
   /** Set only for a provider that captures beyond the authorized amount, by this percent of it (PayPal's). */
   overCapturePercent?: number;
+  /** Set only where the provider caps that percent in one currency (PayPal's 75 USD). */
+  overCaptureAtMost?: Money;
+  /** Set only where a reauthorization's new hold can ask for an extended authorization (Stripe's). */
+  extendedAuthorization?: true;
   /** Set only when the hold can be raised in place (Stripe's incremental authorization on this card). */
   incrementable?: true;
   /** How long the provider keeps an idempotency key (its idempotencyKeyRetentionMs). */
@@ -76,6 +80,8 @@ export function createPaymentsActivities(provider: PaymentsProvider) {
         ...(capabilities.sharedCaptureIds && { sharedCaptureIds: true as const }),
         ...(capabilities.capturesEndAtMax && { capturesEndAtMax: true as const }),
         ...(capabilities.overCapturePercent && { overCapturePercent: capabilities.overCapturePercent }),
+        ...(capabilities.overCaptureAtMost && { overCaptureAtMost: capabilities.overCaptureAtMost }),
+        ...(capabilities.extendedAuthorization && { extendedAuthorization: true as const }),
         ...(capabilities.incrementalAuthorization && { incrementable: true as const }),
         keyRetentionMs: capabilities.idempotencyKeyRetentionMs,
         ...(capabilities.honorPeriodMs !== undefined && { honorPeriodMs: capabilities.honorPeriodMs }),

@@ -29,8 +29,13 @@ export const startLifecycleBody = z.strictObject({
   idempotencyKeyRetention: durationSchema('idempotencyKeyRetention').optional(),
   timerCallTimeout: durationSchema('timerCallTimeout').optional(),
   eventGracePeriod: durationSchema('eventGracePeriod').optional(),
-  /** A capture may exceed what remains by the provider's allowance (PayPal's 115 % of the authorization). */
+  /**
+   * A capture may exceed what remains by the provider's allowance (PayPal's 115 % of the authorization, at most
+   * 75 USD more; Stripe's maximum_amount_capturable on cards that allow overcapture).
+   */
   overcapture: z.boolean().optional(),
+  /** Each new hold a reauthorization takes asks for an extended authorization (Stripe; refused on PayPal). */
+  extendedAuthorization: z.boolean().optional(),
 });
 
 export const authorizationParams = z.object({ authorizationId: identifier });
@@ -132,6 +137,10 @@ export const lifecycleStateBody = z.object({
   expiryPolicy: z.enum(expiryPolicies),
   /** Set when the start allowed overcapture (a capture may exceed what remains by the provider's allowance). */
   overcapture: z.boolean().optional(),
+  /** The most the current hold's captures may take in all, where its provider says (Stripe's overcapture). */
+  captureMaximum: z.string().optional(),
+  /** Set when the start asked for extended authorizations on the new holds of reauthorizations. */
+  extendedAuthorization: z.boolean().optional(),
   /** What the lifecycle's timer does next, when, and (for the hold's timers) why then. */
   nextTimer: z.object({ kind: z.string(), at: z.string(), why: z.string().optional() }).optional(),
   /** Movements the lifecycle made whose provider event has not come: read after `readAfter` (the `reconcile` timer). */

@@ -23,7 +23,13 @@ export type VoidRequest = { authorizationId: string; idempotencyKey: string };
 export type IncrementRequest = { authorizationId: string; amount: Money; idempotencyKey: string };
 
 /** Hold `amount` again, on the provider's own terms (see ProviderCapabilities.reauthorization). */
-export type ReauthorizeRequest = { authorizationId: string; amount: Money; idempotencyKey: string };
+export type ReauthorizeRequest = {
+  authorizationId: string;
+  amount: Money;
+  idempotencyKey: string;
+  /** Ask for an extended authorization where the provider offers it (Stripe's, if the card allows). */
+  extendedAuthorization?: boolean;
+};
 
 /** Refund a capture: all that is not yet refunded when `amount` is absent. */
 export type RefundRequest = {
@@ -45,6 +51,10 @@ export type ProviderCapabilities = {
   multipleCaptures: boolean;
   /** How far the captured total may exceed the authorized amount, in percent of it. */
   overCapturePercent: number;
+  /** The most that percent may add, where the provider caps it in one currency (PayPal's 75 USD). */
+  overCaptureAtMost?: Money;
+  /** Whether a reauthorization's new hold can ask for an extended authorization (Stripe's, per card). */
+  extendedAuthorization?: boolean;
   /** PayPal reauthorizes in place; Stripe holds anew on a new PaymentIntent, then cancels the old one. */
   reauthorization: 'reauthorize' | 'new-authorization';
   /**

@@ -61,6 +61,11 @@ export const authorizationSchema = z.looseObject({
   expiration_time: z.string().optional(),
   create_time: z.string().optional(),
   update_time: z.string().optional(),
+  /**
+   * The most its captures may take in all where the provider lets them exceed its amount and says by how much
+   * for this hold (Stripe's overcapture.maximum_amount_capturable, when available); absent otherwise.
+   */
+  capture_maximum: moneySchema.optional(),
 });
 export type Authorization = z.infer<typeof authorizationSchema>;
 

@@ -24,6 +24,15 @@ describe('a PayPal hold', () => {
     });
     expect(Date.parse(state.expiryPolicyAt)).toBe(made + 29 * DAY_MS - HOUR_MS);
   });
+
+  it('is not started with an extended authorization, which PayPal does not offer', async () => {
+    const authorizationId = await stack.authorize('100.00');
+    const refused = await stack.api.post('/v1/lifecycles', { authorizationId, extendedAuthorization: true });
+    expect(refused).toMatchObject({ status: 400, data: { error: { code: 'VALIDATION_FAILED' } } });
+    expect(refused.data.error.message).toBe(
+      'extendedAuthorization: paypal offers no extended authorization; leave it out',
+    );
+  });
 });
 
 describe('a Stripe hold', () => {

@@ -269,6 +269,23 @@ describe('a capture in a lifecycle started with overcapture', () => {
     });
   });
 
+  it("is PayPal's 15 % of the hold at most 75.00 USD more, and Stripe's maximum for the hold", () => {
+    const large = { ...capturedState('1000.00', {}), overcapture: true as const, overCapturePercent: 15 };
+    const capped = { ...large, overCaptureAtMost: '75.00' };
+    expect(capturePlanOf(large, { amount: '1150.00' })).toMatchObject({ amount: '1150.00' });
+    expect(refusal(() => capturePlanOf(capped, { amount: '1075.01' })).message).toBe(
+      'amount: 1075.01 USD is more than the 1000.00 that remains and the 75.00 its provider lets a capture exceed the hold by',
+    );
+    const stripe = { ...capturedState('100.00', {}), overcapture: true as const, captureMaximum: '120.00' };
+    expect(capturePlanOf(stripe, { amount: '120.00' })).toMatchObject({
+      amount: '120.00',
+      finalCapture: true,
+    });
+    expect(refusal(() => capturePlanOf(stripe, { amount: '120.01' })).message).toBe(
+      'amount: 120.01 USD is more than the 100.00 that remains and the 20.00 its provider lets a capture exceed the hold by',
+    );
+  });
+
   it('is capped at what remains where the start did not allow it, whatever the provider grants', () => {
     const state = { ...capturedState('100.00', { C1: '30.00' }), overCapturePercent: 15 };
     expect(refusal(() => capturePlanOf(state, { amount: '70.01' })).message).toBe(

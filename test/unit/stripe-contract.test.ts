@@ -131,9 +131,16 @@ describe('the adapter against stripe-mock (Stripe validates every request agains
     const created = await stripeClient({
       apiKey: 'sk_test_123',
       ...stripeEndpoint(mock.url),
-    }).paymentIntents.create(reauthorizationParams(previous, usd('50.00'), true), {
-      idempotencyKey: 'reauthorize-create/a1',
-    });
+    }).paymentIntents.create(
+      reauthorizationParams(previous, usd('50.00'), {
+        multicapture: true,
+        overcapture: true,
+        extendedAuthorization: true,
+      }),
+      {
+        idempotencyKey: 'reauthorize-create/a1',
+      },
+    );
     expect(created.id).toMatch(/^pi_/);
   });
 

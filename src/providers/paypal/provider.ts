@@ -11,8 +11,9 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 export const paypalCapabilities: ProviderCapabilities = {
   multipleCaptures: true,
-  // PayPal captures up to 115% of the authorized amount (at most 75 USD more).
+  // PayPal captures up to 115% of the authorized amount, at most 75 USD more.
   overCapturePercent: 15,
+  overCaptureAtMost: { currency_code: 'USD', value: '75.00' },
   reauthorization: 'reauthorize',
   // PayPal answers a repeated PayPal-Request-Id with its first answer for 45 days.
   idempotencyKeyRetentionMs: 45 * DAY_MS,

@@ -39,8 +39,9 @@ export function stripeCapabilities(
 ): ProviderCapabilities {
   return {
     multipleCaptures: multicapture,
-    // Overcapture is a card feature Stripe reports per charge; the lifecycle does not assume it.
+    // Overcapture is a card feature Stripe reports per charge (the authorization's capture_maximum).
     overCapturePercent: 0,
+    extendedAuthorization: true,
     reauthorization: 'new-authorization',
     // Stripe may prune a key after 24 hours.
     idempotencyKeyRetentionMs: keyRetentionMs,
@@ -194,13 +195,19 @@ export function stripeProvider(options: StripeProviderOptions): PaymentsProvider
         if (choice.action === 'refuse') throw choice.error;
         // The new hold takes captures as the one it replaces did: the lifecycle keeps the capture rules it
         // started with (one capture, or several into a shared charge) across its reauthorizations.
-        const keepsMulticapture =
-          multicapture && cardCapability(authorizationOf(previous), 'multicapture') === 'available';
+        const held = authorizationOf(previous);
+        const features = {
+          multicapture: multicapture && cardCapability(held, 'multicapture') === 'available',
+          overcapture: held.capture_maximum !== undefined,
+          extendedAuthorization:
+            request.extendedAuthorization === true ||
+            cardCapability(held, 'extended_authorization') === 'enabled',
+        };
         const renewed =
           choice.action === 'adopt'
             ? choice.intent
             : await stripe.paymentIntents.create(
-                reauthorizationParams(previous, request.amount, keepsMulticapture),
+                reauthorizationParams(previous, request.amount, features),
                 keyed('reauthorize-create', key),
               );
         try {
@@ -280,14 +287,22 @@ function keyedMetadata(request: { idempotencyKey: string; invoiceId?: string }):
   };
 }
 
+/** What the new hold of a reauthorization asks of the card, where the card allows it. */
+export type RenewedHoldFeatures = {
+  multicapture?: boolean;
+  overcapture?: boolean;
+  extendedAuthorization?: boolean;
+};
+
 /**
  * The new PaymentIntent that holds `amount` again: the previous one's saved card, off-session, confirmed at
- * once, captured manually, asking for multicapture when `multicapture` (the previous one had it).
+ * once, captured manually, asking for what `features` names (multicapture and overcapture when the previous
+ * hold had them; an extended authorization when the lifecycle asks or the previous hold had one).
  */
 export function reauthorizationParams(
   previous: Stripe.PaymentIntent,
   amount: Money,
-  multicapture: boolean,
+  features: RenewedHoldFeatures,
 ): Stripe.PaymentIntentCreateParams {
   const paymentMethod = idOf(previous.payment_method);
   if (!paymentMethod) {
@@ -299,6 +314,12 @@ export function reauthorizationParams(
     });
   }
   const customer = idOf(previous.customer);
+  const requested = {
+    ...(features.multicapture && { request_multicapture: 'if_available' as const }),
+    ...(features.overcapture && { request_overcapture: 'if_available' as const }),
+    ...(features.extendedAuthorization && { request_extended_authorization: 'if_available' as const }),
+  };
+  const card = Object.keys(requested).length > 0 ? requested : undefined;
   return {
     ...stripeAmount(amount),
     payment_method: paymentMethod,
@@ -306,7 +327,7 @@ export function reauthorizationParams(
     capture_method: 'manual',
     confirm: true,
     off_session: true,
-    ...(multicapture && { payment_method_options: { card: { request_multicapture: 'if_available' } } }),
+    ...(card && { payment_method_options: { card } }),
     metadata: { ...previous.metadata, [REAUTHORIZES_METADATA]: previous.id },
     expand: expandCharge,
   };
@@ -315,7 +336,7 @@ export function reauthorizationParams(
 /** A status the intent's charge reports of what the card allows (authorizationOf's card_capabilities). */
 function cardCapability(
   authorization: Authorization,
-  name: 'multicapture' | 'incremental_authorization',
+  name: 'multicapture' | 'incremental_authorization' | 'extended_authorization',
 ): unknown {
   const capabilities = authorization.card_capabilities as Record<string, unknown> | undefined;
   return capabilities?.[name];

@@ -62,6 +62,9 @@ export function authorizationOf(intent: Stripe.PaymentIntent): Authorization {
     create_time: isoTime(intent.created),
     ...(card?.capture_before && { expiration_time: isoTime(card.capture_before) }),
     ...(charge && { capture_id: charge.id }),
+    ...(card?.overcapture?.status === 'available' && {
+      capture_maximum: fromStripeAmount(card.overcapture.maximum_amount_capturable, intent.currency),
+    }),
     ...(card && {
       card_capabilities: {
         multicapture: card.multicapture?.status ?? 'unavailable',

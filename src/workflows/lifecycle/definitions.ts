@@ -50,6 +50,11 @@ export type LifecycleInput = {
    * 115 % of the authorization); such a capture is the last. Without it, every capture is capped at what remains.
    */
   overcapture?: boolean;
+  /**
+   * Asks for an extended authorization (up to 30 days) on each new hold a reauthorization takes, where the
+   * provider offers it (Stripe, on cards that allow it); refused at start where it does not (PayPal).
+   */
+  extendedAuthorization?: boolean;
   /** Set by continue-as-new: the state carried over from the previous run. */
   carriedState?: LifecycleState;
   /** The caller that started the lifecycle (an API caller id, a Nexus caller namespace); see LifecycleClient. */
@@ -226,8 +231,17 @@ export type LifecycleState = {
   capturesEndAtMax?: true;
   /** What the provider lets captures take beyond a hold, in percent of it (PayPal's 15): the ledger allows it. */
   overCapturePercent?: number;
-  /** Set when the start allowed overcapture: a capture may take what remains plus overCapturePercent of the hold. */
+  /** Where the provider caps overCapturePercent in the lifecycle's currency: the most it adds (PayPal's 75.00 USD). */
+  overCaptureAtMost?: string;
+  /**
+   * The most the current hold's captures may take in all, where its provider says (Stripe's overcapture
+   * maximum): then the allowance beyond the hold is this less the hold, not overCapturePercent of it.
+   */
+  captureMaximum?: string;
+  /** Set when the start allowed overcapture: a capture may take what remains plus the provider's allowance. */
   overcapture?: true;
+  /** Set when the start asked for extended authorizations: each new hold of a reauthorization asks for one. */
+  extendedAuthorization?: true;
   /** Set while the current hold can be raised in place (Stripe's incremental authorization on the payer's card). */
   incrementable?: true;
   /**

@@ -43,6 +43,12 @@ export async function startState(workflowId: string, input: LifecycleInput): Pro
     );
   }
   assertCapturedKnown(authorization);
+  if (input.extendedAuthorization && !authorization.extendedAuthorization) {
+    refuse(
+      LifecycleFailure.invalidRequest,
+      `extendedAuthorization: ${input.provider} offers no extended authorization; leave it out`,
+    );
+  }
   // PayPal's statuses have no EXPIRED: an expired authorization keeps its status and its expiration time is past.
   const expires = authorization.expiration_time ? Date.parse(authorization.expiration_time) : NaN;
   if (expires <= Date.now()) {
@@ -81,7 +87,11 @@ export async function startState(workflowId: string, input: LifecycleInput): Pro
       ...(authorization.capture_id !== undefined && { sharedChargeId: authorization.capture_id }),
       ...(authorization.capturesEndAtMax && { capturesEndAtMax: authorization.capturesEndAtMax }),
       ...(authorization.overCapturePercent && { overCapturePercent: authorization.overCapturePercent }),
+      ...(authorization.overCaptureAtMost?.currency_code === currency_code && {
+        overCaptureAtMost: authorization.overCaptureAtMost.value,
+      }),
       ...(input.overcapture && { overcapture: true }),
+      ...(input.extendedAuthorization && { extendedAuthorization: true }),
       ...(authorization.incrementable && { incrementable: true }),
       keyRetentionMs: authorization.keyRetentionMs,
     },

@@ -55,9 +55,26 @@ export function movementOf(
   return { ...(defined as Omit<Movement, 'minorUnits'>), minorUnits: String(minorUnitsOrZero(state, value)) };
 }
 
-/** What the provider lets captures take beyond a hold of `held` (overCapturePercent of it), in minor units. */
+/**
+ * What the provider lets captures take beyond a hold of `held`, in minor units: what the hold's own maximum
+ * adds to it where the provider says (Stripe's), else overCapturePercent of it, capped where the provider caps
+ * it (PayPal's 75 USD).
+ */
 export function captureAllowance(state: LifecycleState, held: bigint): bigint {
-  return (held * BigInt(state.overCapturePercent ?? 0)) / 100n;
+  if (state.captureMaximum !== undefined) {
+    const maximum = minorUnitsOrZero(state, state.captureMaximum);
+    return maximum > held ? maximum - held : 0n;
+  }
+  const byPercent = (held * BigInt(state.overCapturePercent ?? 0)) / 100n;
+  if (state.overCaptureAtMost === undefined) return byPercent;
+  const atMost = minorUnitsOrZero(state, state.overCaptureAtMost);
+  return byPercent < atMost ? byPercent : atMost;
+}
+
+/** The hold's own capture maximum, where its provider says one in the lifecycle's currency. */
+function captureMaximumOf(state: LifecycleState, authorization: Authorization): string | undefined {
+  const maximum = authorization.capture_maximum;
+  return maximum?.currency_code === state.currency ? maximum.value : undefined;
 }
 
 /** Books a movement into the lifecycle's ledger (once per reference, invariants kept) and settles the state. */
@@ -148,7 +165,9 @@ export function initialState(
     sharedChargeId?: string;
     capturesEndAtMax?: LifecycleState['capturesEndAtMax'];
     overCapturePercent?: LifecycleState['overCapturePercent'];
+    overCaptureAtMost?: LifecycleState['overCaptureAtMost'];
     overcapture?: LifecycleState['overcapture'];
+    extendedAuthorization?: LifecycleState['extendedAuthorization'];
     incrementable?: LifecycleState['incrementable'];
     keyRetentionMs: LifecycleState['keyRetentionMs'];
   },
@@ -189,7 +208,12 @@ export function initialState(
     maxCaptures: options.maxCaptures,
     ...(options.capturesEndAtMax && { capturesEndAtMax: true }),
     ...(options.overCapturePercent && { overCapturePercent: options.overCapturePercent }),
+    ...(options.overCaptureAtMost !== undefined && { overCaptureAtMost: options.overCaptureAtMost }),
+    ...(authorization.capture_maximum?.currency_code === currency && {
+      captureMaximum: authorization.capture_maximum.value,
+    }),
     ...(options.overcapture && { overcapture: true }),
+    ...(options.extendedAuthorization && { extendedAuthorization: true }),
     ...(options.incrementable && { incrementable: true }),
     keyRetentionMs: options.keyRetentionMs,
     pendingAttempts: [],
@@ -359,6 +383,8 @@ export function applyReauthorization(
   );
   releaseUncapturable(state, authorization, { source: 'answer', at });
   state.expirationTime = authorization.expiration_time ?? state.expirationTime;
+  if (state.reauthorization === 'new-authorization')
+    state.captureMaximum = captureMaximumOf(state, authorization);
   state.reauthorizeAt = undefined;
   state.deadlineReasons = { expiryPolicy: state.deadlineReasons.expiryPolicy };
   // A new authorization is a new hold (Stripe): the expiry policy follows its end, an hour before it.
@@ -487,6 +513,7 @@ export function bookIncrement(
     });
   }
   state.authorizedAmount = amountOf(state, raisedTo).value;
+  state.captureMaximum = captureMaximumOf(state, authorization) ?? state.captureMaximum;
 }
 
 /**

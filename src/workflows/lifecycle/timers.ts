@@ -128,6 +128,7 @@ export async function reauthorize(
     authorizationId: state.currentAuthorizationId,
     amount: { currency_code: state.currency, value: total },
     idempotencyKey: reauthorizeIdempotencyKey(state, reason, idempotencyKey),
+    ...(state.extendedAuthorization && { extendedAuthorization: true }),
   });
   inLifecycleCurrency(state, authorization, 'authorization');
   applyReauthorization(state, authorization, reason, new Date().toISOString());
