@@ -10,9 +10,18 @@ import type {
   PaymentIntent,
 } from './records';
 
-// As at PayPal, captures may total up to 115 % of the authorization (shipping added, say); a capture without an
-// amount takes what remains of it.
+// As at PayPal, captures may total up to 115 % of the authorization (shipping added, say), at most 75 USD more
+// (in USD; the sandbox converts no other currency); a capture without an amount takes what remains of it.
 const OVER_CAPTURE_PERCENT = 115n;
+const OVER_CAPTURE_AT_MOST_USD_MINOR = 7500n;
+
+/** The most captures of an authorization may total. */
+function captureCeiling(amount: Money): bigint {
+  const byPercent = (amount.minor * OVER_CAPTURE_PERCENT) / 100n;
+  if (amount.currency !== 'USD') return byPercent;
+  const capped = amount.minor + OVER_CAPTURE_AT_MOST_USD_MINOR;
+  return byPercent < capped ? byPercent : capped;
+}
 
 export interface NewAuthorization {
   amount: Money;
@@ -109,8 +118,7 @@ export class AuthorizationLedger {
       throw refusal('AUTH_CAPTURE_CURRENCY_MISMATCH');
     }
     const remaining = authorization.amount.minor - authorization.capturedMinor;
-    const allowance =
-      (authorization.amount.minor * OVER_CAPTURE_PERCENT) / 100n - authorization.capturedMinor;
+    const allowance = captureCeiling(authorization.amount) - authorization.capturedMinor;
     const requested = instruction.amount?.minor ?? remaining;
     if (requested > allowance) throw refusal('MAX_CAPTURE_AMOUNT_EXCEEDED');
 
@@ -204,6 +212,14 @@ export class AuthorizationLedger {
     authorization.expirationTime = now;
     authorization.updateTime = now;
     return authorization;
+  }
+
+  /** Control: the authorization's validity ends at `at` instead (past: it has expired on its next read). */
+  moveExpiration(id: string, at: Date): AuthorizationRecord {
+    const authorization = this.authorization(id);
+    assertCapturable(authorization);
+    authorization.expirationTime = at;
+    return this.authorization(id);
   }
 
   /** Control: the bank settles a PENDING capture. */

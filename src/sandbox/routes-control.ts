@@ -25,6 +25,8 @@ const deliveriesQuerySchema = z.object({
   event_type: z.string().optional(),
 });
 const idParams = z.object({ id: z.string().min(1) });
+/** Where a test moves the authorization's end to, so it need not wait days. */
+const expirationSchema = z.object({ expiration_time: z.iso.datetime({ offset: true }) });
 
 /**
  * The control API under /sandbox, for tests and demos: what in real life the payer, the bank or time would
@@ -53,6 +55,12 @@ export function registerControlRoutes(
   app.post('/sandbox/authorizations/:id/expire', async (request) => {
     const { id } = parseRequest(idParams, request.params);
     return mode.authorizationResource(ledger.expire(id));
+  });
+
+  app.post('/sandbox/authorizations/:id/expiration', async (request) => {
+    const { id } = parseRequest(idParams, request.params);
+    const { expiration_time } = parseRequest(expirationSchema, request.body);
+    return mode.authorizationResource(ledger.moveExpiration(id, new Date(expiration_time)));
   });
 
   app.get('/sandbox/authorizations/:id/captures', async (request) => {

@@ -1,9 +1,11 @@
+import { postJson } from '../../bench/provider-sandboxes';
 import { freshKey } from '../helpers/lifecycle-stack';
 import { paypalFixture, stripeFixture } from '../helpers/provider-fixtures';
 import { useProviderStack } from '../helpers/provider-stack';
 
 // Overcapture through the API, a worker and the sandbox: a lifecycle started with `overcapture` may capture past
-// the authorization by its provider's documented allowance (PayPal: captures up to 115 % of it), never further.
+// the authorization by its provider's documented allowance (PayPal: captures up to 115 % of it, at most 75 USD
+// more; Stripe: the charge's maximum_amount_capturable, on a card that allows overcapture), never further.
 
 describe('a PayPal lifecycle started with overcapture', () => {
   const stack = useProviderStack(paypalFixture);
@@ -49,7 +51,7 @@ describe('a PayPal lifecycle started with overcapture', () => {
 describe('a Stripe lifecycle started with overcapture', () => {
   const stack = useProviderStack(stripeFixture);
 
-  it('captures no more than remains: Stripe grants no allowance the lifecycle reads', async () => {
+  it('captures no more than remains on a card without overcapture: Stripe reports no maximum', async () => {
     const authorizationId = await stack.startLifecycle('100.00', { overcapture: true });
     const refused = await stack.api.post(
       `/v1/lifecycles/${authorizationId}/capture`,
@@ -58,5 +60,32 @@ describe('a Stripe lifecycle started with overcapture', () => {
     );
     expect(refused).toMatchObject({ status: 409, data: { error: { code: 'LIFECYCLE_STATE_FORBIDS' } } });
     expect(refused.data.error.message).toContain('the 0.00 its provider lets a capture exceed the hold by');
+  });
+});
+
+describe('a Stripe hold whose card allows overcapture', () => {
+  const stack = useProviderStack(stripeFixture);
+
+  it("takes up to the charge's maximum_amount_capturable in one last capture, in a lifecycle started with overcapture", async () => {
+    const intent = await postJson<{ id: string }>(`${stack.sandbox.url}/sandbox/payment_intents`, {
+      amount: 10000,
+      currency: 'usd',
+      overcapture: true,
+    });
+    const started = await stack.api.post('/v1/lifecycles', { authorizationId: intent.id, overcapture: true });
+    expect(started.data.state).toMatchObject({ captureMaximum: '120.00', overcapture: true });
+    const capture = (amount: string) =>
+      stack.api.post(`/v1/lifecycles/${intent.id}/capture`, { amount }, freshKey());
+    const beyond = await capture('120.01');
+    expect(beyond).toMatchObject({ status: 409, data: { error: { code: 'LIFECYCLE_STATE_FORBIDS' } } });
+    expect(beyond.data.error.message).toBe(
+      'amount: 120.01 USD is more than the 100.00 that remains and the 20.00 its provider lets a capture exceed the hold by',
+    );
+    expect(await capture('120.00')).toMatchObject({ status: 200, data: { final_capture: true } });
+    await stack.sandbox.deliveriesSettled();
+    const state = await stack.state(intent.id);
+    expect(state).toMatchObject({ status: 'CAPTURED', capturedAmount: '120.00', remainingAmount: '0.00' });
+    expect(state.ledger.discrepancies).toEqual([]);
+    expect((await stripeFixture.captured(stack.sandbox, intent.id)).total).toBe('120.00');
   });
 });

@@ -164,6 +164,28 @@ describe('payments sandbox: authorization state machine', () => {
     expect(await capturesOf(harness, id)).toHaveLength(2);
   });
 
+  it('captures at most 75.00 USD more than a USD authorization, whatever 115 % of it is', async () => {
+    const { id } = await createAuthorization(harness, { amount: usd('1000.00') });
+    const over = await harness.api.post(path(id, 'capture'), { amount: usd('1075.01') });
+    expect(firstIssue(over.data)).toBe('MAX_CAPTURE_AMOUNT_EXCEEDED');
+    expect((await harness.api.post(path(id, 'capture'), { amount: usd('1075.00') })).status).toBe(201);
+  });
+
+  it("moves the authorization's end where a test says; past, it has expired", async () => {
+    const { id } = await createAuthorization(harness, {});
+    const at = '2030-01-02T03:04:05Z';
+    const moved = await harness.api.post(`/sandbox/authorizations/${id}/expiration`, { expiration_time: at });
+    expect(moved.data).toMatchObject({ expiration_time: at });
+    const refused = await harness.api.post(`/sandbox/authorizations/${id}/expiration`, {
+      expiration_time: 'soon',
+    });
+    expect(refused.status).toBe(400);
+    await harness.api.post(`/sandbox/authorizations/${id}/expiration`, {
+      expiration_time: '2020-01-01T00:00:00Z',
+    });
+    expect((await harness.api.get(path(id))).data).toMatchObject({ status: 'EXPIRED' });
+  });
+
   it('refuses to capture an authorization whose payment has intent CAPTURE (spec 3, rule 1)', async () => {
     const { id } = await createAuthorization(harness, { intent: 'CAPTURE' });
     const response = await harness.api.post(path(id, 'capture'), {});

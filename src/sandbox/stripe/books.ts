@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { invalidRequest, resourceMissing } from './errors';
 import {
   isChargeRefundable,
+  type CardBrand,
+  type CardRecord,
   type ChargeRecord,
   type DisputeRecord,
   type IntentRecord,
@@ -19,17 +21,53 @@ export function stripeId(prefix: string): string {
   return `${prefix}_${randomBytes(12).toString('base64url').replace(/[-_]/g, 'x')}`;
 }
 
+/** What an intent asks of its card at creation; it gets each where the card allows it. */
+export type CardRequests = Partial<
+  Record<'multicapture' | 'incremental' | 'extended' | 'overcapture', boolean>
+>;
+
 export interface NewIntent {
   amount: number;
   currency: string;
-  multicapture?: boolean;
-  /** Whether the card allows incremental authorizations (requested at the intent's creation). */
-  incremental?: boolean;
-  /** Days the hold lasts: 7 for most cards, up to 30 with extended authorization. */
+  requests?: CardRequests;
+  /** Days the hold lasts, where the test says; otherwise by the kind of hold (holdSeconds). */
   holdDays?: number;
+  /** A merchant-initiated payment (off_session): a Visa one holds 4 days 18 hours. */
+  offSession?: boolean;
   customer?: string;
+  /** The saved card: one the sandbox knows (an earlier intent's) keeps its brand and what it allows. */
   paymentMethod?: string;
+  /** The card of a new payment method (the payer's checkout); unset: a Visa card that allows nothing more. */
+  card?: CardRecord;
   metadata?: Record<string, string>;
+}
+
+/** A plain Visa card: no multicapture, incremental, extended authorization or overcapture. */
+const plainCard: CardRecord = {
+  brand: 'visa',
+  multicapture: false,
+  incremental: false,
+  extended: false,
+  overcapture: false,
+};
+
+/**
+ * How long a hold lasts, by its kind (Stripe's "place a hold" table): 30 days for an extended authorization,
+ * 4 days 18 hours for a Visa merchant-initiated one, 7 days for the others.
+ */
+function holdSeconds(input: NewIntent, brand: CardBrand, extended: boolean): number {
+  if (extended) return 30 * DAY_SECONDS;
+  if (input.holdDays !== undefined) return input.holdDays * DAY_SECONDS;
+  if (input.offSession && brand === 'visa') return 4 * DAY_SECONDS + 18 * 3600;
+  return 7 * DAY_SECONDS;
+}
+
+/**
+ * What captures of a hold that allows overcapture may take in all: the sandbox's figure, the amount and 20 %
+ * (Stripe reports the figure per charge as maximum_amount_capturable).
+ */
+function overcaptureMaximum(amount: number): number {
+  return Math.floor((amount * 6) / 5);
 }
 
 /**
@@ -41,6 +79,7 @@ export class StripeBooks {
   private readonly charges = new Map<string, ChargeRecord>();
   private readonly refunds = new Map<string, RefundRecord>();
   private readonly disputes = new Map<string, DisputeRecord>();
+  private readonly cards = new Map<string, CardRecord>();
 
   constructor(private readonly options: { now: () => Date; onEvent: (event: StripeBookEvent) => void }) {}
 
@@ -51,6 +90,13 @@ export class StripeBooks {
   /** A confirmed card payment held for capture (requires_capture), as the payer's checkout leaves it. */
   authorize(input: NewIntent): IntentRecord {
     const created = this.seconds();
+    const paymentMethod = input.paymentMethod ?? stripeId('pm');
+    const card = this.cards.get(paymentMethod) ?? input.card ?? plainCard;
+    this.cards.set(paymentMethod, card);
+    const requests = input.requests ?? {};
+    // Multicapture is the account's (the sandbox does not gate it on the card); the others are the card's.
+    const has = (feature: 'incremental' | 'extended' | 'overcapture') =>
+      Boolean(requests[feature] && card[feature]);
     const intent: IntentRecord = {
       id: stripeId('pi'),
       amount: input.amount,
@@ -60,11 +106,11 @@ export class StripeBooks {
       status: 'requires_capture',
       cancellationReason: null,
       canceledAt: null,
-      multicapture: input.multicapture ?? false,
+      multicapture: requests.multicapture ?? false,
       captureCount: 0,
       incrementAttempts: 0,
       customer: input.customer ?? stripeId('cus'),
-      paymentMethod: input.paymentMethod ?? stripeId('pm'),
+      paymentMethod,
       chargeId: stripeId('ch'),
       metadata: input.metadata ?? {},
       created,
@@ -78,9 +124,12 @@ export class StripeBooks {
       captured: false,
       disputed: false,
       currency: input.currency,
-      captureBefore: created + (input.holdDays ?? 7) * DAY_SECONDS,
+      captureBefore: created + holdSeconds(input, card.brand, has('extended')),
       multicapture: intent.multicapture,
-      incremental: input.incremental ?? false,
+      incremental: has('incremental'),
+      brand: card.brand,
+      extended: has('extended'),
+      overcaptureMaximum: has('overcapture') ? overcaptureMaximum(input.amount) : null,
       metadata: {},
       created,
     };
@@ -168,12 +217,27 @@ export class StripeBooks {
         'final_capture',
       );
     }
+    const charge = this.charge(intent.chargeId);
     const amount = amountToCapture ?? intent.amountCapturable;
-    if (amount > intent.amountCapturable) {
+    // An overcapture is the hold's one capture, up to the charge's maximum; it ends the hold.
+    const maximum =
+      charge.overcaptureMaximum !== null && intent.amountReceived === 0
+        ? charge.overcaptureMaximum
+        : intent.amountCapturable;
+    if (amount > maximum) {
+      const named = maximum === intent.amountCapturable ? 'amount_capturable' : 'maximum_amount_capturable';
       throw invalidRequest(
-        `The amount_to_capture (${amount}) must be less than or equal to the amount_capturable (${intent.amountCapturable}).`,
+        `The amount_to_capture (${amount}) must be less than or equal to the ${named} (${maximum}).`,
         'amount_too_large',
         'amount_to_capture',
+      );
+    }
+    const overcaptured = amount > intent.amountCapturable;
+    if (overcaptured && finalCapture === false) {
+      throw invalidRequest(
+        'final_capture cannot be false for a capture beyond the amount_capturable (an overcapture).',
+        'parameter_invalid',
+        'final_capture',
       );
     }
     if (amount <= 0) {
@@ -183,12 +247,11 @@ export class StripeBooks {
         'amount_to_capture',
       );
     }
-    const charge = this.charge(intent.chargeId);
     intent.captureCount += 1;
     intent.amountReceived += amount;
     charge.amountCaptured += amount;
     charge.captured = true;
-    const final = finalCapture !== false || intent.captureCount >= MAX_MULTICAPTURES;
+    const final = finalCapture !== false || overcaptured || intent.captureCount >= MAX_MULTICAPTURES;
     intent.amountCapturable = final ? 0 : intent.amountCapturable - amount;
     if (intent.amountCapturable === 0) intent.status = 'succeeded';
     this.options.onEvent({ type: 'charge.captured', charge });
@@ -226,6 +289,7 @@ export class StripeBooks {
     intent.amountCapturable += amount - intent.amount;
     intent.amount = amount;
     charge.amount = amount;
+    if (charge.overcaptureMaximum !== null) charge.overcaptureMaximum = overcaptureMaximum(amount);
     this.options.onEvent({ type: 'payment_intent.amount_capturable_updated', intent });
     return intent;
   }
@@ -370,6 +434,19 @@ export class StripeBooks {
     }
     this.options.onEvent({ type: 'charge.dispute.closed', dispute });
     return dispute;
+  }
+
+  /** Control: the hold ends at `captureBefore` (Unix seconds) instead; past, it lapses on its next read. */
+  moveHoldEnd(id: string, captureBefore: number): IntentRecord {
+    const intent = this.intent(id);
+    if (intent.status !== 'requires_capture') {
+      throw invalidRequest(
+        `PaymentIntent ${intent.id} is ${intent.status}; only a held one has an end to move.`,
+        'payment_intent_unexpected_state',
+      );
+    }
+    this.charge(intent.chargeId).captureBefore = captureBefore;
+    return this.intent(id);
   }
 
   /** Control: the hold ends now, as when capture_before passes. */

@@ -39,8 +39,29 @@ export interface ChargeRecord {
   multicapture: boolean;
   /** Whether the card allows incremental authorizations (the charge's `incremental_authorization.status`). */
   incremental: boolean;
+  /** The card's brand (`visa`, `mastercard`, …). */
+  brand: CardBrand;
+  /** Whether the hold is an extended authorization (`extended_authorization.status` enabled; up to 30 days). */
+  extended: boolean;
+  /** What captures may take in all when the hold allows overcapture; null when it does not. */
+  overcaptureMaximum: number | null;
   metadata: Record<string, string>;
   created: number;
+}
+
+export const cardBrands = ['visa', 'mastercard', 'amex', 'discover'] as const;
+export type CardBrand = (typeof cardBrands)[number];
+
+/**
+ * A saved card (a payment method): its brand and what it allows. An intent has a feature only where it asked
+ * for it and its card allows it.
+ */
+export interface CardRecord {
+  brand: CardBrand;
+  multicapture: boolean;
+  incremental: boolean;
+  extended: boolean;
+  overcapture: boolean;
 }
 
 export interface RefundRecord {

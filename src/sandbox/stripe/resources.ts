@@ -30,15 +30,18 @@ export function chargeResource(charge: ChargeRecord): Record<string, unknown> {
     payment_method_details: {
       type: 'card',
       card: {
-        brand: 'visa',
+        brand: charge.brand,
         capture_before: charge.captureBefore,
         exp_month: 12,
         exp_year: 2030,
         last4: '4242',
-        extended_authorization: { status: 'disabled' },
+        extended_authorization: { status: charge.extended ? 'enabled' : 'disabled' },
         incremental_authorization: { status: charge.incremental ? 'available' : 'unavailable' },
         multicapture: { status: charge.multicapture ? 'available' : 'unavailable' },
-        overcapture: { maximum_amount_capturable: charge.amount, status: 'unavailable' },
+        overcapture:
+          charge.overcaptureMaximum === null
+            ? { maximum_amount_capturable: charge.amount, status: 'unavailable' }
+            : { maximum_amount_capturable: charge.overcaptureMaximum, status: 'available' },
       },
     },
     refunded: charge.amountCaptured > 0 && charge.amountRefunded >= charge.amountCaptured,

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { parseRequest } from '../errors';
 import type { StripeBooks } from './books';
+import { cardBrands } from './records';
 import { disputeResource, paymentIntentResource, refundResource } from './resources';
 
 const newIntentSchema = z.object({
@@ -9,12 +10,20 @@ const newIntentSchema = z.object({
   amount: z.number().int().positive(),
   currency: z.string().regex(/^[a-z]{3}$/),
   multicapture: z.boolean().default(false),
-  /** Whether the card allows incremental authorizations (Stripe's request_incremental_authorization_support). */
+  /** The payer's card, and what it allows (the checkout asks for each): */
+  brand: z.enum(cardBrands).default('visa'),
+  /** incremental authorizations (Stripe's request_incremental_authorization_support), */
   incremental: z.boolean().default(false),
-  /** 7 for most cards; up to 30 with extended authorization. */
-  hold_days: z.number().int().min(1).max(30).default(7),
+  /** an extended authorization (30 days), */
+  extended: z.boolean().default(false),
+  /** overcapture (captures up to maximum_amount_capturable). */
+  overcapture: z.boolean().default(false),
+  /** Days the hold lasts; unset: 7, or 30 with an extended authorization. */
+  hold_days: z.number().int().min(1).max(30).optional(),
   metadata: z.record(z.string(), z.string()).optional(),
 });
+/** Where a test moves a hold's end to (Unix seconds), so it need not wait days. */
+const holdEndSchema = z.object({ capture_before: z.number().int().positive() });
 const closeSchema = z.object({ outcome: z.enum(['won', 'lost']) });
 const disputeSchema = z.object({ inquiry: z.boolean().default(false) });
 const failSchema = z.object({ failure_reason: z.string().min(1).optional() });
@@ -29,15 +38,29 @@ export function registerStripeControlRoutes(app: FastifyInstance, books: StripeB
 
   app.post('/sandbox/payment_intents', async (request, reply) => {
     const body = parseRequest(newIntentSchema, request.body);
+    const card = {
+      brand: body.brand,
+      multicapture: body.multicapture,
+      incremental: body.incremental,
+      extended: body.extended,
+      overcapture: body.overcapture,
+    };
     const intent = books.authorize({
       amount: body.amount,
       currency: body.currency,
-      multicapture: body.multicapture,
-      incremental: body.incremental,
-      holdDays: body.hold_days,
+      card,
+      requests: card,
+      ...(body.hold_days !== undefined && { holdDays: body.hold_days }),
       metadata: body.metadata,
     });
     return reply.code(201).send(intentJson(intent.id));
+  });
+
+  app.post('/sandbox/payment_intents/:id/capture_before', async (request) => {
+    const { id } = parseRequest(idParams, request.params);
+    const { capture_before } = parseRequest(holdEndSchema, request.body);
+    books.moveHoldEnd(id, capture_before);
+    return intentJson(id);
   });
 
   app.post('/sandbox/payment_intents/:id/expire', async (request) => {

@@ -34,7 +34,8 @@ export interface StripeRouteContext {
 const cancellationReasons = ['duplicate', 'fraudulent', 'requested_by_customer', 'abandoned'] as const;
 const refundReasons = ['duplicate', 'fraudulent', 'requested_by_customer'] as const;
 const captureMethods = ['automatic', 'automatic_async', 'manual'] as const;
-const multicaptureRequests = ['if_available', 'never'] as const;
+/** What `payment_method_options[card][request_…]` takes: multicapture, overcapture, extended and incremental authorization. */
+const featureRequests = ['if_available', 'never'] as const;
 
 /** Every /v1 route needs a secret key as a bearer token, as Stripe's do. */
 function requireSecretKey(request: FastifyRequest): void {
@@ -238,14 +239,11 @@ export async function registerStripeRoutes(app: FastifyInstance, context: Stripe
           if (typeof params.currency !== 'string') {
             throw invalidRequest('Missing required param: currency.', 'parameter_missing', 'currency');
           }
-          const options = params.payment_method_options as
-            { card?: { request_multicapture?: string } } | undefined;
-          const multicapture = enumerated(
-            params,
-            'payment_method_options[card][request_multicapture]',
-            multicaptureRequests,
-            options?.card?.request_multicapture,
-          );
+          const card = (params.payment_method_options as { card?: Record<string, unknown> } | undefined)
+            ?.card;
+          const requested = (option: string) =>
+            enumerated(params, `payment_method_options[card][${option}]`, featureRequests, card?.[option]) ===
+            'if_available';
           const captureMethod = enumerated(params, 'capture_method', captureMethods);
           if (captureMethod !== 'manual' || boolean(params, 'confirm') !== true) {
             throw invalidRequest(
@@ -256,7 +254,13 @@ export async function registerStripeRoutes(app: FastifyInstance, context: Stripe
           const intent = books.authorize({
             amount,
             currency: params.currency,
-            multicapture: multicapture === 'if_available',
+            requests: {
+              multicapture: requested('request_multicapture'),
+              incremental: requested('request_incremental_authorization'),
+              extended: requested('request_extended_authorization'),
+              overcapture: requested('request_overcapture'),
+            },
+            offSession: boolean(params, 'off_session') === true,
             customer: params.customer as string | undefined,
             paymentMethod: params.payment_method as string | undefined,
             metadata: metadata(params),
