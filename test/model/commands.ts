@@ -599,10 +599,8 @@ export class Checked implements MoneyCommand {
     // the authorized amount whenever it knew of every capture before asking for one.
     const made = ledger.captures.filter((capture) => !model.captureIds.has(capture.id));
     model.captureIds = new Set(ledger.captures.map((capture) => capture.id));
-    // A lifecycle started with overcapture may take PayPal's 115 % (at most 75.00 USD more), never more.
-    const allowance = (ledger.authorizedMinor * 15n) / 100n;
-    const allowed =
-      ledger.authorizedMinor + (model.overcapture ? (allowance < 7500n ? allowance : 7500n) : 0n);
+    // A lifecycle started with overcapture may take what its provider allows, never more.
+    const allowed = model.overcapture ? ledger.allowedMinor : ledger.authorizedMinor;
     if (informed && made.some(byService) && capturedMinor(ledger) > allowed) {
       violations.push(`the service captured past the ${allowed} minor units it may`);
     }

@@ -33,10 +33,11 @@ export interface ModelProvider {
   /** The worker's activities for this provider's lifecycles and its webhook verifications. */
   activities(sandbox: Sandbox, listenerUrl: string): Record<string, unknown>;
   /**
-   * A payment held at the sandbox for 100.00 USD; `multicapture` asks for several captures where the provider
-   * makes it a property of the authorization (Stripe); PayPal always allows them.
+   * A payment held at the sandbox for 100.00 USD; `multicapture` asks for several captures, `overcapture` for
+   * captures beyond the hold, where the provider makes them a property of the authorization's card (Stripe);
+   * PayPal always allows both.
    */
-  authorize(provider: AxiosInstance, multicapture: boolean): Promise<string>;
+  authorize(provider: AxiosInstance, multicapture: boolean, overcapture: boolean): Promise<string>;
   /** The provider's books of the lifecycle started on `authorizationId`; `api` reads the lifecycle's chain. */
   readLedger(provider: AxiosInstance, api: AxiosInstance, authorizationId: string): Promise<ProviderLedger>;
   /**

@@ -24,7 +24,10 @@ export interface ProviderCapture {
 
 export interface ProviderLedger {
   authorizedMinor: bigint;
-  /** What the provider lets captures reach: PayPal 115 % of the authorized amount, Stripe the amount itself. */
+  /**
+   * What the provider lets captures reach: PayPal 115 % of the authorized amount, at most 75.00 USD more; Stripe
+   * the amount itself, or its charge's maximum_amount_capturable where the card allows overcapture.
+   */
   allowedMinor: bigint;
   /**
    * The original authorization, then its reauthorization when there is one. Statuses in PayPal's words
@@ -119,7 +122,7 @@ export async function readPayPalLedger(
     captures.filter((capture) => capture.authorizationId === id && holdsMoney(capture));
   return {
     authorizedMinor: minorOf(original.amount),
-    allowedMinor: (minorOf(original.amount) * 115n) / 100n,
+    allowedMinor: minorOf(original.amount) + overCaptureOf(minorOf(original.amount)),
     chain: chain.map((authorization, index) => {
       const open = isOpen(status(authorization, index));
       const captured = capturedOf(authorization.id).reduce((sum, capture) => sum + capture.minor, 0n);
@@ -232,4 +235,10 @@ export function expectedStatus(
   if (captures.every((capture) => refundedMinor(capture) === capture.minor)) return 'REFUNDED';
   if (captures.some((capture) => refundedMinor(capture) > 0n)) return 'PARTIALLY_REFUNDED';
   return 'CAPTURED';
+}
+
+/** What PayPal lets captures add to a USD authorization of `authorizedMinor`: 15 %, at most 75.00. */
+export function overCaptureOf(authorizedMinor: bigint): bigint {
+  const byPercent = (authorizedMinor * 15n) / 100n;
+  return byPercent < 7500n ? byPercent : 7500n;
 }

@@ -16,6 +16,9 @@ interface ChargeWire {
   amount_refunded: number;
   disputed: boolean;
   currency: string;
+  payment_method_details: {
+    card: { overcapture: { status: string; maximum_amount_capturable: number } };
+  };
 }
 
 interface IntentWire {
@@ -140,8 +143,13 @@ export async function readStripeLedger(
   if (!original) throw new Error(`no intent ${authorizationId}`);
   return {
     authorizedMinor: BigInt(original.amount),
-    // Stripe captures no more than the intent holds (no overcapture).
-    allowedMinor: BigInt(original.amount),
+    // Stripe captures no more than an intent holds, or its charge's maximum where the card allows overcapture.
+    allowedMinor: intents.reduce((most, intent) => {
+      const { overcapture } = intent.latest_charge.payment_method_details.card;
+      const allowed =
+        overcapture.status === 'available' ? overcapture.maximum_amount_capturable : intent.amount;
+      return BigInt(allowed) > most ? BigInt(allowed) : most;
+    }, 0n),
     chain: intents.map((intent, index) => ({
       id: intent.id,
       status: chainStatus(intent, index < intents.length - 1 && intent.status === 'canceled'),

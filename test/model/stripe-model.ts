@@ -59,11 +59,12 @@ export const stripeModel: ModelProvider = {
     // Stripe's calls under Stripe's names (stripe.…), as a worker with PAYMENTS_PROVIDER=stripe hosts them.
     return createPaymentsWorkerActivities({ provider });
   },
-  async authorize(provider, multicapture) {
+  async authorize(provider, multicapture, overcapture) {
     const intent = await provider.post<{ id: string }>('/sandbox/payment_intents', {
       amount: 10000,
       currency: 'usd',
       multicapture,
+      overcapture,
       // Cards that let a hold be raised in place, so that Increment reaches Stripe.
       incremental: true,
     });
