@@ -15,7 +15,8 @@ import {
 export const MAX_MULTICAPTURES = 50;
 /** Stripe's limit on the incremental authorizations of one PaymentIntent, declines included. */
 const MAX_INCREMENT_ATTEMPTS = 10;
-const DAY_SECONDS = 86_400;
+const HOUR_SECONDS = 3600;
+const DAY_SECONDS = 24 * HOUR_SECONDS;
 
 export function stripeId(prefix: string): string {
   return `${prefix}_${randomBytes(12).toString('base64url').replace(/[-_]/g, 'x')}`;
@@ -30,7 +31,7 @@ export interface NewIntent {
   amount: number;
   currency: string;
   requests?: CardRequests;
-  /** Days the hold lasts, where the test says; otherwise by the kind of hold (holdSeconds). */
+  /** Days the hold lasts, whatever its kind, where the test says; otherwise by its kind (holdSeconds). */
   holdDays?: number;
   /** A merchant-initiated payment (off_session): a Visa one holds 4 days 18 hours. */
   offSession?: boolean;
@@ -42,7 +43,7 @@ export interface NewIntent {
   metadata?: Record<string, string>;
 }
 
-/** A plain Visa card: no multicapture, incremental, extended authorization or overcapture. */
+/** A card the sandbox has not seen: a Visa card that allows nothing more (no multicapture, overcapture, …). */
 const plainCard: CardRecord = {
   brand: 'visa',
   multicapture: false,
@@ -56,9 +57,9 @@ const plainCard: CardRecord = {
  * 4 days 18 hours for a Visa merchant-initiated one, 7 days for the others.
  */
 function holdSeconds(input: NewIntent, brand: CardBrand, extended: boolean): number {
-  if (extended) return 30 * DAY_SECONDS;
   if (input.holdDays !== undefined) return input.holdDays * DAY_SECONDS;
-  if (input.offSession && brand === 'visa') return 4 * DAY_SECONDS + 18 * 3600;
+  if (extended) return 30 * DAY_SECONDS;
+  if (input.offSession && brand === 'visa') return 4 * DAY_SECONDS + 18 * HOUR_SECONDS;
   return 7 * DAY_SECONDS;
 }
 
@@ -68,6 +69,21 @@ function holdSeconds(input: NewIntent, brand: CardBrand, extended: boolean): num
  */
 function overcaptureMaximum(amount: number): number {
   return Math.floor((amount * 6) / 5);
+}
+
+/**
+ * The most one capture may take: what is held, or on a hold with overcapture what the charge's
+ * maximum_amount_capturable leaves after the earlier captures.
+ */
+function captureLimit(intent: IntentRecord, charge: ChargeRecord): number {
+  if (charge.overcaptureMaximum === null) return intent.amountCapturable;
+  return charge.overcaptureMaximum - intent.amountReceived;
+}
+
+function captureLimitText(intent: IntentRecord, charge: ChargeRecord): string {
+  if (charge.overcaptureMaximum === null) return `amount_capturable (${intent.amountCapturable})`;
+  const captured = intent.amountReceived > 0 ? ` less the amount_received (${intent.amountReceived})` : '';
+  return `maximum_amount_capturable (${charge.overcaptureMaximum})${captured}`;
 }
 
 /**
@@ -94,9 +110,7 @@ export class StripeBooks {
     const card = this.cards.get(paymentMethod) ?? input.card ?? plainCard;
     this.cards.set(paymentMethod, card);
     const requests = input.requests ?? {};
-    // Multicapture is the account's (the sandbox does not gate it on the card); the others are the card's.
-    const has = (feature: 'incremental' | 'extended' | 'overcapture') =>
-      Boolean(requests[feature] && card[feature]);
+    const has = (feature: keyof CardRequests) => Boolean(requests[feature] && card[feature]);
     const intent: IntentRecord = {
       id: stripeId('pi'),
       amount: input.amount,
@@ -106,7 +120,7 @@ export class StripeBooks {
       status: 'requires_capture',
       cancellationReason: null,
       canceledAt: null,
-      multicapture: requests.multicapture ?? false,
+      multicapture: has('multicapture'),
       captureCount: 0,
       incrementAttempts: 0,
       customer: input.customer ?? stripeId('cus'),
@@ -200,7 +214,8 @@ export class StripeBooks {
   /**
    * Captures `amountToCapture` (default: all that is capturable). Without multicapture, or with
    * final_capture, what is left is released and the intent succeeds; a multicapture intent with
-   * final_capture=false stays in requires_capture for the next capture, up to 50.
+   * final_capture=false stays in requires_capture for the next capture, up to 50. A final capture on a hold
+   * with overcapture may take more than is held, up to the charge's maximum_amount_capturable in all.
    */
   capture(id: string, amountToCapture: number | undefined, finalCapture: boolean | undefined): IntentRecord {
     const intent = this.intent(id);
@@ -219,19 +234,15 @@ export class StripeBooks {
     }
     const charge = this.charge(intent.chargeId);
     const amount = amountToCapture ?? intent.amountCapturable;
-    // An overcapture is the hold's one capture, up to the charge's maximum; it ends the hold.
-    const maximum =
-      charge.overcaptureMaximum !== null && intent.amountReceived === 0
-        ? charge.overcaptureMaximum
-        : intent.amountCapturable;
-    if (amount > maximum) {
-      const named = maximum === intent.amountCapturable ? 'amount_capturable' : 'maximum_amount_capturable';
+    if (amount > captureLimit(intent, charge)) {
       throw invalidRequest(
-        `The amount_to_capture (${amount}) must be less than or equal to the ${named} (${maximum}).`,
+        `The amount_to_capture (${amount}) must be less than or equal to the ${captureLimitText(intent, charge)}.`,
         'amount_too_large',
         'amount_to_capture',
       );
     }
+    // Stripe's document says nothing of overcapture with multicapture: the sandbox lets only a final capture
+    // go beyond what is held, since an overcapture ends the hold.
     const overcaptured = amount > intent.amountCapturable;
     if (overcaptured && finalCapture === false) {
       throw invalidRequest(

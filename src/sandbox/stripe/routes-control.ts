@@ -10,7 +10,7 @@ const newIntentSchema = z.object({
   amount: z.number().int().positive(),
   currency: z.string().regex(/^[a-z]{3}$/),
   multicapture: z.boolean().default(false),
-  /** The payer's card, and what it allows (the checkout asks for each): */
+  /** The payer's card, and what it allows (the checkout asks for each); later intents on it keep them: */
   brand: z.enum(cardBrands).default('visa'),
   /** incremental authorizations (Stripe's request_incremental_authorization_support), */
   incremental: z.boolean().default(false),
@@ -18,7 +18,7 @@ const newIntentSchema = z.object({
   extended: z.boolean().default(false),
   /** overcapture (captures up to maximum_amount_capturable). */
   overcapture: z.boolean().default(false),
-  /** Days the hold lasts; unset: 7, or 30 with an extended authorization. */
+  /** Days the hold lasts, extended or not; unset: 7, or 30 with an extended authorization. */
   hold_days: z.number().int().min(1).max(30).optional(),
   metadata: z.record(z.string(), z.string()).optional(),
 });
