@@ -214,11 +214,17 @@ export class AuthorizationLedger {
     return authorization;
   }
 
-  /** Control: the authorization's validity ends at `at` instead (past: it has expired on its next read). */
+  /**
+   * Control: the authorization's validity ends at `at` instead (past: it has expired on its next read). The
+   * validity is the first authorization's, which its reauthorization keeps, so the two move together.
+   */
   moveExpiration(id: string, at: Date): AuthorizationRecord {
     const authorization = this.authorization(id);
     assertCapturable(authorization);
-    authorization.expirationTime = at;
+    const relative = authorization.parentId ?? authorization.reauthorizationId;
+    for (const member of [authorization, relative && this.authorizations.get(relative)]) {
+      if (member) member.expirationTime = at;
+    }
     return this.authorization(id);
   }
 

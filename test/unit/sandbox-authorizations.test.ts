@@ -184,6 +184,18 @@ describe('payments sandbox: authorization state machine', () => {
       expiration_time: '2020-01-01T00:00:00Z',
     });
     expect((await harness.api.get(path(id))).data).toMatchObject({ status: 'EXPIRED' });
+    const unknown = await harness.api.post('/sandbox/authorizations/UNKNOWN/expiration', {
+      expiration_time: at,
+    });
+    expect(unknown.status).toBe(404);
+  });
+
+  it("moves an original's end and its reauthorization's together: the validity is the first one's", async () => {
+    const { id } = await createAuthorization(harness, {});
+    const renewed = await harness.api.post(path(id, 'reauthorize'), { amount: usd('50.00') });
+    const at = '2031-05-06T07:08:09Z';
+    await harness.api.post(`/sandbox/authorizations/${id}/expiration`, { expiration_time: at });
+    expect((await harness.api.get(path(renewed.data.id))).data).toMatchObject({ expiration_time: at });
   });
 
   it('refuses to capture an authorization whose payment has intent CAPTURE (spec 3, rule 1)', async () => {

@@ -111,6 +111,30 @@ describe('payments sandbox in paypal mode: statuses and errors', () => {
     });
   });
 
+  it('moves an end where a test says; past, the status stays and captures are refused AUTHORIZATION_EXPIRED', async () => {
+    let now = new Date('2026-03-01T10:00:00Z');
+    await withHarness({ mode: 'paypal', now: () => now, tokenTtlSeconds: 30 * 86_400 }, async (harness) => {
+      const { id } = await createAuthorization(harness);
+      const end = '2026-03-01T11:00:00Z';
+      const moved = await harness.anonymous.post(`/sandbox/authorizations/${id}/expiration`, {
+        expiration_time: end,
+      });
+      expect(moved.data).toMatchObject({ status: 'CREATED', expiration_time: end });
+      now = new Date('2026-03-01T11:00:00Z');
+      expect((await harness.api.get(path(id))).data).toMatchObject({
+        status: 'CREATED',
+        expiration_time: end,
+      });
+      expect(firstIssue((await harness.api.post(path(id, 'capture'), {})).data)).toBe(
+        'AUTHORIZATION_EXPIRED',
+      );
+      const again = await harness.anonymous.post(`/sandbox/authorizations/${id}/expiration`, {
+        expiration_time: '2026-03-20T00:00:00Z',
+      });
+      expect(firstIssue(again.data)).toBe('AUTHORIZATION_EXPIRED');
+    });
+  });
+
   it("answers 401 in PayPal's error shape", async () => {
     await withHarness({ mode: 'paypal' }, async (harness) => {
       const { id } = await createAuthorization(harness);
