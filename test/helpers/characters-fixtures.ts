@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type { FastifyInstance } from 'fastify';
 import { Client } from 'pg';
@@ -25,20 +25,33 @@ export interface StoreLocationFixture {
 
 let pgliteTemplate: Promise<string> | undefined;
 
-/** initdb of a new PGlite directory takes seconds; copying one initialised once per test file does not. */
+/** The installed PGlite's version: a data directory is PGlite's own format, so a template serves one version. */
+function pgliteVersion(): string {
+  const manifest = join(dirname(require.resolve('@electric-sql/pglite')), '..', 'package.json');
+  return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
+}
+
+/**
+ * initdb of a new PGlite directory takes seconds; copying one does not. One directory per PGlite version is
+ * initialised in the temp directory and kept there for every test file and run: built aside and renamed into
+ * place, so a file never copies a half-made one, and of two files that build it at once the first rename wins.
+ */
 function initialisedPGliteDir(): Promise<string> {
   pgliteTemplate ??= (async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'characters-pglite-template-'));
-    const database = await PGlite.create({ dataDir });
+    const template = join(tmpdir(), `characters-pglite-template-${pgliteVersion()}`);
+    if (existsSync(template)) return template;
+    const building = mkdtempSync(`${template}-building-`);
+    const database = await PGlite.create({ dataDir: building });
     await database.close();
-    return dataDir;
+    try {
+      renameSync(building, template);
+    } catch {
+      rmSync(building, { recursive: true, force: true });
+    }
+    return template;
   })();
   return pgliteTemplate;
 }
-
-afterAll(async () => {
-  if (pgliteTemplate) rmSync(await pgliteTemplate, { recursive: true, force: true });
-});
 
 export async function storeLocation(kind: StoreKind): Promise<StoreLocationFixture> {
   if (kind === 'pglite') {
