@@ -7,4 +7,10 @@ const base = require('./jest.config');
  * MODEL_STEPS ask (docs/testing.md). One file, one worker.
  */
 /** @type {import('jest').Config} */
-module.exports = { ...base, roots: ['<rootDir>/test/model'], maxWorkers: 1 };
+module.exports = {
+  ...base,
+  roots: ['<rootDir>/test/model'],
+  maxWorkers: 1,
+  // A search cut short by MODEL_TIME_LIMIT_MS may leave a worker draining mid-command: CI must not wait on it.
+  forceExit: true,
+};

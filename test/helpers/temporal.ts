@@ -73,18 +73,25 @@ export async function createTestWorker(
   return { worker, close: () => connection.close() };
 }
 
-/** Creates a worker as `createTestWorker` does and runs it until `stop`, which also closes its connection. */
+/**
+ * Creates a worker as `createTestWorker` does and runs it until `stop`, which also closes its connection. A second
+ * `stop` while the first still drains the worker waits for the same shutdown (the SDK refuses a second one).
+ */
 export async function runTestWorker(
   options: TestWorkerOptions,
   address = temporalAddress(),
 ): Promise<{ stop: () => Promise<void> }> {
   const { worker, close } = await createTestWorker(options, address);
   const done = worker.run();
+  let stopped: Promise<void> | undefined;
   return {
-    async stop() {
-      worker.shutdown();
-      await done;
-      await close();
+    stop() {
+      stopped ??= (async () => {
+        worker.shutdown();
+        await done;
+        await close();
+      })();
+      return stopped;
     },
   };
 }
