@@ -71,7 +71,7 @@ export interface ServiceProcesses {
   stop(): Promise<void>;
 }
 
-/** Starts the workers (on one prebuilt bundle), then the APIs, then subscribes the listener to webhooks. */
+/** Starts the workers (on one prebuilt bundle) and the APIs side by side, then subscribes the listener to webhooks. */
 export async function startServiceProcesses(options: ServiceProcessesOptions): Promise<ServiceProcesses> {
   const { wiring } = options;
   const startup = new ServiceStartup(options);
@@ -80,7 +80,6 @@ export async function startServiceProcesses(options: ServiceProcessesOptions): P
   const stop = () => startup.stop();
 
   try {
-    await writeWorkflowBundle(options.bundlePath);
     const startWorker = async (index: number) => {
       const env = {
         ...workerEnv(wiring, options.workerMetricsPorts[index] as number, options.bundlePath),
@@ -90,19 +89,23 @@ export async function startServiceProcesses(options: ServiceProcessesOptions): P
       };
       workers[index] = await startup.worker(`worker-${index + 1}`, env);
     };
-    for (const [i, port] of options.workerMetricsPorts.entries()) {
-      await startWorker(i);
-      startup.progress(announced(`Worker ${i + 1}`, `polling ${wiring.taskQueue} (metrics :${port})`));
-    }
-    const apiUrls = options.apiPorts.map((port) => `http://127.0.0.1:${port}`);
-    for (const [i, port] of options.apiPorts.entries()) {
-      const env = {
-        ...apiEnv(wiring, port, options.apiMetricsPorts[i] as number),
+    const startApi = (port: number, index: number) =>
+      startup.api(`api-${index + 1}`, `API ${index + 1}`, port, {
+        ...apiEnv(wiring, port, options.apiMetricsPorts[index] as number),
         ...options.appEnv,
-        ...own(`api-${i + 1}`),
-      };
-      await startup.api(`api-${i + 1}`, `API ${i + 1}`, port, env);
-    }
+        ...own(`api-${index + 1}`),
+      });
+    const workersPoll = async () => {
+      await writeWorkflowBundle(options.bundlePath);
+      await Promise.all(options.workerMetricsPorts.map((_port, index) => startWorker(index)));
+      for (const [i, port] of options.workerMetricsPorts.entries()) {
+        startup.progress(announced(`Worker ${i + 1}`, `polling ${wiring.taskQueue} (metrics :${port})`));
+      }
+    };
+    // Each process spends most of its start loading code: the APIs start while the workflows are bundled, and
+    // the workers all at once after.
+    await Promise.all([workersPoll(), ...options.apiPorts.map(startApi)]);
+    const apiUrls = options.apiPorts.map((port) => `http://127.0.0.1:${port}`);
     // The subscription's client encrypts as the workers decrypt: the same environment, payload keys included.
     await subscribeListener(
       loadConfig({
