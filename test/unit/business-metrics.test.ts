@@ -37,7 +37,7 @@ beforeEach(async () => {
   payments = createPayPalProvider({
     baseUrl: provider.url,
     credentials: { accessToken: 't' },
-    timeoutMs: 300,
+    timeoutMs: 5_000,
     certificateHosts: ['localhost'],
   });
 });

@@ -18,15 +18,16 @@ let provider: RecordingProvider;
 let activities: PaymentsActivities;
 let env: MockActivityEnvironment;
 
+/** Activities on the recording provider; a time-out short enough to wait out only where a test waits for it. */
+function activitiesTimingOutAfter(timeoutMs: number): PaymentsActivities {
+  return createPaymentsActivities(
+    createPayPalProvider({ baseUrl: provider.url, credentials: { accessToken: 'test-token' }, timeoutMs }),
+  );
+}
+
 beforeEach(async () => {
   provider = await startRecordingProvider(() => {});
-  activities = createPaymentsActivities(
-    createPayPalProvider({
-      baseUrl: provider.url,
-      credentials: { accessToken: 'test-token' },
-      timeoutMs: 300,
-    }),
-  );
+  activities = activitiesTimingOutAfter(5_000);
   env = new MockActivityEnvironment();
 });
 afterEach(async () => {
@@ -113,7 +114,7 @@ describe('payments activities', () => {
   it('keeps a time-out retryable', async () => {
     provider.setHandler(() => new Promise(() => {}));
     const error = await failure(
-      env.run(activities.reauthorizeAuthorization, {
+      env.run(activitiesTimingOutAfter(300).reauthorizeAuthorization, {
         authorizationId: 'A',
         amount: { currency_code: 'USD', value: '1.00' },
         idempotencyKey: 'reauthorize-1',

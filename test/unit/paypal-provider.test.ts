@@ -27,7 +27,7 @@ function paypal(dialect: PaymentsDialectName = 'spec'): PaymentsProvider {
     baseUrl: recording.url,
     dialect,
     credentials: { accessToken: 'test-token' },
-    timeoutMs: 300,
+    timeoutMs: 5_000,
   });
 }
 
@@ -75,7 +75,7 @@ describe('the PayPal adapter of the provider port', () => {
         baseUrl: linked.url,
         dialect: 'paypal',
         credentials: { accessToken: 'test-token' },
-        timeoutMs: 300,
+        timeoutMs: 5_000,
       });
       expect(await provider.getCapture('CAP-RELATED')).toMatchObject({ authorization_id: 'AUTH-RELATED' });
       expect(await provider.getCapture('CAP-LINKED')).toMatchObject({ authorization_id: 'AUTH-UP' });
@@ -100,7 +100,7 @@ describe('the PayPal adapter of the provider port', () => {
         baseUrl: reads.url,
         dialect: 'paypal',
         credentials: { accessToken: 'test-token' },
-        timeoutMs: 300,
+        timeoutMs: 5_000,
       });
       const capture = (authorizationId: string) => ({
         authorizationId,

@@ -12,7 +12,7 @@ beforeEach(async () => {
   const payments = createPayPalProvider({
     baseUrl: provider.url,
     credentials: { accessToken: 'test-token' },
-    timeoutMs: 300,
+    timeoutMs: 5_000,
   });
   activities = createWebhookActivities({ provider: payments });
   env = new MockActivityEnvironment();
