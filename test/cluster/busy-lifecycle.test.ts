@@ -1,4 +1,9 @@
-import { driveBusyLifecycle, runCount, unanswered, type BusyCounts } from '../helpers/busy-lifecycle';
+import {
+  driveBusyLifecycle,
+  fiveRunsCounts as counts,
+  runCount,
+  unanswered,
+} from '../helpers/busy-lifecycle';
 import {
   createAuthorization,
   deliveriesSettled,
@@ -10,10 +15,8 @@ import {
 // On the real cluster: a busy lifecycle, many keyed captures and refunds through the API, whose events the
 // provider delivers through the webhook subscription while the lifecycle continues as new, sequentially and
 // with 8 in flight. Every request gets its business answer; none a 5xx. Fewer requests than the dev-server
-// suite's 500 keys (test/integration/lifecycle-busy.test.ts keeps as many as a lifecycle keeps answers for):
-// enough for five runs and more, on the cluster's links.
-
-const counts: BusyCounts = { captures: 30, refunds: 150 };
+// suite's 500 keys with 8 in flight (test/integration/lifecycle-busy.test.ts, as many as a lifecycle keeps
+// answers for): enough for five runs and more, on the cluster's links.
 
 let cluster: ClusterHarness;
 

@@ -17,6 +17,9 @@ export const busyCounts: BusyCounts = {
   refunds: Number(process.env.BUSY_REFUNDS ?? 459),
 };
 
+/** Fewer keys, enough for five runs and more: 180 keys in 360 requests. */
+export const fiveRunsCounts: BusyCounts = { captures: 30, refunds: 150 };
+
 export interface BusyAnswer {
   status: number;
   body: unknown;

@@ -3,6 +3,7 @@ import { lifecycleWorkflowId, paymentEventSignal } from '../../src/workflows/lif
 import {
   busyCounts,
   driveBusyLifecycle,
+  fiveRunsCounts,
   runCount,
   unanswered,
   type BusyCounts,
@@ -43,7 +44,7 @@ async function busyLifecycle(inFlight: number, counts: BusyCounts): Promise<void
 }
 
 it('answers every sequential keyed capture and refund on a busy lifecycle', () =>
-  busyLifecycle(1, { captures: 30, refunds: 150 }));
+  busyLifecycle(1, fiveRunsCounts));
 
 it('answers every keyed capture and refund on a busy lifecycle with 8 in flight', () =>
   busyLifecycle(8, busyCounts));
