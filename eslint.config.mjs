@@ -17,11 +17,11 @@ const layers = [
   // Helpers that admit callers, shared by the HTTP API and the characters service.
   ['src/auth/**'],
   // The provider port: what the service asks of any provider, in the lifecycle's vocabulary.
-  ['src/providers/!(registry).ts'],
+  ['src/providers/!(registry|shared-capture-translations).ts'],
   // One folder per provider: its client, wire formats, webhook signatures, event parsing.
   ['src/providers/*/**'],
-  // The one place each provider is registered.
-  ['src/providers/@(registry).ts'],
+  // The one place each provider is registered, and the adapters' pure translations workflow code uses.
+  ['src/providers/@(registry|shared-capture-translations).ts'],
   // The local provider: it speaks the adapters' wire formats and knows nothing of the service.
   ['src/sandbox/**'],
   // The GraphQL characters service and its typed client.
@@ -63,7 +63,7 @@ const adapterZone = {
   target: ['src/!(providers|sandbox)/**', 'src/*.ts', 'src/sandbox/*.ts'],
   from: ['src/providers/*/**'],
   message:
-    'Only src/providers/registry.ts and src/sandbox/<provider>/ import a provider adapter: use the port.',
+    'Only src/providers/registry.ts, src/providers/shared-capture-translations.ts and src/sandbox/<provider>/ import a provider adapter: use the port.',
 };
 
 export default tseslint.config(
@@ -187,7 +187,8 @@ export default tseslint.config(
     },
   },
   {
-    // Workflows call activities through proxies: activity and provider code reaches them as types only.
+    // Workflows call activities through proxies: activity and provider code reaches them as types only, but
+    // for the adapters' pure translations of shared capture ids.
     files: ['src/workflows/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
@@ -195,7 +196,12 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['**/activities/**', '**/activities', '**/providers/**'],
+              group: [
+                '**/activities/**',
+                '**/activities',
+                '**/providers/**',
+                '!**/providers/shared-capture-translations',
+              ],
               allowTypeImports: true,
               message: 'Workflows import activities and providers as types only.',
             },

@@ -101,7 +101,7 @@ export async function traceUnseenEvent(
   if (record.gaveUp) lines.push('the provider gave up');
   const onBooks = state?.captures.some(
     (capture) =>
-      (capture.id === event.captureId || capture.chargeId === event.captureId) &&
+      (capture.id === event.captureId || capture.id.startsWith(`${event.captureId}-`)) &&
       capture.status === 'COMPLETED',
   );
   const unroutedAfterClose = runs.some(

@@ -38,9 +38,8 @@ export function providerLines(ledger: ProviderLedger, reversals: ReadonlySet<str
  */
 export function lifecycleLines(state: LifecycleState, ledger: ProviderLedger): MoneyLines {
   const providerIds = ledger.captures.map((capture) => capture.id);
-  const chargeOf = new Map(state.captures.map((capture) => [capture.id, capture.chargeId ?? capture.id]));
   const groupOf = (reference: string | undefined): string => {
-    const id = chargeOf.get(reference ?? '') ?? reference ?? '?';
+    const id = reference ?? '?';
     return providerIds.find((each) => id === each || id.startsWith(`${each}-`)) ?? id;
   };
   const { movements } = state.ledger;

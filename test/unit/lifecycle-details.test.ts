@@ -1,6 +1,7 @@
 import { lifecycleSummary } from '../../src/workflows/lifecycle/definitions';
 import { lifecycleDetails } from '../../src/workflows/lifecycle/visibility';
-import { applyCapture, applyReauthorization, initialState } from '../../src/workflows/lifecycle/state';
+import { applyReauthorization, initialState } from '../../src/workflows/lifecycle/state';
+import { applyCapture } from '../../src/workflows/lifecycle/bookings';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

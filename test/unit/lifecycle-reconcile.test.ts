@@ -1,7 +1,7 @@
 import { emptyHoldings, type ProviderHoldings } from '../../src/providers/holdings';
 import { isOpen } from '../../src/workflows/lifecycle/ledger/invariants';
 import { bookHoldings, holdingsRequestOf } from '../../src/workflows/lifecycle/reconcile';
-import { applyRefund } from '../../src/workflows/lifecycle/state';
+import { applyRefund } from '../../src/workflows/lifecycle/bookings';
 import { capturedState, refundOf, usd } from '../fixtures/lifecycle-state';
 
 // Reconciliation's booking (pure): what a read of the provider finds is booked once per reference, with

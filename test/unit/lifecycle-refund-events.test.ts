@@ -1,7 +1,8 @@
 import { parsePaymentEvent } from '../../src/providers/paypal/payment-event';
 import { lifecycleDetails } from '../../src/workflows/lifecycle/visibility';
 import type { PaymentEvent } from '../../src/workflows/lifecycle/definitions';
-import { applyEvent, applyRefund, markEnded } from '../../src/workflows/lifecycle/state';
+import { applyEvent, markEnded } from '../../src/workflows/lifecycle/state';
+import { applyRefund } from '../../src/workflows/lifecycle/bookings';
 import { authorizedState, captureCompletedEvent, capturedState, usd } from '../fixtures/lifecycle-state';
 
 // Refund and reversal events as PayPal sends them (resource: the refund, `up` link: its capture), parsed and

@@ -1,5 +1,5 @@
 import { refundableAmount } from '../../src/workflows/lifecycle/refunds';
-import { applyRefund } from '../../src/workflows/lifecycle/state';
+import { applyRefund } from '../../src/workflows/lifecycle/bookings';
 import { capturedState, refundOf } from '../fixtures/lifecycle-state';
 
 // Refunds booked into the lifecycle's ledger: what a capture has left, and how refunds move it on.

@@ -1,15 +1,14 @@
 import type { LifecycleState, PaymentEvent } from '../../src/workflows/lifecycle/definitions';
 import {
-  applyCapture,
   applyEvent,
   applyReauthorization,
-  applyRefund,
+  bookCapture,
   bookRefund,
   initialState,
-  ownCapture,
-  providerCaptureId,
   voidTarget,
 } from '../../src/workflows/lifecycle/state';
+import { applyRefund } from '../../src/workflows/lifecycle/bookings';
+import { ownCapture, providerCaptureId } from '../../src/workflows/lifecycle/shared-charge';
 import { beginAttempt } from '../../src/workflows/lifecycle/keyed-requests';
 import { refundAmount } from '../../src/workflows/lifecycle/validation';
 import { authorizedState, usd } from '../fixtures/lifecycle-state';
@@ -35,12 +34,18 @@ function multicaptureState(): LifecycleState {
   );
 }
 
-/** Records Stripe's answer to a capture of `value` as the lifecycle's command does. */
+let captureKeys = 0;
+
+/** Books Stripe's answer to the lifecycle's own capture of `value`, under a key of its own, as its command does. */
 function captured(state: LifecycleState, value: string): string {
   const answer = { id: 'ch_1', status: 'COMPLETED' as const, amount: usd(value), final_capture: false };
-  const own = ownCapture(state, answer);
-  applyCapture(state, own, { amount: usd(value), finalCapture: false, chargeId: answer.id });
-  return own.id;
+  const sent = {
+    authorizationId: state.currentAuthorizationId,
+    amount: usd(value),
+    finalCapture: false,
+    idempotencyKey: `capture-${++captureKeys}`,
+  };
+  return bookCapture(state, sent, answer).id;
 }
 
 /** Applies, as received now, a provider event of the intent's charge `ch_1`. */
@@ -145,7 +150,9 @@ describe("a shared charge's total", () => {
     const state = multicaptureState();
     expect(chargeCaptured(state, '100.00').applied).toBe(true);
     expect(state).toMatchObject({ status: 'CAPTURED', capturedAmount: '100.00', remainingAmount: '0.00' });
-    expect(state.captures).toMatchObject([{ id: 'ch_1-1', chargeId: 'ch_1', learnedFromTotal: true }]);
+    expect(state.captures).toMatchObject([{ id: 'ch_1-1', amount: usd('100.00') }]);
+    expect(state.captures[0]?.idempotencyKey).toBeUndefined();
+    expect(providerCaptureId(state, 'ch_1-1')).toBe('ch_1');
     expect(intentSucceeded(state, '100.00').applied).toBe(false);
     expect(state.capturedAmount).toBe('100.00');
   });
@@ -169,8 +176,8 @@ describe("a shared charge's total", () => {
     expect(captured(eventFirst, '20.00')).toBe('ch_1-1');
     expect(eventFirst).toMatchObject({ capturedAmount: '20.00', remainingAmount: '80.00' });
     expect(eventFirst.captures).toHaveLength(1);
-    expect(eventFirst.captures[0]).not.toHaveProperty('learnedFromTotal');
-    expect(eventFirst.captures[0]?.idempotencyKey).toBeUndefined();
+    // The learnt capture became the lifecycle's own, under its key: no later answer takes it back.
+    expect(eventFirst.captures[0]?.idempotencyKey).toBeDefined();
   });
 
   it('takes the own capture out of a learned one that also holds the dashboard’s', () => {
@@ -400,7 +407,8 @@ describe('a shared charge captured before the start', () => {
       capturedAmount: '30.00',
       remainingAmount: '70.00',
     });
-    expect(state.captures).toMatchObject([{ id: 'ch_1-1', chargeId: 'ch_1', amount: usd('30.00') }]);
+    expect(state.captures).toMatchObject([{ id: 'ch_1-1', amount: usd('30.00') }]);
+    expect(providerCaptureId(state, 'ch_1-1')).toBe('ch_1');
   });
 
   it('reads PARTIALLY_REFUNDED when only the lifecycle’s own capture is refunded', () => {

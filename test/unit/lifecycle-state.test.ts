@@ -1,11 +1,7 @@
 import { formatMinorUnits, toMinorUnits } from '../../src/currency-decimals';
 import { assertCapturedKnown } from '../../src/workflows/lifecycle/start';
-import {
-  applyCapture,
-  applyEvent,
-  applyReauthorization,
-  initialState,
-} from '../../src/workflows/lifecycle/state';
+import { applyEvent, applyReauthorization, initialState } from '../../src/workflows/lifecycle/state';
+import { applyCapture } from '../../src/workflows/lifecycle/bookings';
 import { captureAmount, inLifecycleCurrency } from '../../src/workflows/lifecycle/validation';
 import { authorizedState, captureCompletedEvent, usd } from '../fixtures/lifecycle-state';
 

@@ -1,11 +1,5 @@
-import {
-  applyCapture,
-  applyEvent,
-  applyReauthorization,
-  canManage,
-  isTerminal,
-  markEnded,
-} from '../../src/workflows/lifecycle/state';
+import { applyEvent, applyReauthorization, canManage, markEnded } from '../../src/workflows/lifecycle/state';
+import { applyCapture, isTerminal } from '../../src/workflows/lifecycle/bookings';
 import { holdsMoney } from '../../src/workflows/lifecycle/money';
 import { authorizedState, captureCompletedEvent, capturedState, usd } from '../fixtures/lifecycle-state';
 

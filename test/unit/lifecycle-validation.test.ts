@@ -1,6 +1,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { LifecycleFailure } from '../../src/workflows/lifecycle/definitions';
-import { applyCapture, applyEvent, applyRefund, markEnded } from '../../src/workflows/lifecycle/state';
+import { applyEvent, markEnded } from '../../src/workflows/lifecycle/state';
+import { applyCapture, applyRefund } from '../../src/workflows/lifecycle/bookings';
 import {
   assertDurationsWithinBounds,
   assertOpen,

@@ -99,18 +99,8 @@ export type CaptureRecord = {
   /** The key the capture was sent to the provider under; absent for one learnt from a webhook. */
   idempotencyKey?: string;
   createTime?: string;
-  /**
-   * The provider's capture id when several captures share it (Stripe's multicapture charge): `id` is then
-   * the lifecycle's own (`<charge>-<n>`), and refunds go to this one.
-   */
-  chargeId?: string;
   /** What its refunds and reversals give back, from the ledger; absent while none has been booked. */
   refundedAmount?: string;
-  /**
-   * Set on a capture learnt from what its shared charge captured in all (see shared-charge.ts): the answer of
-   * the lifecycle's own capture into the charge may prove it was that capture and take it back.
-   */
-  learnedFromTotal?: true;
 };
 
 /** A refund of one of the lifecycle's captures, or a reversal (chargeback) of it by the payer's bank. */

@@ -20,7 +20,8 @@ import {
   type VoidInput,
 } from './definitions';
 import { holdsMoney, minorUnitsOrZero } from './money';
-import { providerCaptureId, voidTarget } from './state';
+import { voidTarget } from './state';
+import { learnedInCharges, providerCaptureId } from './shared-charge';
 import { captureAmount, refundAmount, refuse } from './validation';
 
 // A keyed request from the caller's Idempotency-Key to the provider's, in the order a command meets them:
@@ -381,9 +382,7 @@ export function isDefiniteFailure(error: unknown): boolean {
 function claimsCapture(state: LifecycleState, attempt: PendingCapture): boolean {
   const { amount } = attempt.sent;
   if (state.sharedCaptureIds) {
-    const learned = state.captures
-      .filter((capture) => capture.learnedFromTotal && holdsMoney(capture))
-      .reduce((sum, capture) => sum + minorUnitsOrZero(state, capture.amount.value), 0n);
+    const learned = learnedInCharges(state);
     return learned > 0n && learned >= minorUnitsOrZero(state, amount.value);
   }
   return state.captures.some(

@@ -5,8 +5,9 @@ import type { LifecycleState, ReconcileReason, ReconcileSummary } from './defini
 import { figuresOf, type CaptureFigures } from './ledger/figures';
 import { isOpen, recordDiscrepancy } from './ledger/invariants';
 import { minorUnitsOf } from './money';
-import { bookedIntoCharge } from './shared-charge';
-import { applyFinding, isTerminal, markEnded, releaseUncapturable } from './state';
+import { bookedIntoCharge, providerCaptureId } from './shared-charge';
+import { isTerminal } from './bookings';
+import { applyFinding, markEnded, releaseUncapturable } from './state';
 
 // Reconciliation: the lifecycle books what a read of its provider finds (source 'read'), each movement once
 // per provider reference, and records as a discrepancy what its ledger holds that the provider does not; one
@@ -29,15 +30,14 @@ export function holdingsRequestOf(state: LifecycleState): HoldingsRequest {
   ]);
   // A capture counted at start has no id of the provider's (`<authorization>/captured-before-start`).
   const captureIds = unique(
-    state.captures.map((capture) => capture.chargeId ?? capture.id).filter((id) => !id.includes('/')),
+    state.captures.map((capture) => providerCaptureId(state, capture.id)).filter((id) => !id.includes('/')),
   );
   const refunds = new Map<string, string>();
   for (const refund of state.refunds ?? []) {
     if (refund.kind !== 'refund') continue;
     // A refund spread over a shared charge's captures is recorded as `<refund>/<capture>`.
     const id = refund.id.split('/')[0] ?? refund.id;
-    const capture = state.captures.find((each) => each.id === refund.captureId);
-    refunds.set(id, capture?.chargeId ?? refund.captureId);
+    refunds.set(id, providerCaptureId(state, refund.captureId));
   }
   return {
     authorizationIds,
@@ -77,7 +77,8 @@ export function bookHoldings(
         (movement.reference === reference ||
           movement.reference.startsWith(`${reference}/`) ||
           state.captures.some(
-            (capture) => capture.id === movement.reference && capture.chargeId === reference,
+            (capture) =>
+              capture.id === movement.reference && providerCaptureId(state, capture.id) === reference,
           )),
     );
     for (const movement of booked) {
@@ -104,7 +105,7 @@ export function bookHoldings(
   }
   for (const captureId of holdings.disputed) {
     const captures = state.captures.filter(
-      (capture) => capture.id === captureId || capture.chargeId === captureId,
+      (capture) => capture.id === captureId || providerCaptureId(state, capture.id) === captureId,
     );
     const disputeBooked = state.ledger.movements.some(
       (movement) =>

@@ -7,7 +7,8 @@ import { millisecondsOf } from './start';
 import { overdueAt } from './awaited-events';
 import { amountOf, minorUnitsOf } from './money';
 import type { TimerRun } from '../../providers/movements';
-import { applyReauthorization, bookCapture, isTerminal, markEnded } from './state';
+import { isTerminal } from './bookings';
+import { applyReauthorization, bookCapture, markEnded } from './state';
 import { inLifecycleCurrency, unansweredCapture } from './validation';
 
 export type TimerKind = 'reauthorize' | 'expiryPolicy' | 'reconcile' | 'close';

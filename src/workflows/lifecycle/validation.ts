@@ -16,7 +16,7 @@ import { figuresOf } from './ledger/figures';
 import { refundableAmount } from './refunds';
 import { disputeOfCharge } from './shared-charge';
 import { amountOf, minorUnitsOf } from './money';
-import { captureAllowance, isTerminal } from './state';
+import { captureAllowance, isTerminal } from './bookings';
 
 // Checks a request against the state before anything enters history; each refusal names what was wrong.
 
@@ -206,11 +206,11 @@ export function refundAmount(state: LifecycleState, request: RefundInput): strin
   if (!refundableStatus || left === 0n) {
     refuse(LifecycleFailure.stateForbids, `cannot refund: capture ${capture.id} is ${capture.status}`);
   }
-  const dispute = capture.chargeId && disputeOfCharge(state, capture.chargeId);
+  const dispute = disputeOfCharge(state, capture.id);
   if (dispute) {
     refuse(
       LifecycleFailure.stateForbids,
-      `cannot refund: capture ${capture.id} shares charge ${capture.chargeId}, whose dispute ${dispute} withdrew funds that are not reinstated`,
+      `cannot refund: capture ${capture.id} shares charge ${dispute.chargeId}, whose dispute ${dispute.disputeId} withdrew funds that are not reinstated`,
     );
   }
   if (request.amount === undefined) return refundable;

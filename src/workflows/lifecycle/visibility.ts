@@ -12,7 +12,7 @@ import {
 } from '../search-attributes';
 import { isOpen } from './ledger/invariants';
 import type { ExpiryPolicy, LifecycleState } from './definitions';
-import { isTerminal } from './state';
+import { isTerminal } from './bookings';
 import { holdDeadline } from './timers';
 
 // What operators see of a lifecycle: the search attributes they filter on and the details they read.

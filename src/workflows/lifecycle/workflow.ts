@@ -31,7 +31,7 @@ import {
 } from './definitions';
 import { shouldContinueAsNew } from './run-length';
 import { millisecondsOf, startState } from './start';
-import { isTerminal } from './state';
+import { isTerminal } from './bookings';
 import { DeadlineTimer, nextDeadline, nextTimerOf, sameDeadline, windowDeadline } from './timers';
 import { assertDurationsWithinBounds } from './validation';
 import { clearStartingStatus, LifecycleVisibility, lifecycleDetails } from './visibility';
