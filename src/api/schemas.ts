@@ -147,7 +147,15 @@ export const lifecycleStateBody = z.object({
   awaitedEvents: z
     .array(z.object({ kind: z.string(), reference: z.string(), madeAt: z.string(), readAfter: z.string() }))
     .optional(),
-  captures: z.array(z.looseObject({ id: z.string(), status: z.string(), amount: amountOut })),
+  captures: z.array(
+    z.looseObject({
+      id: z.string(),
+      status: z.string(),
+      amount: amountOut,
+      /** The provider's charge a capture shares with others (Stripe's multicapture; the id is `<charge>-<n>`). */
+      chargeId: z.string().optional(),
+    }),
+  ),
   refunds: z
     .array(z.looseObject({ id: z.string(), captureId: z.string(), status: z.string(), amount: amountOut }))
     .optional(),

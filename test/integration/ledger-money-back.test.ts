@@ -105,7 +105,12 @@ describe('a Stripe dispute the merchant wins', () => {
     const refund = (captureId: string) =>
       stack.api.post(`/v1/lifecycles/${authorizationId}/captures/${captureId}/refund`, {}, freshKey());
     const [first, second] = [await capture('30.00'), await capture('40.00')];
+    const answered = await stack.api.get(`/v1/lifecycles/${authorizationId}`);
+    const chargeIds = (answered.data as LifecycleState).captures.map(
+      (each) => (each as { chargeId?: string }).chargeId,
+    );
     const chargeId = second.slice(0, second.lastIndexOf('-'));
+    expect(chargeIds).toEqual([chargeId, chargeId]);
     const refunded = await refund(second);
     expect(refunded.status).toBe(200);
     // The dispute is of what the charge has not had refunded (30.00): it falls on the first capture.
