@@ -132,8 +132,8 @@ export const lifecycleRoutes: FastifyPluginAsyncZod<LifecycleRoutesOptions> = as
         options.providers && unconfiguredProvider(providerOfStart(request.body), options.providers);
       if (refusal) throw new ApiError('VALIDATION_FAILED', refusal);
       const started = await answered(lifecyclesOf(request).start({ ...defaults, ...request.body }));
-      const { created, ...answer } = started;
-      return reply.code(created ? 201 : 200).send(answer);
+      const { created, state, ...answer } = started;
+      return reply.code(created ? 201 : 200).send({ ...answer, state: withChargeIds(state) });
     },
   );
 
@@ -244,7 +244,7 @@ export const lifecycleRoutes: FastifyPluginAsyncZod<LifecycleRoutesOptions> = as
   );
 };
 
-/** The state as GET answers it: each capture into a charge several captures share names the charge. */
+/** The state as the API answers it: each capture into a charge several captures share names the charge. */
 function withChargeIds(state: LifecycleState): LifecycleState {
   const shared = state.sharedCaptureIds ? sharedCaptureIdsOf(state.provider) : undefined;
   if (!shared) return state;

@@ -104,9 +104,7 @@ export function bookHoldings(
     }
   }
   for (const captureId of holdings.disputed) {
-    const captures = state.captures.filter(
-      (capture) => capture.id === captureId || providerCaptureId(state, capture.id) === captureId,
-    );
+    const captures = state.captures.filter((capture) => providerCaptureId(state, capture.id) === captureId);
     const disputeBooked = state.ledger.movements.some(
       (movement) =>
         (movement.kind === 'dispute-withdrawn' || movement.kind === 'dispute-inquiry') &&

@@ -1,5 +1,5 @@
 import type { Money } from '../../providers/resources';
-import type { Movement, MovementSource } from '../../providers/movements';
+import type { MovementSource } from '../../providers/movements';
 import type { SharedCapture, SharedCaptureIds } from '../../providers/shared-captures';
 import { sharedCaptureIdsOf } from '../../providers/shared-capture-translations';
 import {
@@ -79,16 +79,19 @@ function nextCaptureId(state: LifecycleState, translation: SharedCaptureIds, cha
   );
 }
 
+function capturedIn(captures: SharedCapture[]): bigint {
+  return captures.reduce((sum, capture) => sum + capture.captured, 0n);
+}
+
 /** What the lifecycle booked into the charge, in minor units: its captures there. */
 export function bookedIntoCharge(state: LifecycleState, chargeId: string): bigint {
-  return sharedCaptures(state, chargeId).reduce((sum, capture) => sum + capture.captured, 0n);
+  return capturedIn(sharedCaptures(state, chargeId));
 }
 
 /** What the learnt captures of shared ids hold in all: what a lost answer's retry may prove its own. */
 export function learnedInCharges(state: LifecycleState): bigint {
-  return state.captures
-    .filter((capture) => holdsMoney(capture) && isLearned(state, capture))
-    .reduce((sum, capture) => sum + minorUnitsOrZero(state, capture.amount.value), 0n);
+  const captures = state.captures.filter(holdsMoney).map((capture) => asShared(state, capture));
+  return capturedIn(captures.filter((capture) => capture.learned));
 }
 
 /**
@@ -356,7 +359,7 @@ export function disputeOfCharge(
     (capture) => ofCharge.has(capture.reference) && capture.reversed > 0n,
   );
   const booked = state.ledger.movements.find(
-    (movement: Movement) => movement.kind === 'dispute-withdrawn' && movement.of === reversed?.reference,
+    (movement) => movement.kind === 'dispute-withdrawn' && movement.of === reversed?.reference,
   );
   if (booked) return { chargeId, disputeId: booked.reference.split('/')[0] ?? booked.reference };
   const latest = new Map<string, string | undefined>();
