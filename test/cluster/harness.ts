@@ -101,6 +101,9 @@ export async function startClusterHarness(
     authorizer: options.authorizer,
     links: options.links,
     dynamicConfigFile: options.dynamicConfigFile,
+    // Two clusters run side by side with the unit suites' PostgreSQL tests on one PostgreSQL (100 connections):
+    // with Temporal's example pools a cluster held 35 to 39.
+    postgresConnectionsPerService: 8,
     paymentsBaseUrl: sandbox.url,
     // The suite sends every request from 127.0.0.1: far more than the default rate limit per source.
     appEnv: {

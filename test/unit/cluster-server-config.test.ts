@@ -59,6 +59,26 @@ describe('cluster server config', () => {
   });
 });
 
+it("caps each service's connections to the history store when asked, and keeps the example's otherwise", () => {
+  const configWith = (postgresConnectionsPerService?: number) => {
+    const file = join(mkdtempSync(join(tmpdir(), 'server-config-')), 'temporal.yaml');
+    writeServerConfig({
+      serverModuleDir,
+      postgres: postgresServer('postgres://temporal@127.0.0.1:5432/ignored'),
+      databases: temporalDatabases('temporal_x'),
+      ports: serverPortsFrom(17233),
+      numHistoryShards: 4,
+      dynamicConfigFile: 'deploy/temporal-dynamic-config.yaml',
+      file,
+      postgresConnectionsPerService,
+    });
+    return (parse(readFileSync(file, 'utf8')) as Record<string, any>).persistence.datastores;
+  };
+  expect(configWith(8)['postgres-default'].sql).toMatchObject({ maxConns: 8, maxIdleConns: 8 });
+  expect(configWith(8)['postgres-visibility'].sql).toMatchObject({ maxConns: 2 });
+  expect(configWith()['postgres-default'].sql).toMatchObject({ maxConns: 20, maxIdleConns: 20 });
+});
+
 describe('cluster server config with the authorizer', () => {
   const file = join(mkdtempSync(join(tmpdir(), 'server-config-')), 'temporal.yaml');
   writeServerConfig({

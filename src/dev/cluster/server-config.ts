@@ -56,6 +56,12 @@ export interface ServerConfigOptions {
    * frontend serves the server's own calls. `operatorsJwksUrl`: the operators' OpenID provider's keys too.
    */
   authorizer?: { jwksUrl: string; operatorsJwksUrl?: string };
+  /**
+   * At most this many connections from each service process to the history store, open or idle (default
+   * Temporal's example: 20). Two test clusters with the example's pools beside the unit suites exceed
+   * PostgreSQL's default 100 connections.
+   */
+  postgresConnectionsPerService?: number;
 }
 
 /** The services a config runs: the four, and the internal frontend when the authorizer is on. */
@@ -93,6 +99,12 @@ export function writeServerConfig(options: ServerConfigOptions): string {
       password,
     });
   }
+  const perService = options.postgresConnectionsPerService;
+  if (perService !== undefined)
+    Object.assign(at(at(at(persistence, 'datastores'), 'postgres-default'), 'sql'), {
+      maxConns: perService,
+      maxIdleConns: perService,
+    });
   config.global = {
     membership: { maxJoinDuration: '30s', broadcastAddress: '127.0.0.1' },
     ...(options.tls && { tls: frontendTls(options.tls, Boolean(options.authorizer)) }),

@@ -170,6 +170,8 @@ export interface ClusterStackOptions {
   links?: boolean | { apiPort?: number };
   /** The server's dynamic config file; default deploy/temporal-dynamic-config.yaml. */
   dynamicConfigFile?: string;
+  /** Each Temporal service's connections to its history store (default Temporal's example: 20). */
+  postgresConnectionsPerService?: number;
   /** Where the webhook subscription delivers; default API 1's route. */
   webhookListenerUrl?: string;
   /** More variables for the workers and the APIs. */
@@ -291,6 +293,7 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
       ports: ports.server,
       numHistoryShards: NUM_HISTORY_SHARDS,
       dynamicConfigFile: options.dynamicConfigFile ?? DYNAMIC_CONFIG_FILE,
+      postgresConnectionsPerService: options.postgresConnectionsPerService,
       file: join(options.dataDir, 'temporal-server.yaml'),
       tls: certificates,
       authorizer: issuer && { jwksUrl: issuer.jwksUrl, operatorsJwksUrl: login?.jwksUrl },
