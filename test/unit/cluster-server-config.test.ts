@@ -5,7 +5,11 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { TEMPORAL_SERVER_VERSION } from '../../src/dev/cluster/binaries';
 import { postgresServer, temporalDatabases } from '../../src/dev/cluster/databases';
-import { serverPortsFrom, writeServerConfig } from '../../src/dev/cluster/server-config';
+import {
+  serverPortsFrom,
+  writeServerConfig,
+  type ServerConfigOptions,
+} from '../../src/dev/cluster/server-config';
 
 // The cluster's server config is derived from Temporal's own PostgreSQL example in the Go module cache
 // (present once `npm run cluster:binaries` has run, as CI does before `npm test`).
@@ -14,18 +18,26 @@ const serverModuleDir = join(
   `go.temporal.io/server@${TEMPORAL_SERVER_VERSION}`,
 );
 
-describe('cluster server config', () => {
+/** The server config written for a cluster of 4 shards on 17233 and databases `temporal_x`, with `options`. */
+function serverConfig(options: Partial<ServerConfigOptions> = {}): Record<string, any> {
   const file = join(mkdtempSync(join(tmpdir(), 'server-config-')), 'temporal.yaml');
   writeServerConfig({
     serverModuleDir,
-    postgres: postgresServer('postgres://temporal:secret@db.example:6543/ignored'),
+    postgres: postgresServer('postgres://temporal@127.0.0.1:5432/ignored'),
     databases: temporalDatabases('temporal_x'),
     ports: serverPortsFrom(17233),
     numHistoryShards: 4,
     dynamicConfigFile: 'deploy/temporal-dynamic-config.yaml',
     file,
+    ...options,
   });
-  const config = parse(readFileSync(file, 'utf8')) as Record<string, any>;
+  return parse(readFileSync(file, 'utf8')) as Record<string, any>;
+}
+
+describe('cluster server config', () => {
+  const config = serverConfig({
+    postgres: postgresServer('postgres://temporal:secret@db.example:6543/ignored'),
+  });
 
   it('points both stores at the PostgreSQL and databases given, with more than one history shard', () => {
     const stores = config.persistence.datastores;
@@ -60,38 +72,15 @@ describe('cluster server config', () => {
 });
 
 it("caps each service's connections to the history store when asked, and keeps the example's otherwise", () => {
-  const configWith = (postgresConnectionsPerService?: number) => {
-    const file = join(mkdtempSync(join(tmpdir(), 'server-config-')), 'temporal.yaml');
-    writeServerConfig({
-      serverModuleDir,
-      postgres: postgresServer('postgres://temporal@127.0.0.1:5432/ignored'),
-      databases: temporalDatabases('temporal_x'),
-      ports: serverPortsFrom(17233),
-      numHistoryShards: 4,
-      dynamicConfigFile: 'deploy/temporal-dynamic-config.yaml',
-      file,
-      postgresConnectionsPerService,
-    });
-    return (parse(readFileSync(file, 'utf8')) as Record<string, any>).persistence.datastores;
-  };
+  const configWith = (postgresConnectionsPerService?: number) =>
+    serverConfig({ postgresConnectionsPerService }).persistence.datastores;
   expect(configWith(8)['postgres-default'].sql).toMatchObject({ maxConns: 8, maxIdleConns: 8 });
   expect(configWith(8)['postgres-visibility'].sql).toMatchObject({ maxConns: 2 });
   expect(configWith()['postgres-default'].sql).toMatchObject({ maxConns: 20, maxIdleConns: 20 });
 });
 
 describe('cluster server config with the authorizer', () => {
-  const file = join(mkdtempSync(join(tmpdir(), 'server-config-')), 'temporal.yaml');
-  writeServerConfig({
-    serverModuleDir,
-    postgres: postgresServer('postgres://temporal@127.0.0.1:5432/ignored'),
-    databases: temporalDatabases('temporal_x'),
-    ports: serverPortsFrom(17233),
-    numHistoryShards: 4,
-    dynamicConfigFile: 'deploy/temporal-dynamic-config.yaml',
-    file,
-    authorizer: { jwksUrl: 'http://127.0.0.1:9999/.well-known/jwks.json' },
-  });
-  const config = parse(readFileSync(file, 'utf8')) as Record<string, any>;
+  const config = serverConfig({ authorizer: { jwksUrl: 'http://127.0.0.1:9999/.well-known/jwks.json' } });
 
   it("turns on Temporal's default authorizer and claim mapper on the JWKS given", () => {
     expect(config.global.authorization).toEqual({
