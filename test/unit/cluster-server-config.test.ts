@@ -71,7 +71,7 @@ describe('cluster server config', () => {
   });
 });
 
-it("caps each service's connections to the history store when asked, and keeps the example's otherwise", () => {
+it("caps each service's connections to the default store when asked, and keeps the example's otherwise", () => {
   const configWith = (postgresConnectionsPerService?: number) =>
     serverConfig({ postgresConnectionsPerService }).persistence.datastores;
   expect(configWith(8)['postgres-default'].sql).toMatchObject({ maxConns: 8, maxIdleConns: 8 });

@@ -57,9 +57,9 @@ export interface ServerConfigOptions {
    */
   authorizer?: { jwksUrl: string; operatorsJwksUrl?: string };
   /**
-   * At most this many connections from each service process to the history store, open or idle (default
-   * Temporal's example: 20). Two test clusters with the example's pools beside the unit suites exceed
-   * PostgreSQL's default 100 connections.
+   * At most this many connections from each service process to the default store (everything but visibility),
+   * open or idle (default Temporal's example: 20). Two test clusters with the example's pools beside the unit
+   * suites exceed PostgreSQL's default 100 connections.
    */
   postgresConnectionsPerService?: number;
 }

@@ -170,7 +170,7 @@ export interface ClusterStackOptions {
   links?: boolean | { apiPort?: number };
   /** The server's dynamic config file; default deploy/temporal-dynamic-config.yaml. */
   dynamicConfigFile?: string;
-  /** Each Temporal service's connections to its history store (default Temporal's example: 20). */
+  /** Each Temporal service's connections to its default store, all but visibility (default: Temporal's 20). */
   postgresConnectionsPerService?: number;
   /** Where the webhook subscription delivers; default API 1's route. */
   webhookListenerUrl?: string;
