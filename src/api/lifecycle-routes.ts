@@ -3,8 +3,8 @@ import type { ApiCaller } from '../api-callers';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import type { LifecycleClient } from '../client/lifecycle-client';
-import type { LifecycleInput, LifecycleState } from '../workflows/lifecycle/definitions';
-import { sharedCaptureIdsOf } from '../providers/shared-capture-translations';
+import type { LifecycleInput } from '../workflows/lifecycle/definitions';
+import { paymentState } from '../workflows/payment-outcome/definitions';
 import { providerOfStart, unconfiguredProvider, type ProviderName } from '../provider-names';
 import { callerOf, identifyCaller, requireScope } from './api-keys';
 import { answerWithin } from './answer-wait';
@@ -133,7 +133,7 @@ export const lifecycleRoutes: FastifyPluginAsyncZod<LifecycleRoutesOptions> = as
       if (refusal) throw new ApiError('VALIDATION_FAILED', refusal);
       const started = await answered(lifecyclesOf(request).start({ ...defaults, ...request.body }));
       const { created, state, ...answer } = started;
-      return reply.code(created ? 201 : 200).send({ ...answer, state: withChargeIds(state) });
+      return reply.code(created ? 201 : 200).send({ ...answer, state: paymentState(state) });
     },
   );
 
@@ -152,7 +152,7 @@ export const lifecycleRoutes: FastifyPluginAsyncZod<LifecycleRoutesOptions> = as
       const state = await lifecyclesOf(request).state(request.params.authorizationId);
       if (!state)
         throw new ApiError('NOT_FOUND', `no lifecycle for authorization ${request.params.authorizationId}`);
-      return withChargeIds(state);
+      return paymentState(state);
     },
   );
 
@@ -243,14 +243,3 @@ export const lifecycleRoutes: FastifyPluginAsyncZod<LifecycleRoutesOptions> = as
       ),
   );
 };
-
-/** The state as the API answers it: each capture into a charge several captures share names the charge. */
-function withChargeIds(state: LifecycleState): LifecycleState {
-  const shared = state.sharedCaptureIds ? sharedCaptureIdsOf(state.provider) : undefined;
-  if (!shared) return state;
-  const captures = state.captures.map((capture) => ({
-    ...capture,
-    chargeId: shared.providerIdOf(capture.id),
-  }));
-  return { ...state, captures };
-}

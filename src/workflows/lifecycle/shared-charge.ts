@@ -30,19 +30,14 @@ import {
 // make (the dashboard's), or its own whose answer has not come yet. Such a capture is booked as learnt (no key);
 // the answer of the lifecycle's own capture takes it back, so that no money is counted twice.
 
-/** The adapter's translation of the lifecycle's shared capture ids; undefined where its captures have their own. */
-function translationOf(state: LifecycleState): SharedCaptureIds | undefined {
-  return state.sharedCaptureIds ? sharedCaptureIdsOf(state.provider) : undefined;
-}
-
 /** The provider's id of one of the lifecycle's captures: what a refund of it is sent to. */
 export function providerCaptureId(state: LifecycleState, captureId: string): string {
-  return translationOf(state)?.providerIdOf(captureId) ?? captureId;
+  return sharedCaptureIdsOf(state)?.providerIdOf(captureId) ?? captureId;
 }
 
 /** The lifecycle's id of the first capture into a shared id, where the provider's captures share one. */
 export function firstCaptureId(state: LifecycleState, sharedId: string): string | undefined {
-  return translationOf(state)?.nextId(sharedId, []);
+  return sharedCaptureIdsOf(state)?.nextId(sharedId, []);
 }
 
 /** The lifecycle's captures into the provider's shared id. */
@@ -90,8 +85,8 @@ export function bookedIntoCharge(state: LifecycleState, chargeId: string): bigin
 
 /** What the learnt captures of shared ids hold in all: what a lost answer's retry may prove its own. */
 export function learnedInCharges(state: LifecycleState): bigint {
-  const captures = state.captures.filter(holdsMoney).map((capture) => asShared(state, capture));
-  return capturedIn(captures.filter((capture) => capture.learned));
+  const learned = state.captures.filter((capture) => holdsMoney(capture) && isLearned(state, capture));
+  return capturedIn(learned.map((capture) => asShared(state, capture)));
 }
 
 /**
@@ -103,7 +98,7 @@ export function ownCapture<Capture extends { id: string; amount?: Money }>(
   state: LifecycleState,
   capture: Capture,
 ): Capture {
-  const translation = translationOf(state);
+  const translation = sharedCaptureIdsOf(state);
   if (!translation) return capture;
   const learned = capture.amount
     ? takeBackLearned(state, translation, capture.id, capture.amount.value)
@@ -168,7 +163,7 @@ export function decideChargeEvent(
   event: PaymentEvent,
   source: MovementSource,
 ): string | undefined | null {
-  const translation = translationOf(state);
+  const translation = sharedCaptureIdsOf(state);
   if (!translation || !event.captureId) return null;
   if (event.refundId) {
     const named = { ...event, refundId: event.refundId, captureId: event.captureId };
@@ -252,7 +247,7 @@ function learnFromChargeTotal(
  * from outside the ledger: an event, a read, the lifecycle's own capture.
  */
 export function applyRefundsAwaitingCharges(state: LifecycleState): void {
-  const translation = translationOf(state);
+  const translation = sharedCaptureIdsOf(state);
   if (!translation) return;
   const charges = new Set(state.refundsAwaitingCapture?.map((event) => event.captureId));
   for (const chargeId of charges) {
@@ -352,7 +347,7 @@ export function disputeOfCharge(
   state: LifecycleState,
   captureId: string,
 ): { chargeId: string; disputeId: string } | undefined {
-  if (!translationOf(state)) return undefined;
+  if (!sharedCaptureIdsOf(state)) return undefined;
   const chargeId = providerCaptureId(state, captureId);
   const ofCharge = new Set(capturesOfCharge(state, chargeId).map((capture) => capture.id));
   const reversed = figuresOf(state.ledger.movements).captures.find(

@@ -1,14 +1,25 @@
-import type { LifecycleState } from '../lifecycle/definitions';
+import { sharedCaptureIdsOf } from '../../providers/shared-capture-translations';
+import type { CaptureRecord, LifecycleState } from '../lifecycle/definitions';
 
 // What the payment-outcome workflow shares with its activity and with the Nexus service that starts it.
 
-/** The lifecycle's state as callers see it: without the answers and event ids it keeps for itself. */
-export type PaymentState = Omit<LifecycleState, 'keyedAnswers' | 'seenEventIds'>;
+/** A capture as callers see it: one into a charge several captures share names the charge. */
+export type ShownCapture = CaptureRecord & { chargeId?: string };
 
-/** The state as the API shows it too: the remembered answers and seen event ids stay inside the workflow. */
+/** The lifecycle's state as callers see it: without the answers and event ids it keeps for itself. */
+export type PaymentState = Omit<LifecycleState, 'keyedAnswers' | 'seenEventIds' | 'captures'> & {
+  captures: ShownCapture[];
+};
+
+/** The state as the API and the Nexus operations show it. */
 export function paymentState(state: LifecycleState): PaymentState {
   const { keyedAnswers: _answers, seenEventIds: _seen, ...shown } = state;
-  return shown;
+  const shared = sharedCaptureIdsOf(state);
+  if (!shared) return shown;
+  return {
+    ...shown,
+    captures: state.captures.map((capture) => ({ ...capture, chargeId: shared.providerIdOf(capture.id) })),
+  };
 }
 
 /** The failure types of the outcome's activity. */
