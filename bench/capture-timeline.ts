@@ -30,16 +30,41 @@ export function lastUpdateSteps(history: temporal.api.history.v1.IHistory): Arra
   return steps;
 }
 
+/**
+ * The milliseconds of a history's last Update from the start of its activity (the provider call) to the
+ * Update's completion (the answer booked): what the worker adds to the provider's time, with two hand-offs.
+ */
+export function activityToAnswerMs(history: temporal.api.history.v1.IHistory): number | undefined {
+  const events = history.events ?? [];
+  const names = events.map(eventName);
+  const completed = names.lastIndexOf('WORKFLOW_EXECUTION_UPDATE_COMPLETED');
+  const started = names.lastIndexOf('ACTIVITY_TASK_STARTED', completed);
+  if (completed < 0 || started < 0) return undefined;
+  return eventTimeMs(events[completed] as HistoryEvent) - eventTimeMs(events[started] as HistoryEvent);
+}
+
 /** The p50 of each step over the lifecycles given, in the order the steps happen. */
 export async function updateTimeline(client: Client, workflowIds: string[]): Promise<string[]> {
   const byStep = new Map<string, number[]>();
+  const activityToAnswer: number[] = [];
   for (const id of workflowIds) {
     const history = await client.workflow.getHandle(id).fetchHistory();
     for (const [step, ms] of lastUpdateSteps(history)) {
       byStep.set(step, [...(byStep.get(step) ?? []), ms]);
     }
+    const ms = activityToAnswerMs(history);
+    if (ms !== undefined) activityToAnswer.push(ms);
   }
-  return [...byStep].map(
-    ([step, samples]) => `${percentile(samples, 50).toFixed(1).padStart(7)} ms  ${step} (${samples.length})`,
-  );
+  const line = (ms: number, what: string) => `${ms.toFixed(1).padStart(7)} ms  ${what}`;
+  return [
+    ...[...byStep].map(([step, samples]) => line(percentile(samples, 50), `${step} (${samples.length})`)),
+    ...(activityToAnswer.length > 0
+      ? [
+          line(
+            percentile(activityToAnswer, 50),
+            `the activity's start → the answer (${activityToAnswer.length})`,
+          ),
+        ]
+      : []),
+  ];
 }
