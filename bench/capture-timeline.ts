@@ -32,7 +32,8 @@ export function lastUpdateSteps(history: temporal.api.history.v1.IHistory): Arra
 
 /**
  * The milliseconds of a history's last Update from the start of its activity (the provider call) to the
- * Update's completion (the answer booked): what the worker adds to the provider's time, with two hand-offs.
+ * Update's completion (the answer booked): the provider's time, the activity's own work, the hand-off of the
+ * workflow task that books the answer, and that task.
  */
 export function activityToAnswerMs(history: temporal.api.history.v1.IHistory): number | undefined {
   const events = history.events ?? [];
@@ -56,15 +57,12 @@ export async function updateTimeline(client: Client, workflowIds: string[]): Pro
     if (ms !== undefined) activityToAnswer.push(ms);
   }
   const line = (ms: number, what: string) => `${ms.toFixed(1).padStart(7)} ms  ${what}`;
-  return [
-    ...[...byStep].map(([step, samples]) => line(percentile(samples, 50), `${step} (${samples.length})`)),
-    ...(activityToAnswer.length > 0
-      ? [
-          line(
-            percentile(activityToAnswer, 50),
-            `the activity's start → the answer (${activityToAnswer.length})`,
-          ),
-        ]
-      : []),
-  ];
+  const lines = [...byStep].map(([step, samples]) =>
+    line(percentile(samples, 50), `${step} (${samples.length})`),
+  );
+  if (activityToAnswer.length > 0) {
+    const what = `the activity's start → the answer (${activityToAnswer.length})`;
+    lines.push(line(percentile(activityToAnswer, 50), what));
+  }
+  return lines;
 }

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { lastUpdateSteps } from '../../bench/capture-timeline';
+import { activityToAnswerMs, lastUpdateSteps } from '../../bench/capture-timeline';
 import { eventTimeMs } from '../../bench/event-time';
 import { historyFromJson } from '../helpers/history-json';
 
@@ -44,6 +44,14 @@ describe("bench:scale's capture timeline", () => {
     const total = lastUpdateSteps(history).reduce((sum, [, ms]) => sum + ms, 0);
     expect(total).toBe(eventTimeMs(completed ?? {}) - eventTimeMs(taskScheduled));
     expect(total).toBeGreaterThan(0);
+  });
+
+  it("times the last Update from its activity's start to its completion: steps 6 to 10", () => {
+    const fromActivityStart = lastUpdateSteps(history)
+      .slice(5)
+      .reduce((sum, [, ms]) => sum + ms, 0);
+    expect(activityToAnswerMs(history)).toBe(fromActivityStart);
+    expect(activityToAnswerMs({ events: (history.events ?? []).slice(0, 5) })).toBeUndefined();
   });
 
   it('has no steps for a history without an Update', () => {
