@@ -72,11 +72,11 @@ describe('cluster server config', () => {
 });
 
 it("caps each service's connections to the default store when asked, and keeps the example's otherwise", () => {
-  const configWith = (postgresConnectionsPerService?: number) =>
-    serverConfig({ postgresConnectionsPerService }).persistence.datastores;
-  expect(configWith(8)['postgres-default'].sql).toMatchObject({ maxConns: 8, maxIdleConns: 8 });
-  expect(configWith(8)['postgres-visibility'].sql).toMatchObject({ maxConns: 2 });
-  expect(configWith()['postgres-default'].sql).toMatchObject({ maxConns: 20, maxIdleConns: 20 });
+  const capped = serverConfig({ postgresConnectionsPerService: 8 }).persistence.datastores;
+  const example = serverConfig().persistence.datastores;
+  expect(capped['postgres-default'].sql).toMatchObject({ maxConns: 8, maxIdleConns: 8 });
+  expect(capped['postgres-visibility'].sql).toMatchObject({ maxConns: 2 });
+  expect(example['postgres-default'].sql).toMatchObject({ maxConns: 20, maxIdleConns: 20 });
 });
 
 describe('cluster server config with the authorizer', () => {
